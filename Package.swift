@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The shared object exports only the drupal_* C API (version script) and carries a soname.
+let exportsMap = "\(Context.packageDirectory)/Sources/DrupalCABI/exports.map"
+
+let package = Package(
+    name: "drupalsdk",
+    products: [
+        // libdrupalsdk.so: the C ABI users link against.
+        .library(name: "drupalsdk", type: .dynamic, targets: ["DrupalCABI"]),
+        // The Swift core, for Swift users.
+        .library(name: "DrupalSDK", targets: ["DrupalSDK"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CJansson", pkgConfig: "jansson",
+                       providers: [.apt(["libjansson-dev"])]),
+        // Typed wrappers around libcurl's variadic setopt/getinfo calls.
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // The parts of the C API written in C: per-thread errors and the Jansson JSON helpers.
+        .target(name: "CDrupal", dependencies: ["CJansson"],
+                cSettings: [.headerSearchPath("../../include")]),
+        // The protocol engine.
+        .target(name: "DrupalSDK", dependencies: ["CCurlShim"]),
+        // @_cdecl exports over opaque handles.
+        .target(name: "DrupalCABI", dependencies: ["DrupalSDK", "CDrupal"],
+                linkerSettings: [.unsafeFlags([
+                    "-Xlinker", "--version-script=\(exportsMap)",
+                    "-Xlinker", "-soname=libdrupalsdk.so.0",
+                ])]),
+        .testTarget(name: "DrupalSDKTests", dependencies: ["DrupalSDK"]),
+    ]
+)

@@ -3,16 +3,16 @@
 /* Hidden: these are for the Swift core only, never part of the exported C API. */
 #define SHIM __attribute__((visibility("hidden")))
 
-SHIM CURLcode drupal_curl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
-SHIM CURLcode drupal_curl_easy_setopt_ptr(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
-SHIM CURLcode drupal_curl_easy_setopt_str(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
-SHIM CURLcode drupal_curl_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
-SHIM CURLcode drupal_curl_easy_setopt_write(CURL *h, size_t (*fn)(char *, size_t, size_t, void *)) {
+SHIM CURLcode shim_curl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+SHIM CURLcode shim_curl_easy_setopt_ptr(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+SHIM CURLcode shim_curl_easy_setopt_str(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+SHIM CURLcode shim_curl_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+SHIM CURLcode shim_curl_easy_setopt_write(CURL *h, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, fn);
 }
-SHIM CURLcode drupal_curl_easy_setopt_header(CURL *h, size_t (*fn)(char *, size_t, size_t, void *)) {
+SHIM CURLcode shim_curl_easy_setopt_header(CURL *h, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, fn);
 }
-SHIM CURLcode drupal_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
-SHIM CURLcode drupal_curl_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
-SHIM CURLMcode drupal_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+SHIM CURLcode shim_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+SHIM CURLcode shim_curl_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
+SHIM CURLMcode shim_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }

@@ -4,14 +4,14 @@
 
 #include <curl/curl.h>
 
-CURLcode drupal_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);
-CURLcode drupal_curl_easy_setopt_ptr(CURL *handle, CURLoption option, void *value);
-CURLcode drupal_curl_easy_setopt_str(CURL *handle, CURLoption option, const char *value);
-CURLcode drupal_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
-CURLcode drupal_curl_easy_setopt_write(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
-CURLcode drupal_curl_easy_setopt_header(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
-CURLcode drupal_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
-CURLcode drupal_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value);
-CURLMcode drupal_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLcode shim_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode shim_curl_easy_setopt_ptr(CURL *handle, CURLoption option, void *value);
+CURLcode shim_curl_easy_setopt_str(CURL *handle, CURLoption option, const char *value);
+CURLcode shim_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode shim_curl_easy_setopt_write(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+CURLcode shim_curl_easy_setopt_header(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+CURLcode shim_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode shim_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value);
+CURLMcode shim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
 #endif

@@ -25,7 +25,7 @@ let package = Package(
         // The protocol engine.
         .target(name: "DrupalSDK", dependencies: ["CCurlShim"]),
         // @_cdecl exports over opaque handles.
-        .target(name: "DrupalCABI", dependencies: ["DrupalSDK", "CDrupal"],
+        .target(name: "DrupalCABI", dependencies: ["DrupalSDK", "CDrupal"], exclude: ["exports.map"],
                 linkerSettings: [.unsafeFlags([
                     "-Xlinker", "--version-script=\(exportsMap)",
                     "-Xlinker", "-soname=libdrupalsdk.so.0",

@@ -1,0 +1,1 @@
+// The C ABI exports live in this target (see include/drupalsdk.h).

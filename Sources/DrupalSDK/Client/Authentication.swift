@@ -1,0 +1,83 @@
+import FoundationEssentials
+
+/// How the client proves who it is.
+public enum Authentication: Sendable, Equatable {
+    /// Anonymous (a session cookie, if one is held, is still sent).
+    case none
+    /// The session cookie set by `login`, with X-CSRF-Token on unsafe requests.
+    case cookie
+    /// HTTP Basic on every request (basic_auth module).
+    case basic(user: String, password: String)
+    /// `Authorization: Bearer` on every request (e.g. simple_oauth).
+    case bearer(token: String)
+
+    /// The Authorization header value, if this mode sends one.
+    var authorizationHeader: String? {
+        switch self {
+        case .none, .cookie: return nil
+        case .basic(let user, let password):
+            return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        case .bearer(let token): return "Bearer \(token)"
+        }
+    }
+
+    /// Rejects credentials that could not travel safely in a header.
+    func validate() throws {
+        switch self {
+        case .none, .cookie: return
+        case .basic(let user, let password):
+            if user.isEmpty { throw DrupalError.invalidArgument("the Basic auth user name is empty") }
+            if user.contains(":") { throw DrupalError.invalidArgument("a Basic auth user name cannot contain ':'") }
+            if (user + password).utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+                throw DrupalError.invalidArgument("Basic auth credentials contain CR, LF or NUL")
+            }
+        case .bearer(let token):
+            if token.isEmpty { throw DrupalError.invalidArgument("the bearer token is empty") }
+            if token.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) {
+                throw DrupalError.invalidArgument("the bearer token contains spaces or control characters")
+            }
+        }
+    }
+}
+
+/// The account a login returned.
+public struct CurrentUser: Sendable, Equatable {
+    /// The user id exactly as Drupal sent it (a string on Drupal 10/11).
+    public var uid: String
+    public var name: String
+    /// Present only for users who may see their roles (administrators).
+    public var roles: [String]?
+
+    public init(uid: String, name: String, roles: [String]? = nil) {
+        self.uid = uid
+        self.name = name
+        self.roles = roles
+    }
+}
+
+/// What `login` returns.
+public struct LoginResult: Sendable, Equatable {
+    public var user: CurrentUser
+    public var csrfToken: String
+    public var logoutToken: String
+
+    public init(user: CurrentUser, csrfToken: String, logoutToken: String) {
+        self.user = user
+        self.csrfToken = csrfToken
+        self.logoutToken = logoutToken
+    }
+
+    /// Reads Drupal's login answer: {current_user: {uid, name, roles?}, csrf_token, logout_token}.
+    static func decode(_ body: Data) throws -> LoginResult {
+        guard let json = JSONValue.parse(body), let user = json["current_user"],
+              let uid = user["uid"]?.idString, let csrf = json["csrf_token"]?.stringValue,
+              let logout = json["logout_token"]?.stringValue
+        else {
+            throw DrupalError(.decode, "the login answer is not the JSON Drupal sends "
+                              + "({current_user, csrf_token, logout_token})", body: body)
+        }
+        let roles = user["roles"]?.arrayValue?.compactMap(\.stringValue)
+        return LoginResult(user: CurrentUser(uid: uid, name: user["name"]?.stringValue ?? "", roles: roles),
+                           csrfToken: csrf, logoutToken: logout)
+    }
+}

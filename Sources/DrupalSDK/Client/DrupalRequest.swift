@@ -1,0 +1,86 @@
+import FoundationEssentials
+
+/// A request relative to the site's base URL, for `DrupalClient.request`.
+public struct DrupalRequest: Sendable {
+    public var method: String
+    /// A path under the base URL, e.g. "/node/1" or "api/articles". Never a full URL.
+    public var path: String
+    public var query: [(String, String)]
+    public var headers: HTTPHeaders
+    public var body: Data?
+    /// The `_format` query value added to the request; nil sends none (JSON:API, /session/token).
+    public var format: String?
+    /// Send X-CSRF-Token on unsafe methods when a session cookie is held (what REST routes need).
+    public var sendsCSRFToken: Bool
+    /// Send the Authorization header of Basic/Bearer authentication.
+    public var sendsAuthorization: Bool
+
+    public init(method: String, path: String, query: [(String, String)] = [], headers: HTTPHeaders = HTTPHeaders(),
+                body: Data? = nil, format: String? = "json", sendsCSRFToken: Bool = true,
+                sendsAuthorization: Bool = true) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.format = format
+        self.sendsCSRFToken = sendsCSRFToken
+        self.sendsAuthorization = sendsAuthorization
+    }
+
+    var isUnsafeMethod: Bool {
+        !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.uppercased())
+    }
+}
+
+/// A successful answer (status below 400): status, headers and body.
+public struct DrupalResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: Data
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body as JSON, or a `.decode` error saying what it was instead.
+    public func json() throws -> JSONValue {
+        guard let value = JSONValue.parse(body) else {
+            throw DrupalError(.decode, "the response body is not JSON (Content-Type: "
+                              + "\(headers["Content-Type"] ?? "none"), \(body.count) bytes)",
+                              status: status, headers: headers, body: body)
+        }
+        return value
+    }
+
+    /// The body decoded into a Decodable type.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch {
+            throw DrupalError(.decode, "cannot decode \(T.self) from the response: \(error)",
+                              status: status, headers: headers, body: body)
+        }
+    }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A file for Drupal's file upload resource (POST /file/upload/{entity_type}/{bundle}/{field}).
+public struct FileUpload: Sendable {
+    public var entityType: String
+    public var bundle: String
+    public var field: String
+    public var filename: String
+    public var data: Data
+
+    public init(entityType: String, bundle: String, field: String, filename: String, data: Data) {
+        self.entityType = entityType
+        self.bundle = bundle
+        self.field = field
+        self.filename = filename
+        self.data = data
+    }
+}

@@ -1,0 +1,74 @@
+/// Where an entity type's REST resource lives: the canonical path (GET/PATCH/DELETE, with `{id}`)
+/// and the create path (POST). Core types are built in; custom types can be added.
+public struct EntityPath: Sendable, Equatable {
+    public var canonical: String
+    public var create: String
+
+    public init(canonical: String, create: String) {
+        self.canonical = canonical
+        self.create = create
+    }
+
+    /// Drupal's fallback for types without link templates: /entity/{type}/{id} and /entity/{type}.
+    public static func generic(_ entityType: String) -> EntityPath {
+        EntityPath(canonical: "/entity/\(entityType)/{id}", create: "/entity/\(entityType)")
+    }
+
+    /// Core entity types on Drupal 10 and 11 (drupal-http-api.md §5.1).
+    public static let core: [String: EntityPath] = [
+        "node": EntityPath(canonical: "/node/{id}", create: "/node"),
+        "comment": EntityPath(canonical: "/comment/{id}", create: "/comment"),
+        "taxonomy_term": EntityPath(canonical: "/taxonomy/term/{id}", create: "/taxonomy/term"),
+        "user": EntityPath(canonical: "/user/{id}", create: "/entity/user"),
+        "file": EntityPath(canonical: "/entity/file/{id}", create: "/entity/file"),
+        "media": EntityPath(canonical: "/media/{id}/edit", create: "/entity/media"),
+        "block_content": EntityPath(canonical: "/admin/content/block/{id}", create: "/block"),
+        "menu_link_content": EntityPath(canonical: "/admin/structure/menu/item/{id}/edit",
+                                        create: "/entity/menu_link_content"),
+        "path_alias": EntityPath(canonical: "/entity/path_alias/{id}", create: "/entity/path_alias"),
+        "contact_message": EntityPath(canonical: "/entity/contact_message/{id}",
+                                      create: "/entity/contact_message"),
+        "shortcut": EntityPath(canonical: "/admin/config/user-interface/shortcut/link/{id}",
+                               create: "/entity/shortcut"),
+    ]
+}
+
+/// Builds the path of an entity operation, refusing names and ids that could escape it.
+struct EntityPathTable: Sendable {
+    var paths: [String: EntityPath]
+
+    func canonicalPath(_ entityType: String, id: String) throws -> String {
+        try validateEntityType(entityType)
+        guard !id.isEmpty else { throw DrupalError.invalidArgument("the \(entityType) id is empty") }
+        let template = (paths[entityType] ?? .generic(entityType)).canonical
+        return template.replacingOccurrences(of: "{id}", with: try PathSafety.encodeSegment(id))
+    }
+
+    func createPath(_ entityType: String) throws -> String {
+        try validateEntityType(entityType)
+        return (paths[entityType] ?? .generic(entityType)).create
+    }
+
+    /// Entity type ids are machine names: lower-case letters, digits and underscores.
+    private func validateEntityType(_ entityType: String) throws {
+        guard !entityType.isEmpty, entityType.utf8.allSatisfy({
+            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F
+        }) else {
+            throw DrupalError.invalidArgument("invalid entity type \"\(entityType)\": expected a machine name "
+                                              + "like node or taxonomy_term")
+        }
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

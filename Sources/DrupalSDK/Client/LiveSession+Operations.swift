@@ -1,0 +1,112 @@
+import FoundationEssentials
+
+/// The Drupal operations of a live client, on top of the request pipeline.
+extension LiveSession {
+    func login(name: String, password: String) async throws -> LoginResult {
+        // Drupal refuses /user/login to a logged-in session, so a new login starts from none.
+        state.withLock { state in
+            state.cookies.removeAll()
+            state.csrfToken = nil
+            state.logoutToken = nil
+            state.user = nil
+        }
+        let body = try JSONEncoder().encode(["name": name, "pass": password])
+        let request = DrupalRequest(method: "POST", path: "/user/login", body: body,
+                                    sendsCSRFToken: false, sendsAuthorization: false)
+        let response = try await perform(request)
+        let result = try LoginResult.decode(response.body)
+        state.withLock { state in
+            state.csrfToken = result.csrfToken
+            state.logoutToken = result.logoutToken
+            state.user = result.user
+            state.authentication = .cookie
+        }
+        events.emit(.login(result.user))
+        return result
+    }
+
+    func logout() async throws {
+        guard let token = state.withLock({ $0.logoutToken }) else {
+            throw DrupalError(.state, "not logged in: logout needs the logout token of a login made by this client")
+        }
+        let request = DrupalRequest(method: "POST", path: "/user/logout", query: [("token", token)],
+                                    sendsCSRFToken: false)
+        _ = try await perform(request)
+        state.withLock { state in
+            state.cookies.removeAll()
+            state.csrfToken = nil
+            state.logoutToken = nil
+            state.user = nil
+            if state.authentication == .cookie { state.authentication = .none }
+        }
+        events.emit(.logout)
+    }
+
+    func loginStatus() async throws -> Bool {
+        let response = try await perform(DrupalRequest(method: "GET", path: "/user/login_status"))
+        switch response.text.trimmedWhitespace {
+        case "1": return true
+        case "0": return false
+        default:
+            throw DrupalError(.decode, "/user/login_status answered neither 0 nor 1", status: response.status,
+                              headers: response.headers, body: response.body)
+        }
+    }
+
+    func setAuthentication(_ authentication: Authentication) throws {
+        try authentication.validate()
+        state.withLock { $0.authentication = authentication }
+    }
+
+    func get(_ entityType: String, _ id: String) async throws -> DrupalResponse {
+        try await perform(DrupalRequest(method: "GET", path: try paths.canonicalPath(entityType, id: id)))
+    }
+
+    func create(_ entityType: String, _ body: Data) async throws -> DrupalResponse {
+        try LiveSession.requireJSON(body)
+        return try await perform(DrupalRequest(method: "POST", path: try paths.createPath(entityType), body: body))
+    }
+
+    func update(_ entityType: String, _ id: String, _ body: Data) async throws -> DrupalResponse {
+        try LiveSession.requireJSON(body)
+        return try await perform(DrupalRequest(method: "PATCH", path: try paths.canonicalPath(entityType, id: id),
+                                               body: body))
+    }
+
+    func delete(_ entityType: String, _ id: String) async throws -> DrupalResponse {
+        try await perform(DrupalRequest(method: "DELETE", path: try paths.canonicalPath(entityType, id: id)))
+    }
+
+    func view(_ path: String, _ query: [(String, String)]) async throws -> DrupalResponse {
+        try await perform(DrupalRequest(method: "GET", path: path, query: query))
+    }
+
+    func uploadFile(_ upload: FileUpload) async throws -> DrupalResponse {
+        let segments = try [upload.entityType, upload.bundle, upload.field].map(PathSafety.encodeSegment)
+        let filename = try LiveSession.uploadFilename(upload.filename)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/octet-stream")
+        headers.add("Content-Disposition", "file; filename=\"\(filename)\"")
+        let path = "/file/upload/" + segments.joined(separator: "/")
+        return try await perform(DrupalRequest(method: "POST", path: path, headers: headers, body: upload.data))
+    }
+
+    /// Entity bodies must be JSON; a typo is caught here rather than as Drupal's 400 or 500.
+    static func requireJSON(_ body: Data) throws {
+        guard JSONValue.parse(body) != nil else {
+            throw DrupalError.invalidArgument("the entity body is not valid JSON (\(body.count) bytes)")
+        }
+    }
+
+    /// Drupal keeps only the base name and wants it quoted, without quotes, CR or LF inside.
+    static func uploadFilename(_ filename: String) throws -> String {
+        let base = String(filename.split(separator: "/").last ?? "")
+        if base.isEmpty || base == "." || base == ".." {
+            throw DrupalError.invalidArgument("the upload file name \"\(filename)\" is empty")
+        }
+        if base.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") }) {
+            throw DrupalError.invalidArgument("the upload file name contains quotes or control characters")
+        }
+        return base
+    }
+}

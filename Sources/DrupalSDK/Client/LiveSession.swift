@@ -1,0 +1,166 @@
+import FoundationEssentials
+import Synchronization
+
+/// The state and protocol of one live client: its cookie jar, CSRF and logout tokens and auth
+/// mode (behind one lock, never shared with another client), and the request pipeline.
+final class LiveSession: Sendable {
+    struct State {
+        var authentication: Authentication
+        var cookies = CookieJar()
+        var csrfToken: String?
+        var logoutToken: String?
+        var user: CurrentUser?
+        var csrfFetch: Task<String, any Error>?
+    }
+
+    let baseURL: String
+    let configuration: DrupalClient.Configuration
+    let transport: Transport
+    let paths: EntityPathTable
+    let events = EventHub()
+    let state: Mutex<State>
+
+    init(baseURL: String, configuration: DrupalClient.Configuration, transport: Transport) throws {
+        self.baseURL = try PathSafety.normalizeBaseURL(baseURL)
+        try configuration.authentication.validate()
+        for (name, value) in configuration.defaultHeaders {
+            if let problem = HeaderSafety.problem(name: name, value: value) { throw DrupalError.invalidArgument(problem) }
+        }
+        self.configuration = configuration
+        self.transport = transport
+        self.paths = EntityPathTable(paths: configuration.entityPaths)
+        self.state = Mutex(State(authentication: configuration.authentication))
+    }
+
+    deinit { transport.shutdown() }
+
+    // MARK: The request pipeline
+
+    /// Sends a request with auth, cookies and CSRF handled; on a 403 that says the CSRF token is
+    /// missing or invalid, refreshes the token once and retries once. Throws for status >= 400.
+    func perform(_ request: DrupalRequest) async throws -> DrupalResponse {
+        var sentToken: String?
+        let needsToken = request.sendsCSRFToken && request.isUnsafeMethod
+        if needsToken && hasSessionCookie { sentToken = try await token(forceRefresh: false, stale: nil) }
+        var response = try await send(request, csrfToken: sentToken)
+        if needsToken && response.status == 403 && LiveSession.isCSRFFailure(response) && hasSessionCookie {
+            let fresh = try await token(forceRefresh: true, stale: sentToken)
+            response = try await send(request, csrfToken: fresh)
+        }
+        guard response.status < 400 else {
+            throw DrupalError(response: response, method: request.method, path: request.path)
+        }
+        return DrupalResponse(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    private var hasSessionCookie: Bool { state.withLock { !$0.cookies.isEmpty } }
+
+    static func isCSRFFailure(_ response: HTTPResponse) -> Bool {
+        DrupalError.drupalMessage(in: response)?.hasPrefix("X-CSRF-Token request header is") ?? false
+    }
+
+    /// One HTTP exchange: builds the wire request, runs middleware and events, keeps cookies.
+    func send(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
+        var http = try buildHTTPRequest(request, csrfToken: csrfToken)
+        for middleware in configuration.middleware { try middleware.onRequest(&http) }
+        events.emit(.requestStarted(method: http.method, path: request.path))
+        let started = ContinuousClock.now
+        var response: HTTPResponse
+        do {
+            response = try await transport.send(http)
+        } catch {
+            let mapped = LiveSession.mapTransportError(error)
+            events.emit(.requestFinished(method: http.method, path: request.path, status: nil,
+                                         duration: ContinuousClock.now - started))
+            throw mapped
+        }
+        let setCookies = response.headers.values(for: "Set-Cookie")
+        if !setCookies.isEmpty { state.withLock { $0.cookies.store(setCookieHeaders: setCookies) } }
+        for middleware in configuration.middleware.reversed() { try middleware.onResponse(http, &response) }
+        events.emit(.requestFinished(method: http.method, path: request.path, status: response.status,
+                                     duration: ContinuousClock.now - started))
+        return response
+    }
+
+    private func buildHTTPRequest(_ request: DrupalRequest, csrfToken: String?) throws -> HTTPRequest {
+        let method = request.method.uppercased()
+        var url = baseURL + (try PathSafety.normalizePath(request.path))
+        var query = request.query
+        if let format = request.format, !query.contains(where: { $0.0 == "_format" }) {
+            query.append(("_format", format))
+        }
+        for (key, value) in query {
+            try PathSafety.rejectControlCharacters(key + value, what: "query")
+        }
+        if !query.isEmpty { url += "?" + PathSafety.queryString(query) }
+
+        var headers = configuration.defaultHeaders
+        for (name, value) in request.headers {
+            if let problem = HeaderSafety.problem(name: name, value: value) { throw DrupalError.invalidArgument(problem) }
+            headers.set(name, value)
+        }
+        let (authorization, cookie) = state.withLock { state in
+            (state.authentication.authorizationHeader, state.cookies.headerValue)
+        }
+        if request.sendsAuthorization, let authorization, !headers.contains("Authorization") {
+            headers.add("Authorization", authorization)
+        }
+        if let cookie, !headers.contains("Cookie") { headers.add("Cookie", cookie) }
+        if let csrfToken { headers.set("X-CSRF-Token", csrfToken) }
+        if request.body != nil && !headers.contains("Content-Type") { headers.add("Content-Type", "application/json") }
+        return HTTPRequest(method: method, url: url, headers: headers, body: request.body)
+    }
+
+    static func mapTransportError(_ error: any Error) -> DrupalError {
+        if let error = error as? DrupalError { return error }
+        if error is CancellationError { return DrupalError.cancelled() }
+        return DrupalError(.network, "\(error)")
+    }
+
+    // MARK: CSRF token (single flight)
+
+    /// The CSRF token: the held one, or one fetch from /session/token shared by every concurrent
+    /// caller. With `forceRefresh`, a token other than `stale` that someone else fetched meanwhile
+    /// is used as is; otherwise a new one is fetched (again shared).
+    func token(forceRefresh: Bool, stale: String?) async throws -> String {
+        enum Step { case have(String), wait(Task<String, any Error>) }
+        let step = state.withLock { state -> Step in
+            if let held = state.csrfToken, !forceRefresh || (stale != nil && held != stale) { return .have(held) }
+            if let fetch = state.csrfFetch { return .wait(fetch) }
+            if forceRefresh { state.csrfToken = nil }
+            let fetch = Task { try await self.fetchSessionToken() }
+            state.csrfFetch = fetch
+            return .wait(fetch)
+        }
+        switch step {
+        case .have(let token):
+            return token
+        case .wait(let fetch):
+            do {
+                let token = try await fetch.value
+                state.withLock { state in
+                    if state.csrfFetch == fetch {
+                        state.csrfToken = token
+                        state.csrfFetch = nil
+                    }
+                }
+                return token
+            } catch {
+                state.withLock { state in if state.csrfFetch == fetch { state.csrfFetch = nil } }
+                throw error
+            }
+        }
+    }
+
+    private func fetchSessionToken() async throws -> String {
+        let request = DrupalRequest(method: "GET", path: "/session/token", format: nil)
+        let response = try await send(request, csrfToken: nil)
+        guard response.status < 400 else { throw DrupalError(response: response, method: "GET", path: request.path) }
+        let token = String(decoding: response.body, as: UTF8.self).trimmedWhitespace
+        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw DrupalError(.decode, "/session/token did not answer a token", status: response.status,
+                              headers: response.headers, body: response.body)
+        }
+        return token
+    }
+}

@@ -1,0 +1,67 @@
+import FoundationEssentials
+
+/// One HTTP request as the transport sends it: an absolute URL and everything to put on the wire.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: String
+    public var headers: HTTPHeaders
+    public var body: Data?
+
+    public init(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The request line and headers with every secret replaced by "<redacted>", safe to log.
+    public var redactedDescription: String {
+        var lines = ["\(method) \(Redaction.redactURL(url))"]
+        for (name, value) in headers {
+            lines.append("\(name): \(Redaction.isSecretHeader(name) ? "<redacted>" : value)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// One HTTP response: status, headers and the whole body.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: Data
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The response with its Set-Cookie values hidden, safe to log.
+    public var redactedDescription: String {
+        var lines = ["HTTP \(status)"]
+        for (name, value) in headers {
+            lines.append("\(name): \(Redaction.isSecretHeader(name) ? "<redacted>" : value)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Which parts of a request or response carry secrets that must never reach a log.
+enum Redaction {
+    static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "x-csrf-token",
+                                             "proxy-authorization"]
+    static let secretQueryKeys: Set<String> = ["token", "pass", "password", "access_token"]
+
+    static func isSecretHeader(_ name: String) -> Bool { secretHeaders.contains(name.lowercased()) }
+
+    /// Hides the values of query parameters such as the logout `token`.
+    static func redactURL(_ url: String) -> String {
+        guard let questionMark = url.firstIndex(of: "?") else { return url }
+        let query = url[url.index(after: questionMark)...]
+        let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            return secretQueryKeys.contains(key.lowercased()) ? "\(key)=<redacted>" : String(pair)
+        }
+        return url[..<questionMark] + "?" + parts.joined(separator: "&")
+    }
+}

@@ -1,0 +1,250 @@
+import CCurl
+import CCurlShim
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libcurl's global state must be set up once, before any thread uses it.
+private let curlGlobalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+/// A curl multi handle driven by one thread of its own. The thread is also a Swift task
+/// executor: tasks that prefer it build the request, wait for libcurl and handle the answer
+/// all on this thread, without hopping between threads.
+public final class CurlEngine: TaskExecutor, @unchecked Sendable {
+    private struct Inbox {
+        var jobs: [UnownedJob] = []
+        var submissions: [CurlTransfer] = []
+        var cancellations: [CurlTransfer] = []
+        var stopping = false
+        var stopped = false
+    }
+
+    private let options: TransportOptions
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex(Inbox())
+    private var thread = pthread_t()
+    // Touched only on the engine thread.
+    private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+
+    init(options: TransportOptions) {
+        _ = curlGlobalInit
+        self.options = options
+        // curl_multi_init fails only when out of memory; nothing sensible can go on then.
+        guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
+        self.multi = multi
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { argument in
+            let engine = Unmanaged<CurlEngine>.fromOpaque(argument!).takeRetainedValue()
+            engine.runLoop()
+            return nil
+        }, retained)
+        pthread_detach(thread)
+    }
+
+    private var onEngineThread: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
+    // MARK: TaskExecutor
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let unownedJob = UnownedJob(job)
+        let accepted = inbox.withLock { inbox -> Bool in
+            if inbox.stopped { return false }
+            inbox.jobs.append(unownedJob)
+            return true
+        }
+        if !accepted {
+            // The thread has ended: run the job on the global pool instead of losing it.
+            globalConcurrentExecutor.enqueue(ExecutorJob(unownedJob))
+        } else if !onEngineThread {
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    // MARK: Requests
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if Task.isCancelled { throw DrupalError.cancelled() }
+        let transfer = CurlTransfer(request: request, maxBodySize: options.maxBodySize)
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                submit(transfer)
+            }
+        } onCancel: {
+            transfer.cancelRequested.store(true, ordering: .relaxed)
+            let running = inbox.withLock { inbox -> Bool in
+                inbox.cancellations.append(transfer)
+                return !inbox.stopped
+            }
+            if running { curl_multi_wakeup(multi) }
+        }
+    }
+
+    private func submit(_ transfer: CurlTransfer) {
+        let accepted = inbox.withLock { inbox -> Bool in
+            if inbox.stopping || inbox.stopped { return false }
+            inbox.submissions.append(transfer)
+            return true
+        }
+        if !accepted {
+            resume(transfer, with: .failure(DrupalError(.cancelled, "the client was shut down")))
+        } else if !onEngineThread {
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    /// Cancels every request in flight and ends the thread. Safe to call more than once.
+    public func stop() {
+        inbox.withLock { $0.stopping = true }
+        curl_multi_wakeup(multi)
+    }
+
+    // MARK: The loop
+
+    private func runLoop() {
+        while true {
+            let work = inbox.withLock { inbox -> Inbox in
+                let taken = inbox
+                inbox.jobs.removeAll(keepingCapacity: true)
+                inbox.submissions.removeAll(keepingCapacity: true)
+                inbox.cancellations.removeAll(keepingCapacity: true)
+                return taken
+            }
+            for job in work.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            for transfer in work.submissions { start(transfer) }
+            for transfer in work.cancellations { cancel(transfer) }
+            if work.stopping {
+                shutDown()
+                return
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            completeFinishedTransfers()
+            // Jobs resumed by completions run before waiting again.
+            let hasWork = inbox.withLock { !$0.jobs.isEmpty || !$0.submissions.isEmpty || $0.stopping }
+            if !hasWork {
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+            }
+        }
+    }
+
+    private func start(_ transfer: CurlTransfer) {
+        if transfer.cancelRequested.load(ordering: .relaxed) {
+            resume(transfer, with: .failure(DrupalError.cancelled()))
+            return
+        }
+        guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
+            resume(transfer, with: .failure(DrupalError(.noMemory, "curl_easy_init failed")))
+            return
+        }
+        if let error = transfer.configure(easy, options: options) {
+            recycle(easy, of: transfer)
+            resume(transfer, with: .failure(error))
+            return
+        }
+        active[ObjectIdentifier(transfer)] = transfer
+        curl_multi_add_handle(multi, easy)
+    }
+
+    private func cancel(_ transfer: CurlTransfer) {
+        guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let easy = transfer.easy else { return }
+        curl_multi_remove_handle(multi, easy)
+        recycle(easy, of: transfer)
+        resume(transfer, with: .failure(DrupalError.cancelled()))
+    }
+
+    private func completeFinishedTransfers() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            var privatePointer: UnsafeMutableRawPointer?
+            _ = shim_curl_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &privatePointer)
+            curl_multi_remove_handle(multi, easy)
+            guard let privatePointer else { continue }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
+            active.removeValue(forKey: ObjectIdentifier(transfer))
+            let result = outcome(of: transfer, easy: easy, code: code)
+            recycle(easy, of: transfer)
+            resume(transfer, with: result)
+        }
+    }
+
+    private func outcome(of transfer: CurlTransfer, easy: UnsafeMutableRawPointer,
+                         code: CURLcode) -> Result<HTTPResponse, any Error> {
+        if code == CURLE_OK {
+            var status = 0
+            _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            return .success(HTTPResponse(status: status, headers: transfer.responseHeaders,
+                                         body: transfer.responseBody))
+        }
+        return .failure(CurlErrors.error(for: code, transfer: transfer, options: options))
+    }
+
+    private func recycle(_ easy: UnsafeMutableRawPointer, of transfer: CurlTransfer) {
+        transfer.releaseResources()
+        curl_easy_reset(easy)
+        idleHandles.append(easy)
+    }
+
+    private func resume(_ transfer: CurlTransfer, with result: Result<HTTPResponse, any Error>) {
+        guard let continuation = transfer.continuation else { return }
+        transfer.continuation = nil
+        continuation.resume(with: result)
+    }
+
+    private func shutDown() {
+        for transfer in active.values {
+            if let easy = transfer.easy {
+                curl_multi_remove_handle(multi, easy)
+                recycle(easy, of: transfer)
+            }
+            resume(transfer, with: .failure(DrupalError(.cancelled, "the client was shut down")))
+        }
+        active.removeAll()
+        let leftover = inbox.withLock { inbox -> Inbox in
+            inbox.stopped = true
+            let taken = inbox
+            inbox.jobs.removeAll()
+            inbox.submissions.removeAll()
+            inbox.cancellations.removeAll()
+            return taken
+        }
+        for transfer in leftover.submissions {
+            resume(transfer, with: .failure(DrupalError(.cancelled, "the client was shut down")))
+        }
+        // Jobs that arrived meanwhile (including those the resumes above queued) still run.
+        for job in leftover.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        for easy in idleHandles { curl_easy_cleanup(easy) }
+        idleHandles.removeAll()
+        curl_multi_cleanup(multi)
+    }
+}
+
+/// libcurl result codes mapped onto the SDK's error codes.
+enum CurlErrors {
+    static func error(for code: CURLcode, transfer: CurlTransfer, options: TransportOptions) -> DrupalError {
+        let detail = transfer.curlErrorMessage.isEmpty
+            ? String(cString: curl_easy_strerror(code)) : transfer.curlErrorMessage
+        let url = Redaction.redactURL(transfer.request.url)
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return DrupalError(.timeout, "\(transfer.request.method) \(url) timed out: \(detail)")
+        case CURLE_WRITE_ERROR where transfer.exceededMaxBody, CURLE_FILESIZE_EXCEEDED:
+            return DrupalError(.tooLarge, "the response to \(transfer.request.method) \(url) is larger than the "
+                               + "limit of \(options.maxBodySize) bytes")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE:
+            return DrupalError(.tls, "TLS failed for \(url): \(detail)")
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT:
+            return DrupalError(.invalidArgument, "cannot send to \(url): \(detail)")
+        case CURLE_OUT_OF_MEMORY:
+            return DrupalError(.noMemory, detail)
+        default:
+            return DrupalError(.network, "\(transfer.request.method) \(url) failed: \(detail)")
+        }
+    }
+}

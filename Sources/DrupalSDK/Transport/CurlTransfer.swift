@@ -1,0 +1,186 @@
+import CCurl
+import CCurlShim
+import FoundationEssentials
+import Synchronization
+
+/// One request in flight on libcurl: its easy handle, what it sends and what has arrived.
+/// After submission only the engine thread touches its mutable state; `cancelRequested` is atomic.
+final class CurlTransfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let maxBodySize: Int
+    var easy: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    var responseHeaders = HTTPHeaders()
+    var responseBody = Data()
+    var exceededMaxBody = false
+    var continuation: UnsafeContinuation<HTTPResponse, any Error>?
+    let cancelRequested = Atomic<Bool>(false)
+
+    init(request: HTTPRequest, maxBodySize: Int) {
+        self.request = request
+        self.maxBodySize = maxBodySize
+    }
+
+    /// Sets every option on a fresh (or reset) easy handle. Returns an error for requests that
+    /// must not be sent (bad URL scheme, CR/LF in a header).
+    func configure(_ easy: UnsafeMutableRawPointer, options: TransportOptions) -> DrupalError? {
+        self.easy = easy
+        let url = request.url
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            return .invalidArgument("only http and https URLs are supported: \(Redaction.redactURL(url))")
+        }
+        let unmanaged = Unmanaged.passUnretained(self).toOpaque()
+        _ = shim_curl_easy_setopt_str(easy, CURLOPT_URL, url)
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds(options.timeout))
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0)
+        if let ca = options.caBundlePath { _ = shim_curl_easy_setopt_str(easy, CURLOPT_CAINFO, ca) }
+        if options.followRedirects {
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5)
+            _ = shim_curl_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        }
+        _ = shim_curl_easy_setopt_str(easy, CURLOPT_USERAGENT, options.userAgent)
+        _ = shim_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodySize))
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, unmanaged)
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, unmanaged)
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
+        _ = shim_curl_easy_setopt_write(easy, curlWriteBody)
+        _ = shim_curl_easy_setopt_header(easy, curlWriteHeader)
+        errorBuffer.withUnsafeMutableBufferPointer {
+            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, $0.baseAddress)
+        }
+        if let error = configureMethodAndBody(easy) { return error }
+        return configureHeaders(easy)
+    }
+
+    private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer) -> DrupalError? {
+        let method = request.method.uppercased()
+        guard !method.isEmpty, method.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+            return .invalidArgument("invalid HTTP method \"\(request.method)\"")
+        }
+        switch method {
+        case "GET": _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        case "HEAD": _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+        case "POST": _ = shim_curl_easy_setopt_long(easy, CURLOPT_POST, 1)
+        default: _ = shim_curl_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, method)
+        }
+        if let body = request.body {
+            _ = shim_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBytes { bytes in
+                // COPYPOSTFIELDS copies, so the body need not outlive this call. An empty body
+                // still needs a valid pointer.
+                let pointer = bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+                _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: pointer))
+            }
+        } else if method == "POST" {
+            _ = shim_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+            _ = shim_curl_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, "")
+        }
+        return nil
+    }
+
+    private func configureHeaders(_ easy: UnsafeMutableRawPointer) -> DrupalError? {
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        // No "Expect: 100-continue" round trip, and no form Content-Type on body-less POSTs.
+        list = curl_slist_append(list, "Expect:")
+        if request.body == nil && !request.headers.contains("Content-Type") {
+            list = curl_slist_append(list, "Content-Type:")
+        }
+        for (name, value) in request.headers {
+            if let problem = HeaderSafety.problem(name: name, value: value) {
+                curl_slist_free_all(list)
+                return .invalidArgument(problem)
+            }
+            // "Name;" is libcurl's way to send a header with an empty value.
+            list = curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        headerList = list
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+        return nil
+    }
+
+    /// Releases the header list; the easy handle goes back to the engine's pool.
+    func releaseResources() {
+        curl_slist_free_all(headerList)
+        headerList = nil
+        easy = nil
+    }
+
+    func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if responseBody.count + bytes.count > maxBodySize {
+            exceededMaxBody = true
+            return false
+        }
+        responseBody.append(bytes.assumingMemoryBound(to: UInt8.self))
+        return true
+    }
+
+    func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            // A new status line (after 100 Continue or a redirect): start over.
+            responseHeaders = HTTPHeaders()
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = String(line[..<colon])
+        let value = line[line.index(after: colon)...].trimmedWhitespace
+        responseHeaders.add(name, value)
+    }
+
+    var curlErrorMessage: String {
+        errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
+
+private func milliseconds(_ seconds: Double) -> Int {
+    seconds <= 0 ? 0 : max(1, Int((seconds * 1000).rounded()))
+}
+
+private let curlWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    data, size, count, userdata in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    guard length > 0, let data else { return length }
+    return transfer.appendBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    data, size, count, userdata in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    if length > 0, let data { transfer.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) }
+    return length
+}
+
+/// Header names and values that could smuggle a second header or request are refused.
+enum HeaderSafety {
+    static func problem(name: String, value: String) -> String? {
+        let tokenBytes = name.utf8
+        if tokenBytes.isEmpty || !tokenBytes.allSatisfy(isTokenByte) {
+            return "invalid header name \"\(name)\""
+        }
+        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+            return "header \(name) contains CR, LF or NUL"
+        }
+        return nil
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import FoundationEssentials
+
+/// How the client sends HTTP: one closure. The default is `Transport.curl`, on libcurl.
+/// Tests and users can supply their own (a recorder, a fault injector, a fake).
+public struct Transport: Sendable {
+    public var send: @Sendable (HTTPRequest) async throws -> HTTPResponse
+    /// The executor on which the transport completes requests, when it has one. Tasks that prefer
+    /// it run their whole request on the transport's thread with no thread hops.
+    public var executor: (any TaskExecutor)?
+    /// Cancels every in-flight request and releases the transport's thread and connections.
+    public var shutdown: @Sendable () -> Void
+
+    public init(send: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse,
+                executor: (any TaskExecutor)? = nil,
+                shutdown: @escaping @Sendable () -> Void = {}) {
+        self.send = send
+        self.executor = executor
+        self.shutdown = shutdown
+    }
+}
+
+/// Settings of the HTTP layer.
+public struct TransportOptions: Sendable {
+    /// Seconds to establish a connection (TCP and TLS).
+    public var connectTimeout: Double = 10
+    /// Seconds for a whole request, from start to the last byte of the body.
+    public var timeout: Double = 60
+    /// Verify the server's TLS certificate and host name. Keep it on outside tests.
+    public var verifyTLS: Bool = true
+    /// A PEM file of CA certificates to trust instead of the system's.
+    public var caBundlePath: String?
+    /// Larger response bodies fail with `.tooLarge` instead of growing without bound.
+    public var maxBodySize: Int = 64 * 1024 * 1024
+    public var userAgent: String = "drupalsdk/\(DrupalSDKVersion.string)"
+    /// Follow 3xx redirects (at most 5, http and https only). Off by default: credentials are
+    /// never sent to another host either way.
+    public var followRedirects: Bool = false
+
+    public init() {}
+}
+
+public enum DrupalSDKVersion {
+    public static let major = 0
+    public static let minor = 1
+    public static let patch = 0
+    public static var string: String { "\(major).\(minor).\(patch)" }
+}
+
+extension Transport {
+    /// Real HTTP on libcurl: a multi handle driven by its own thread, connections kept alive.
+    public static func curl(_ options: TransportOptions = TransportOptions()) -> Transport {
+        let engine = CurlEngine(options: options)
+        return Transport(send: { try await engine.send($0) }, executor: engine,
+                         shutdown: { engine.stop() })
+    }
+}

@@ -383,6 +383,10 @@ drupal_code drupal_json_field_set(json_t *entity, const char *field, json_t *val
  * As drupal_json_field_set, but **steals** the caller's reference to value, even on failure
  * (as Jansson's json_object_set_new does), so drupal_json_field_set_new(e, "f", json_array())
  * leaks nothing. Exception: if value == entity, the reference is left with the caller.
+ * @param entity the entity object, modified.
+ * @param field  field name.
+ * @param value  the items array or one item (**stolen**).
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT; DRUPAL_E_NO_MEMORY.
  */
 drupal_code drupal_json_field_set_new(json_t *entity, const char *field, json_t *value);
 
@@ -402,6 +406,11 @@ drupal_code drupal_json_field_append(json_t *entity, const char *field, json_t *
  * As drupal_json_field_append, but **steals** the caller's reference to item, even on failure,
  * e.g. drupal_json_field_append_new(node, "field_tags", json_pack("{s:i}", "target_id", 3)).
  * Exception: if item == entity, the reference is left with the caller.
+ * @param entity the entity object, modified.
+ * @param field  field name.
+ * @param item   the item (**stolen**).
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT (also if the field exists and is not an array);
+ *         DRUPAL_E_NO_MEMORY.
  */
 drupal_code drupal_json_field_append_new(json_t *entity, const char *field, json_t *item);
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Fake Drupal 10 site for the drupalsdk test suites, examples, demo and benchmarks.
+
+Usage: python3 fake_drupal.py [--host 127.0.0.1] [--port 0] [--delay-ms N]
+                              [--login-message 10|11.4] [--site-name NAME]
+                              [--flood-limit N] [--verbose]
+Prints "LISTENING http://HOST:PORT" once listening; runs until SIGTERM/SIGINT.
+"""
+import argparse
+import os
+import signal
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fakedrupal.app import App, Config  # noqa: E402
+from fakedrupal.httpserver import FakeDrupalServer  # noqa: E402
+from fakedrupal.store import Store  # noqa: E402
+
+
+class Stop(Exception):
+    pass
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('--host', default='127.0.0.1')
+    p.add_argument('--port', type=int, default=0, help='0 picks a free port')
+    p.add_argument('--delay-ms', type=int, default=0, help='sleep this long before every Drupal answer')
+    p.add_argument('--login-message', choices=['10', '11.4'], default='10',
+                   help='bad-credentials wording: 10 (<= 11.3) or 11.4')
+    p.add_argument('--site-name', default='RealDrupal', help='used in the Basic realm and HTML titles')
+    p.add_argument('--flood-limit', type=int, default=0,
+                   help='failed logins per user+IP before 403 (0 = flood control off)')
+    p.add_argument('--verbose', action='store_true', help='log each request to stderr')
+    args = p.parse_args(argv)
+
+    config = Config(site_name=args.site_name, login_message=args.login_message,
+                    flood_limit=args.flood_limit)
+    app = App(Store(), config)
+    server = FakeDrupalServer((args.host, args.port), app, delay_ms=args.delay_ms, verbose=args.verbose)
+
+    def stop(signum, frame):
+        raise Stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    host, port = server.server_address[:2]
+    shown = '[%s]' % host if ':' in host else host
+    sys.stdout.write('LISTENING http://%s:%d\n' % (shown, port))
+    sys.stdout.flush()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except Stop:
+        pass
+    finally:
+        server.faults.stopping.set()
+        server.server_close()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,209 @@
+"""The Drupal request pipeline: route match, 405 -> 415 -> 406 filters,
+parameter conversion (404), auth-provider filter, access/CSRF, controller.
+"""
+import re
+import traceback
+from urllib.parse import quote
+
+from . import responses
+from .auth import authenticate, session_cookie_name
+from .denormalize import HttpError
+from .normalize import Normalizer
+from .responses import Response
+
+SAFE_METHODS = ('GET', 'HEAD', 'OPTIONS', 'TRACE')
+DELETE_COOKIE = '%s=deleted; expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; path=/; HttpOnly'
+NOT_ALLOWED = 'The used authentication method is not allowed on this route.'
+
+
+class Config:
+    def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0):
+        self.site_name = site_name
+        self.login_message = login_message
+        self.flood_limit = flood_limit
+
+    @property
+    def bad_credentials(self):
+        if self.login_message == '11.4':
+            return 'Unrecognized username or password.'
+        return 'Sorry, unrecognized username or password.'
+
+
+class Route:
+    """One Drupal route. formats=None marks an HTML route without a _format
+    requirement (always kept as a fallback by the format filter)."""
+
+    def __init__(self, name, methods, handler, formats=None, content_types=None,
+                 rest=False, csrf=False, entity=None, access=None, param_path=None):
+        self.name = name
+        self.methods = methods
+        self.handler = handler
+        self.formats = formats
+        self.content_types = content_types
+        self.rest = rest              # REST resource / view: basic_auth allowed too
+        self.csrf = csrf              # _csrf_request_header_token
+        self.entity = entity          # entity type loaded from the first path group
+        self.access = access          # fn(ctx) -> None | reason
+        self.param_path = param_path  # e.g. '/node/{node}' for the 404 message
+
+
+class Context:
+    def __init__(self, app, req, auth, route, fmt, match):
+        self.app = app
+        self.req = req
+        self.store = app.store
+        self.config = app.config
+        self.auth = auth
+        self.account = auth.account
+        self.route = route
+        self.fmt = fmt
+        self.match = match
+        self.entity = None
+        self.entity_id = None
+        self.base = req.base_url
+        self.normalizer = Normalizer(app.store, req.base_url)
+
+    def error(self, status, message, headers=None):
+        return responses.error(status, message, self.fmt, self.config.site_name, headers)
+
+    def json(self, status, data, headers=None):
+        return responses.json_response(status, data, headers)
+
+    def html(self, status, title, text, headers=None):
+        return responses.html_page(status, title, text, self.config.site_name, headers)
+
+    def cookie_name(self):
+        return self.auth.cookie_name or session_cookie_name(self.req.host)
+
+
+class App:
+    def __init__(self, store, config):
+        self.store = store
+        self.config = config
+        from .routes import build_routes
+        self.routes = [(re.compile(p), rs) for p, rs in build_routes()]
+
+    def handle(self, req):
+        try:
+            with self.store.lock:
+                return self._handle(req)
+        except Exception:
+            traceback.print_exc()
+            return responses.server_error(req.query.get('_format') or 'html')
+
+    def _handle(self, req):
+        from .routes import static_file
+        path = req.path.rstrip('/') or '/'
+        fmt_param = req.query.get('_format') or None
+        err_fmt = fmt_param or 'html'
+        site = self.config.site_name
+        if path.startswith('/sites/default/files/') and req.method in ('GET', 'HEAD'):
+            return static_file(self.store, path, site)
+
+        routes, match = None, None
+        for regex, candidates in self.routes:
+            match = regex.fullmatch(path)
+            if match:
+                routes = candidates
+                break
+        absolute = req.base_url + quote(req.path, safe='/:@!$&\'()*+,;=-._~%')
+        if routes is None:
+            return responses.error(404, 'No route found for "%s %s"' % (req.method, absolute),
+                                   err_fmt, site)
+
+        method = 'GET' if req.method == 'HEAD' else req.method
+        allowed = []
+        for r in routes:
+            allowed.extend(m for m in r.methods if m not in allowed)
+        if req.method == 'OPTIONS':
+            return Response(200, b'', None, [('Allow', ', '.join(allowed))])
+        candidates = [r for r in routes if method in r.methods]
+        if not candidates:
+            return responses.error(405, 'No route found for "%s %s": Method Not Allowed (Allow: %s)'
+                                   % (req.method, absolute, ', '.join(allowed)), err_fmt, site,
+                                   [('Allow', ', '.join(allowed))])
+
+        if method not in SAFE_METHODS and method != 'DELETE':
+            ctype = req.content_type
+            kept = [r for r in candidates if r.content_types is None or ctype in r.content_types]
+            if not kept:
+                if not req.headers.get('content-type'):
+                    msg = 'No "Content-Type" request header specified'
+                else:
+                    msg = 'No route found that matches "Content-Type: %s"' % req.headers['content-type']
+                return responses.error(415, msg, err_fmt, site)
+            candidates = kept
+
+        route, fmt, failure = self._negotiate(candidates, fmt_param, req, path)
+        if failure:
+            return failure
+
+        auth = authenticate(req, self.store, self.basic_flood_ok)
+        ctx = Context(self, req, auth, route, fmt, match)
+        try:
+            resp = self._run(ctx, route, method)
+        except HttpError as e:
+            resp = ctx.error(e.status, e.message, e.headers)
+        if auth.stale_cookie and not resp.header('Set-Cookie'):
+            resp.add_header('Set-Cookie', DELETE_COOKIE % auth.cookie_name)
+        return resp
+
+    def _negotiate(self, candidates, fmt, req, path):
+        """Drupal's RequestFormatRouteFilter: _format decides; without it a
+        unanimous single format is the default, otherwise html."""
+        if fmt is None:
+            reqs = {tuple(r.formats) if r.formats else None for r in candidates}
+            only = reqs.pop() if len(reqs) == 1 else None
+            fmt = only[0] if only and len(only) == 1 else 'html'
+        specific = [r for r in candidates if r.formats and fmt in r.formats]
+        fallback = [r for r in candidates if r.formats is None]
+        chosen = specific + fallback
+        if chosen:
+            return chosen[0], fmt, None
+        supported = []
+        for r in candidates:
+            supported.extend(f for f in (r.formats or ['html']) if f not in supported)
+        mimes = {'html': 'text/html', 'json': 'application/json', 'xml': 'text/xml'}
+        links = [('Link', '<%s%s?_format=%s>; rel="alternate"; type="%s"'
+                  % (req.base_url, path, f, mimes.get(f, 'application/octet-stream')))
+                 for f in supported]
+        msg = 'No route found for the specified format %s. Supported formats: %s.' % (
+            fmt, ', '.join(supported))
+        return None, fmt, responses.error(406, msg, fmt, self.config.site_name, links)
+
+    def _run(self, ctx, route, method):
+        if route.entity:
+            ctx.entity_id = int(ctx.match.group(1))
+            ctx.entity = self.store.get(route.entity, ctx.entity_id)
+            if ctx.entity is None:
+                if route.param_path:
+                    param = route.param_path.split('{')[1].rstrip('}')
+                    raise HttpError(404, 'The "%s" parameter was not converted for the path "%s" '
+                                         '(route name: "%s")' % (param, route.param_path, route.name))
+                raise HttpError(404, 'The requested page could not be found.')
+
+        auth = ctx.auth
+        if auth.provider == 'basic' and not route.rest:
+            raise HttpError(403, NOT_ALLOWED)
+
+        if route.csrf and method not in SAFE_METHODS and ctx.account.authenticated and auth.has_cookie:
+            token = ctx.req.headers.get('x-csrf-token')
+            if token is None:
+                raise HttpError(403, 'X-CSRF-Token request header is missing')
+            if not auth.csrf_valid(token):
+                raise HttpError(403, 'X-CSRF-Token request header is invalid')
+
+        if route.access:
+            reason = route.access(ctx)
+            if reason is not None:
+                if auth.provider is None and route.rest:
+                    realm = self.config.site_name or 'Access restricted'
+                    raise HttpError(401, 'No authentication credentials provided.',
+                                    [('WWW-Authenticate', 'Basic realm="%s"' % realm)])
+                raise HttpError(403, reason)
+        return route.handler(ctx)
+
+    # Flood control shared with /user/login (off unless --flood-limit is set).
+    def basic_flood_ok(self, uid, req):
+        limit = self.config.flood_limit
+        return not limit or self.store.flood.get((uid, req.client_ip), 0) < limit

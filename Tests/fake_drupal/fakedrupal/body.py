@@ -1,0 +1,26 @@
+"""Decoding request bodies the way Drupal's JSON decoder reacts to them."""
+import json
+
+from .denormalize import HttpError
+
+
+def json_body(ctx, empty_message='No entity content received.'):
+    raw = ctx.req.body
+    if not raw or not raw.strip():
+        raise HttpError(400, empty_message)
+    try:
+        return json.loads(raw.decode('utf-8'))
+    except (ValueError, UnicodeDecodeError):
+        raise HttpError(400, 'Syntax error')
+
+
+def json_body_or_500(ctx):
+    """The user JSON controllers do not catch decode errors: Drupal answers 500."""
+    raw = ctx.req.body
+    try:
+        data = json.loads(raw.decode('utf-8')) if raw and raw.strip() else None
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    if data is None:
+        raise HttpError(500)
+    return data

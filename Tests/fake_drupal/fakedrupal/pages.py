@@ -1,0 +1,57 @@
+"""Minimal HTML routes sharing paths with REST, so requests without
+?_format=json get HTML back exactly like on a real site."""
+import html
+
+from . import access
+from .denormalize import HttpError
+from .responses import Response
+
+
+def _not_html(ctx):
+    # RenderArrayNonHtmlSubscriber: render-array routes only speak HTML.
+    if ctx.fmt != 'html':
+        raise HttpError(406, 'Not acceptable format: %s' % ctx.fmt)
+
+
+def entity_page(ctx):
+    _not_html(ctx)
+    et, e = ctx.route.entity, ctx.entity
+    label_field = {'node': 'title', 'comment': 'subject', 'taxonomy_term': 'name', 'user': 'name'}[et]
+    label = e[label_field][0]['value'] if e.get(label_field) else ''
+    text = ''
+    for body_field in ('body', 'comment_body', 'description'):
+        if e.get(body_field):
+            text = e[body_field][0].get('value') or ''
+    return ctx.html(200, label, '<article>%s</article>' % text)
+
+
+def entity_page_access(ctx):
+    reason = access.view(ctx.route.entity, ctx.entity, ctx.account)
+    return None if reason is None else (reason or 'You are not authorized to access this page.')
+
+
+def front_page(ctx):
+    _not_html(ctx)
+    items = []
+    for nid in sorted(ctx.store.entities['node']):
+        n = ctx.store.entities['node'][nid]
+        if n['status'][0]['value'] and n['promote'][0]['value']:
+            items.append('<li><a href="/node/%d">%s</a></li>' % (nid, html.escape(n['title'][0]['value'])))
+    return ctx.html(200, 'Welcome', '<ul>%s</ul>' % ''.join(items))
+
+
+def form(title, fields):
+    def controller(ctx):
+        _not_html(ctx)
+        inputs = ''.join('<label>%s <input name="%s" /></label>' % (f, f) for f in fields)
+        return ctx.html(200, title, '<form method="post">%s<input type="submit" /></form>' % inputs)
+    return controller
+
+
+def static_file(store, path, site):
+    from .responses import error
+    uri = 'public://' + path[len('/sites/default/files/'):]
+    if uri not in store.file_data:
+        return error(404, 'The requested page could not be found.', 'html', site)
+    mime, data = store.file_data[uri]
+    return Response(200, data, mime)

@@ -80,6 +80,380 @@ const char *drupal_last_error(void);
 /** The code of the last failing call made on this thread (DRUPAL_OK if none). */
 drupal_code drupal_last_error_code(void);
 
+/* ==== Memory ================================================================================= */
+
+/** Frees a string or buffer that a drupal_* function documented as "free with drupal_free". */
+void drupal_free(void *pointer);
+
+/* ==== Clients ================================================================================ */
+
+/**
+ * A connection to one Drupal site: its own cookie jar, CSRF token, auth mode and connection pool.
+ * Thread-safe: any number of threads may make calls on one client at once. Two clients never
+ * share cookies or tokens.
+ */
+typedef struct drupal_client drupal_client;
+
+/** The answer to one call: status, headers, body, or the error that prevented one. */
+typedef struct drupal_response drupal_response;
+
+/** An async call in flight, for drupal_call_cancel(). */
+typedef struct drupal_call drupal_call;
+
+#define DRUPAL_CLIENT_OPTIONS_VERSION 1
+
+/**
+ * Options for drupal_client_new(). Initialise with DRUPAL_CLIENT_OPTIONS_INIT (or
+ * drupal_client_options_init) and then set what you need, so that new fields added in later
+ * versions keep their defaults. Zero numbers mean "the default".
+ */
+typedef struct drupal_client_options {
+    unsigned int version;        /* DRUPAL_CLIENT_OPTIONS_VERSION */
+    double connect_timeout;      /* seconds to connect (TCP + TLS); 0 = 10 */
+    double timeout;              /* seconds for a whole request; 0 = 60 */
+    const char *user_agent;      /* NULL = "drupalsdk/<version>" */
+    const char *ca_bundle;       /* a PEM file of CA certificates; NULL = the system's */
+    int verify_tls;              /* 1 = verify certificates and host names (default); 0 = don't */
+    size_t max_body_size;        /* larger responses fail with DRUPAL_E_TOO_LARGE; 0 = 64 MiB */
+    const char *const *headers;  /* extra headers for every request: "Name: value" strings, NULL-terminated */
+    int follow_redirects;        /* 1 = follow up to 5 redirects; 0 = return 3xx responses (default) */
+} drupal_client_options;
+
+#define DRUPAL_CLIENT_OPTIONS_INIT { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0 }
+
+/**
+ * Fills *options with the defaults (as DRUPAL_CLIENT_OPTIONS_INIT).
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT if options is NULL or version is not one this
+ *         library knows.
+ */
+drupal_code drupal_client_options_init(drupal_client_options *options, unsigned int version);
+
+/**
+ * Creates a client for the site at base_url ("https://example.com", or with a sub-directory or
+ * language prefix: "https://example.com/en"). No request is sent yet.
+ *
+ * @param out      receives the client; owned, free with drupal_client_free(). NULL on failure.
+ * @param base_url http:// or https:// URL without query, fragment or credentials; copied.
+ * @param options  NULL for the defaults; copied (strings too).
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for a NULL or malformed argument, an unknown
+ *         options version, or a header with CR/LF; DRUPAL_E_NO_MEMORY.
+ */
+drupal_code drupal_client_new(drupal_client **out, const char *base_url, const drupal_client_options *options);
+
+/**
+ * Frees a client. Calls still in flight are cancelled: each of their callbacks still runs exactly
+ * once (with DRUPAL_E_CANCELLED unless it had already finished), and none runs after this returns.
+ * Must not be called from inside one of this client's callbacks or event listeners (the client
+ * is then freed once those calls end, after this returns). NULL is a no-op.
+ */
+void drupal_client_free(drupal_client *client);
+
+/**
+ * Sends HTTP Basic credentials on every following request (Drupal's basic_auth module).
+ * Credentials are copied and never logged.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, an empty user, ':' in the user, or
+ *         CR/LF/NUL or invalid UTF-8 in either.
+ */
+drupal_code drupal_client_set_basic_auth(drupal_client *client, const char *user, const char *password);
+
+/**
+ * Sends "Authorization: Bearer <token>" on every following request (e.g. simple_oauth).
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, empty, or a token with spaces or
+ *         control characters.
+ */
+drupal_code drupal_client_set_bearer_token(drupal_client *client, const char *token);
+
+/**
+ * Stops sending Basic or Bearer credentials. A session cookie from drupal_login() is kept until
+ * drupal_logout(). @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for a NULL client.
+ */
+drupal_code drupal_client_set_no_auth(drupal_client *client);
+
+/* ==== Calls: callbacks, cancellation, blocking variants ======================================= */
+
+/**
+ * Called exactly once per started async call, on a library thread.
+ * @param code     DRUPAL_OK for a status below 400; else the failure (DRUPAL_E_HTTP carries the
+ *                 status, Drupal's message and the body in the response).
+ * @param response never NULL; **borrowed** until the callback returns (drupal_response_retain()
+ *                 keeps it longer). It carries the error code and message on failure too.
+ * @param userdata the pointer given when the call was started.
+ * Do not call *_sync functions or drupal_client_free() for the same client from a callback.
+ */
+typedef void (*drupal_callback)(drupal_code code, drupal_response *response, void *userdata);
+
+/**
+ * Every async function below has this shape:
+ *   drupal_code drupal_X(drupal_call **call, drupal_client *client, <inputs>,
+ *                        drupal_callback callback, void *userdata);
+ * It validates its arguments, copies them, starts the call and returns at once.
+ *  - DRUPAL_OK: the call started; the callback will run exactly once.
+ *  - anything else (NULL client/callback/string, invalid UTF-8, unsafe path...): nothing started,
+ *    the callback will never run, and drupal_last_error() says why.
+ * @param call  NULL, or receives a handle to cancel the call; owned, free with drupal_call_free()
+ *              (at any time, before or after the callback ran).
+ *
+ * Every blocking variant drupal_X_sync(drupal_response **out, drupal_client *client, <inputs>)
+ * waits for the answer on the calling thread and returns the same code the callback would get;
+ * *out receives an **owned** response (free with drupal_response_free()) whenever the call
+ * started (also on HTTP and network errors), else NULL. Returns DRUPAL_E_STATE from inside a
+ * callback or event listener.
+ */
+
+/**
+ * Cancels a call in flight: its callback runs with DRUPAL_E_CANCELLED (unless it has already
+ * finished or is finishing). @return DRUPAL_OK (also when the call already ended);
+ * DRUPAL_E_INVALID_ARGUMENT for NULL.
+ */
+drupal_code drupal_call_cancel(drupal_call *call);
+
+/** Releases a call handle (does not cancel the call). NULL is a no-op. */
+void drupal_call_free(drupal_call *call);
+
+/* ==== Session: login, logout, status, CSRF ==================================================== */
+
+/**
+ * Logs in with a user name and password (POST /user/login?_format=json) and switches the client
+ * to cookie authentication: the session cookie, CSRF token and logout token are kept in the
+ * client (in memory only). Any earlier session of this client is dropped first.
+ * The response body is Drupal's answer: {"current_user": {"uid", "name", "roles"?},
+ * "csrf_token", "logout_token"}. Bad credentials give DRUPAL_E_HTTP with status 400.
+ */
+drupal_code drupal_login(drupal_call **call, drupal_client *client, const char *name, const char *password,
+                         drupal_callback callback, void *userdata);
+drupal_code drupal_login_sync(drupal_response **out, drupal_client *client, const char *name, const char *password);
+
+/**
+ * Logs out (POST /user/logout?_format=json&token=<logout token>), then forgets the session
+ * cookie and tokens. DRUPAL_E_STATE (in the callback) if this client has not logged in.
+ */
+drupal_code drupal_logout(drupal_call **call, drupal_client *client, drupal_callback callback, void *userdata);
+drupal_code drupal_logout_sync(drupal_response **out, drupal_client *client);
+
+/** Asks the site whether this client's session is logged in. The body is "1" or "0". */
+drupal_code drupal_login_status(drupal_call **call, drupal_client *client, drupal_callback callback,
+                                void *userdata);
+/**
+ * Blocking login status. @param logged_in receives 1 or 0 (0 on failure).
+ * @return as drupal_login_status_sync's callback code; no response to free.
+ */
+drupal_code drupal_login_status_sync(int *logged_in, drupal_client *client);
+
+/**
+ * Fetches a new CSRF token from /session/token and keeps it. The body is the token. The client
+ * fetches and refreshes the token by itself when needed; this is for callers who want it now.
+ */
+drupal_code drupal_csrf_refresh(drupal_call **call, drupal_client *client, drupal_callback callback, void *userdata);
+drupal_code drupal_csrf_refresh_sync(drupal_response **out, drupal_client *client);
+
+/* ==== Entities ================================================================================ */
+
+/*
+ * entity_type is a machine name ("node", "comment", "taxonomy_term", "user", "file", "media",
+ * "block_content", ... or a custom type, reached at /entity/<type>/<id>). id is percent-encoded.
+ * Bodies are Drupal's REST JSON ({"type": [{"target_id": "article"}], "title": [{"value": "Hi"}]});
+ * they must be valid JSON (else DRUPAL_E_INVALID_ARGUMENT). ?_format=json, Content-Type, auth,
+ * cookies and X-CSRF-Token (fetched and refreshed as needed) are added by the library.
+ */
+
+/** GET the entity. Success: status 200, body = the entity JSON. Missing: DRUPAL_E_HTTP, 404. */
+drupal_code drupal_entity_get(drupal_call **call, drupal_client *client, const char *entity_type, const char *id,
+                              drupal_callback callback, void *userdata);
+drupal_code drupal_entity_get_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                   const char *id);
+
+/** POST a new entity. Success: status 201, body = the stored entity, Location header (most types). */
+drupal_code drupal_entity_create(drupal_call **call, drupal_client *client, const char *entity_type,
+                                 const char *body, size_t body_length, drupal_callback callback, void *userdata);
+drupal_code drupal_entity_create_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                      const char *body, size_t body_length);
+
+/** PATCH an entity with the fields in body (include the bundle field). Success: 200 + entity. */
+drupal_code drupal_entity_update(drupal_call **call, drupal_client *client, const char *entity_type, const char *id,
+                                 const char *body, size_t body_length, drupal_callback callback, void *userdata);
+drupal_code drupal_entity_update_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                      const char *id, const char *body, size_t body_length);
+
+/** DELETE an entity. Success: status 204, empty body. */
+drupal_code drupal_entity_delete(drupal_call **call, drupal_client *client, const char *entity_type, const char *id,
+                                 drupal_callback callback, void *userdata);
+drupal_code drupal_entity_delete_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                      const char *id);
+
+/** drupal_entity_create with a Jansson body (serialised at once; the caller keeps its reference). */
+drupal_code drupal_entity_create_json(drupal_call **call, drupal_client *client, const char *entity_type,
+                                      const json_t *body, drupal_callback callback, void *userdata);
+drupal_code drupal_entity_create_json_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                           const json_t *body);
+
+/** drupal_entity_update with a Jansson body (serialised at once; the caller keeps its reference). */
+drupal_code drupal_entity_update_json(drupal_call **call, drupal_client *client, const char *entity_type,
+                                      const char *id, const json_t *body, drupal_callback callback, void *userdata);
+drupal_code drupal_entity_update_json_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                           const char *id, const json_t *body);
+
+/**
+ * Uploads a file to a file field (POST /file/upload/<entity_type>/<bundle>/<field>?_format=json,
+ * application/octet-stream). Only the base name of filename is sent. Success: 201, body = the
+ * file entity (reference its fid from the host entity's field).
+ */
+drupal_code drupal_file_upload(drupal_call **call, drupal_client *client, const char *entity_type,
+                               const char *bundle, const char *field, const char *filename, const void *data,
+                               size_t length, drupal_callback callback, void *userdata);
+drupal_code drupal_file_upload_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                    const char *bundle, const char *field, const char *filename,
+                                    const void *data, size_t length);
+
+/* ==== Views and arbitrary requests ============================================================ */
+
+/**
+ * GETs a Views REST export (e.g. "/api/articles") with query parameters (exposed filters,
+ * "page" for paged displays). The body is a JSON array of rows (empty past the last page).
+ * @param query NULL, or a NULL-terminated array of alternating names and values:
+ *              {"title", "Article", "page", "1", NULL}; copied.
+ */
+drupal_code drupal_view(drupal_call **call, drupal_client *client, const char *path, const char *const *query,
+                        drupal_callback callback, void *userdata);
+drupal_code drupal_view_sync(drupal_response **out, drupal_client *client, const char *path,
+                             const char *const *query);
+
+#define DRUPAL_REQUEST_OPTIONS_VERSION 1
+
+/** Optional parts of drupal_request(). Initialise with DRUPAL_REQUEST_OPTIONS_INIT. */
+typedef struct drupal_request_options {
+    unsigned int version;        /* DRUPAL_REQUEST_OPTIONS_VERSION */
+    const char *const *query;    /* NULL-terminated name, value, name, value, ... (as drupal_view) */
+    const char *const *headers;  /* NULL-terminated "Name: value" strings */
+    const void *body;            /* NULL for none */
+    size_t body_length;
+    int no_format;               /* 1: don't add ?_format=json (JSON:API, /session/token, files) */
+} drupal_request_options;
+
+#define DRUPAL_REQUEST_OPTIONS_INIT { DRUPAL_REQUEST_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0 }
+
+/**
+ * Sends any request to a path under the base URL, with the client's auth, cookies and CSRF
+ * handling. The path must stay under the base URL: "..", "//", a scheme, '?' or control
+ * characters give DRUPAL_E_INVALID_ARGUMENT before anything is sent. Header lines with CR/LF are
+ * refused too. @param method "GET", "POST", "PATCH", ...; @param options NULL for none; copied.
+ */
+drupal_code drupal_request(drupal_call **call, drupal_client *client, const char *method, const char *path,
+                           const drupal_request_options *options, drupal_callback callback, void *userdata);
+drupal_code drupal_request_sync(drupal_response **out, drupal_client *client, const char *method, const char *path,
+                                const drupal_request_options *options);
+
+/* ==== Responses =============================================================================== */
+
+/*
+ * Accessors never fail on a valid response; on NULL they return 0 / NULL / "" as stated.
+ * Strings they return are **borrowed** from the response: valid while it lives.
+ */
+
+/** Keeps a response beyond its callback: returns it with one more owner (free each owner). */
+drupal_response *drupal_response_retain(drupal_response *response);
+/** Releases one owner of a response. NULL is a no-op. */
+void drupal_response_free(drupal_response *response);
+
+/** The call's result code (DRUPAL_OK when the status is below 400). */
+drupal_code drupal_response_code(const drupal_response *response);
+/** The HTTP status, or 0 when no answer arrived (network error, timeout, cancellation). */
+int drupal_response_status(const drupal_response *response);
+/** Drupal's message ({"message": ...}) or a description of the failure; "" on success. */
+const char *drupal_response_error_message(const drupal_response *response);
+
+/**
+ * The body bytes (borrowed; NUL-terminated for convenience, but may contain NULs).
+ * @param length NULL, or receives the byte count. Returns "" (length 0) for no body.
+ */
+const char *drupal_response_body(const drupal_response *response, size_t *length);
+
+/** The first value of a header, compared without regard to case; NULL if absent. */
+const char *drupal_response_header(const drupal_response *response, const char *name);
+/** The number of header fields, in the order received. */
+size_t drupal_response_header_count(const drupal_response *response);
+/**
+ * The index-th header field. @return DRUPAL_OK; DRUPAL_E_NOT_FOUND past the end;
+ * DRUPAL_E_INVALID_ARGUMENT for NULL. Outputs are borrowed.
+ */
+drupal_code drupal_response_header_at(const char **name, const char **value, const drupal_response *response,
+                                      size_t index);
+
+/** The number of 422 validation violations ("field: message" lines of Drupal's message). */
+size_t drupal_response_violation_count(const drupal_response *response);
+/** The index-th violation: the field path and its message (borrowed). DRUPAL_E_NOT_FOUND past the end. */
+drupal_code drupal_response_violation_at(const char **path, const char **message,
+                                         const drupal_response *response, size_t index);
+
+/**
+ * Parses the body as JSON. @param out receives a **new reference** (json_decref it).
+ * @return DRUPAL_OK; DRUPAL_E_DECODE if the body is not JSON; DRUPAL_E_INVALID_ARGUMENT for NULL.
+ */
+drupal_code drupal_response_json(json_t **out, const drupal_response *response);
+
+/* ==== Events ================================================================================== */
+
+typedef enum drupal_event_type {
+    DRUPAL_EVENT_LOGIN = 1,          /* user_name and uid are set */
+    DRUPAL_EVENT_LOGOUT = 2,
+    DRUPAL_EVENT_REQUEST_START = 3,  /* method and path are set */
+    DRUPAL_EVENT_REQUEST_FINISH = 4  /* method, path, status (0 = no answer) and duration_ms */
+} drupal_event_type;
+
+/** One event. Every string is borrowed until the listener returns; unused ones are "". */
+typedef struct drupal_event {
+    drupal_event_type type;
+    const char *method;
+    const char *path;
+    int status;
+    double duration_ms;
+    const char *user_name;
+    const char *uid;
+} drupal_event;
+
+/** Called on the thread that produced the event (a library thread, or the caller's). */
+typedef void (*drupal_event_callback)(const drupal_event *event, void *userdata);
+
+/**
+ * Registers a listener for the client's events. Secrets never appear in events.
+ * @param id receives a number for drupal_client_remove_listener().
+ */
+drupal_code drupal_client_add_listener(uint64_t *id, drupal_client *client, drupal_event_callback callback,
+                                       void *userdata);
+/** Removes a listener. DRUPAL_E_NOT_FOUND for an unknown id. */
+drupal_code drupal_client_remove_listener(drupal_client *client, uint64_t id);
+
+/* ==== Mock client (for testing your code without a server) ==================================== */
+
+/**
+ * Creates a client backed by an in-memory Drupal with the same semantics as a real site: users
+ * admin/admin and editor/editor, bundles article and page, a tags vocabulary, a paged view at
+ * /api/articles, ids, 404s, login, CSRF. Use it with every function above; free it with
+ * drupal_client_free(). Callbacks run on library threads, as with a live client.
+ */
+drupal_code drupal_mock_client_new(drupal_client **out);
+
+/**
+ * Adds a user to a mock client's site. @param roles NULL or a NULL-terminated array of role ids.
+ * @param uid NULL, or receives the new user's id; owned, free with drupal_free().
+ * DRUPAL_E_INVALID_ARGUMENT if client is not a mock client.
+ */
+drupal_code drupal_mock_add_user(char **uid, drupal_client *client, const char *name, const char *password,
+                                 const char *const *roles);
+
+/**
+ * Stores an entity in a mock client's site as if created by the admin.
+ * @param id NULL, or receives the new entity's id; owned, free with drupal_free().
+ * @param json the entity in Drupal's REST JSON, with its bundle field.
+ */
+drupal_code drupal_mock_add_entity(char **id, drupal_client *client, const char *entity_type, const char *json);
+
+/**
+ * Makes the mock site answer method + path (query ignored) with this status, Content-Type and
+ * body, ahead of everything else. Later stubs for the same method + path replace earlier ones.
+ */
+drupal_code drupal_mock_stub(drupal_client *client, const char *method, const char *path, int status,
+                             const char *content_type, const void *body, size_t body_length);
+
 /* ==== JSON helpers (Jansson) ================================================================= */
 /*
  * Helpers over Jansson's json_t for Drupal's REST JSON (non-HAL `?_format=json`): parsing bodies,

@@ -4,6 +4,8 @@
 #define CDRUPAL_H
 
 #include <stddef.h>
+/* The public API, so the Swift exports can use its types (options, events, codes). */
+#include "../../../include/drupalsdk.h"
 
 #define DRUPAL_INTERNAL __attribute__((visibility("hidden")))
 

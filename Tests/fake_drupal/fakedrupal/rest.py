@@ -129,6 +129,9 @@ def post(entity_type):
         _mark_files_permanent(ctx, full)
         entity = store.get(entity_type, new_id)
         body = ctx.normalizer.entity(entity_type, entity, ctx.account)
+        if entity_type == 'taxonomy_term' and not entity['description']:
+            # Drupal quirk: the create response has [], a reload shows an empty item.
+            entity['description'] = [{'value': None, 'format': None}]
         location = ctx.base + canonical(entity_type, new_id)
         return ctx.json(201, body, [('Location', location)])
     return controller

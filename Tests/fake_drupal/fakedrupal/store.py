@@ -68,7 +68,8 @@ class Store:
             self._seed_user('admin', 'admin', 'admin@localhost', ['administrator'], now)
             self._seed_user('editor', 'editor', 'editor@example.com', ['content_editor'], now)
             for name in ('alpha', 'beta'):
-                self.create_term({'vid': [{'target_id': 'tags'}], 'name': [{'value': name}]}, now)
+                self.create_term({'vid': [{'target_id': 'tags'}], 'name': [{'value': name}],
+                                  'description': [{'value': None, 'format': None}]}, now)
             tags = {1: 2, 2: 1, 3: 2, 4: 1, 5: 2}
             for n in range(1, 6):
                 self.create_node({

@@ -153,8 +153,7 @@ def register(ctx):
     if 'uid' in fields:
         raise HttpError(400, 'An ID has been set and only new user accounts can be registered.')
     for name in fields:
-        if name != 'pass' and access.field_edit('user', name, ctx.account) is not None \
-                and name not in ('uuid', 'langcode', 'preferred_langcode', 'timezone'):
+        if name in ('roles', 'status') or name in access.READ_ONLY and name != 'uuid':
             raise HttpError(403, "Access denied on creating field '%s'." % name)
     if 'pass' in fields:
         # verify_mail is on for the recorded site.

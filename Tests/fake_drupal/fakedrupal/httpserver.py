@@ -117,6 +117,8 @@ class Connection(socketserver.BaseRequestHandler):
                 else:
                     resp, keep = self.drupal(req, sock)
                 if resp is not None:
+                    if not req.keep_alive:
+                        resp.add_header('Connection', 'close')
                     sock.sendall(resp.to_bytes(head_only=req.method == 'HEAD'))
                 if not keep or not req.keep_alive:
                     return

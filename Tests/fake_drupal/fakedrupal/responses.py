@@ -52,7 +52,8 @@ class Response:
         length = len(self.body) if content_length is None else content_length
         lines = ['HTTP/1.1 %d %s' % (self.status, REASONS.get(self.status, 'Unknown'))]
         lines.extend('%s: %s' % kv for kv in self.headers)
-        lines.append('Content-Length: %d' % length)
+        if self.status != 204:  # 204 has no body and must not carry a length (RFC 9110)
+            lines.append('Content-Length: %d' % length)
         return ('\r\n'.join(lines) + '\r\n\r\n').encode('latin-1')
 
     def to_bytes(self, head_only=False):

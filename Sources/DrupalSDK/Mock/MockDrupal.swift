@@ -1,0 +1,118 @@
+import FoundationEssentials
+import Synchronization
+
+/// An in-memory Drupal 10/11 site: a server behind a `Transport`, answering `HTTPRequest`s with the
+/// status codes, headers and `{"message": ...}` bodies a real site sends (drupal-http-api.md and the
+/// recordings). A client built with `DrupalClient.mock(site)` runs the live protocol code
+/// (cookies, CSRF fetch and retry, error mapping, events, middleware) against it, with no network
+/// and no threads. Each site has its own state; tests can seed it and inspect it.
+///
+/// Seeded by default: users `admin`/`admin` (uid 1, administrator) and `editor`/`editor` (uid 2,
+/// content_editor); node bundles `article` and `page`; the `tags` vocabulary; comment type
+/// `comment`; and the view `/api/articles` over published articles, 2 per page.
+public final class MockDrupal: Sendable {
+    private let state: Mutex<MockState>
+
+    /// - Parameters:
+    ///   - entityPaths: the REST paths per entity type; pass the client's table when it has custom types.
+    ///   - seeded: false starts from an empty site (no users, bundles or views).
+    public init(entityPaths: [String: EntityPath] = EntityPath.core, seeded: Bool = true) {
+        state = Mutex(MockState(entityPaths: entityPaths))
+        guard seeded else { return }
+        _ = addUser(name: "admin", password: "admin", roles: ["administrator"])
+        _ = addUser(name: "editor", password: "editor", roles: ["content_editor"])
+        addBundle("node", "article")
+        addBundle("node", "page")
+        addBundle("taxonomy_term", "tags")
+        addBundle("comment", "comment")
+        addView(path: "/api/articles", entityType: "node", bundle: "article", itemsPerPage: 2)
+    }
+
+    /// The transport a client uses to reach this site. Answers synchronously, in memory.
+    public var transport: Transport {
+        Transport(send: { [self] request in respond(to: request) })
+    }
+
+    /// Answers one request as the site would. Every request counts towards `requestCount`.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        state.withLock { $0.respond(to: request) }
+    }
+
+    /// How many requests the site has answered (stubbed ones included).
+    public var requestCount: Int { state.withLock { $0.requestCount } }
+
+    // MARK: Seeding
+
+    /// Adds an account that can log in (and use Basic auth); returns its uid. "authenticated" is
+    /// implied; "administrator" may do everything and sees its roles in the login answer.
+    @discardableResult
+    public func addUser(name: String, password: String, roles: [String] = []) -> String {
+        let body: [String: JSONValue] = [
+            "name": MockFields.single(.string(name)),
+            "pass": MockFields.single(.string(password)),
+            "mail": MockFields.single(.string("\(name)@drupal.mock")),
+            "roles": .array(roles.map { .object(["target_id": .string($0)]) }),
+        ]
+        return state.withLock { $0.insertEntity("user", body, owner: "1").id }
+    }
+
+    /// Stores an entity as if created over REST (id, uuid, timestamps, owner uid 1 filled in) but
+    /// without access checks or validation; returns its id. `body` is a JSON object of fields.
+    @discardableResult
+    public func addEntity(_ entityType: String, _ body: JSONValue) -> String {
+        state.withLock { $0.insertEntity(entityType, body.objectValue ?? [:], owner: "1").id }
+    }
+
+    /// The stored entity JSON, as GET would answer it to an administrator; nil when absent.
+    public func entity(_ entityType: String, _ id: String) -> JSONValue? {
+        state.withLock { state in state.entities[entityType]?[id].map(JSONValue.object) }
+    }
+
+    /// Declares a bundle; once a type has any, POST and PATCH refuse the others with 422.
+    public func addBundle(_ entityType: String, _ bundle: String) {
+        state.withLock { _ = $0.bundles[entityType, default: []].insert(bundle) }
+    }
+
+    /// Adds a REST export view at `path` (e.g. "/api/articles") listing published entities of the
+    /// type (and bundle) by id, `itemsPerPage` a page, with an exposed "contains" filter on the label.
+    public func addView(path: String, entityType: String, bundle: String? = nil, itemsPerPage: Int = 10) {
+        let path = path.hasPrefix("/") ? path : "/" + path
+        state.withLock { $0.views[path] = MockState.View(entityType: entityType, bundle: bundle,
+                                                         itemsPerPage: max(1, itemsPerPage)) }
+    }
+
+    /// Makes `Authorization: Bearer <token>` authenticate as the user `uid`.
+    public func addBearerToken(_ token: String, uid: String) {
+        state.withLock { $0.bearerTokens[token] = uid }
+    }
+
+    // MARK: Control
+
+    /// Answers `method` on `path` (compared without the query string, e.g. "/node/1") with this
+    /// response, before anything else. The latest stub for a method and path wins.
+    public func stub(method: String, path: String, status: Int, headers: HTTPHeaders = HTTPHeaders(),
+                     body: Data = Data()) {
+        let path = path.hasPrefix("/") ? path : "/" + path
+        let stub = MockState.Stub(method: method.uppercased(), path: path,
+                                  response: HTTPResponse(status: status, headers: headers, body: body))
+        state.withLock { $0.stubs.append(stub) }
+    }
+
+    /// A stub with a JSON body and `Content-Type: application/json`.
+    public func stub(method: String, path: String, status: Int, json: JSONValue) {
+        stub(method: method, path: path, status: status,
+             headers: HTTPHeaders([("Content-Type", "application/json")]), body: json.encoded())
+    }
+
+    public func removeStubs() {
+        state.withLock { $0.stubs.removeAll() }
+    }
+
+    /// Gives every session a new CSRF token, as a token that went stale would: the next unsafe
+    /// request with the old one gets 403 "X-CSRF-Token request header is invalid".
+    public func invalidateCSRFTokens() {
+        state.withLock { state in
+            for id in state.sessions.keys { state.sessions[id]?.csrfToken = MockIdentifiers.token() }
+        }
+    }
+}

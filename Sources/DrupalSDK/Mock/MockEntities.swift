@@ -1,0 +1,224 @@
+import FoundationEssentials
+
+/// Which entity resource a path names, found through the same path table the client uses.
+enum MockEntityRoute {
+    case canonical(entityType: String, id: String, template: String)
+    case create(entityType: String)
+}
+
+/// REST entity resources (drupal-http-api.md §5): GET/PATCH/DELETE on the canonical path, POST on
+/// the create path, in Drupal's order of checks: 405, 415, 406, 404, CSRF, body, access, validation.
+extension MockState {
+    func entityRoute(for request: MockRequest) -> MockEntityRoute? {
+        let segments = request.segments
+        for (entityType, paths) in entityPaths {
+            if let id = MockState.match(segments, template: paths.canonical) {
+                return .canonical(entityType: entityType, id: id, template: paths.canonical)
+            }
+            if MockState.match(segments, template: paths.create) == "" { return .create(entityType: entityType) }
+        }
+        // Types without link templates live under /entity/{type}.
+        guard segments.first == "entity", segments.count == 2 || segments.count == 3,
+              MockState.isMachineName(segments[1]), entityPaths[segments[1]] == nil else { return nil }
+        let generic = EntityPath.generic(segments[1])
+        if segments.count == 3 { return .canonical(entityType: segments[1], id: segments[2], template: generic.canonical) }
+        return .create(entityType: segments[1])
+    }
+
+    /// The `{id}` a path fills into a template; "" for a template without `{id}`; nil for no match.
+    private static func match(_ segments: [String], template: String) -> String? {
+        let parts = template.split(separator: "/").map(String.init)
+        guard parts.count == segments.count else { return nil }
+        var id = ""
+        for (part, segment) in zip(parts, segments) {
+            if part == "{id}" { id = segment } else if part != segment { return nil }
+        }
+        return id
+    }
+
+    static func isMachineName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+    }
+
+    mutating func entityResource(_ request: MockRequest, _ caller: MockCaller, _ route: MockEntityRoute) throws
+        -> HTTPResponse {
+        switch route {
+        case .create(let entityType):
+            guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
+            try requireJSONBody(request)
+            try requireJSONFormat(request)
+            try checkCSRF(request, caller)
+            return try create(entityType, request, caller)
+        case .canonical(let entityType, let id, let template):
+            guard ["GET", "HEAD", "PATCH", "DELETE"].contains(request.method) else {
+                return MockReply.methodNotAllowed(request, allow: ["GET", "PATCH", "DELETE"])
+            }
+            if request.method == "PATCH" { try requireJSONBody(request) }
+            try requireJSONFormat(request)
+            guard let stored = entities[entityType]?[id] else {
+                let path = template.replacingOccurrences(of: "{id}", with: "{\(entityType)}")
+                let method = request.method == "HEAD" ? "GET" : request.method
+                throw MockReply.fail(404, "The \"\(entityType)\" parameter was not converted for the path \"\(path)\" "
+                                     + "(route name: \"rest.entity.\(entityType).\(method)\")")
+            }
+            try checkCSRF(request, caller)
+            switch request.method {
+            case "PATCH": return try update(entityType, id, stored, request, caller)
+            case "DELETE":
+                try authorize(.delete, entityType, stored, caller)
+                removeEntity(entityType, id)
+                return MockReply.empty(204)
+            default:
+                try authorize(.view, entityType, stored, caller)
+                return MockReply.json(200, .object(stored))
+            }
+        }
+    }
+
+    /// POST and PATCH need a JSON body (415 otherwise, before anything else is looked at).
+    private func requireJSONBody(_ request: MockRequest) throws {
+        guard let contentType = request.headers["Content-Type"] else {
+            throw MockReply.fail(415, "No \"Content-Type\" request header specified")
+        }
+        guard request.contentType == "application/json" else {
+            throw MockReply.fail(415, "No route found that matches \"Content-Type: \(contentType)\"")
+        }
+    }
+
+    /// The body as a JSON object: 400 for none or malformed JSON, as Drupal's serializer answers.
+    private func entityBody(_ request: MockRequest) throws -> [String: JSONValue] {
+        guard let body = request.body, !body.isEmpty else { throw MockReply.fail(400, "No entity content received.") }
+        guard let json = JSONValue.parse(body) else { throw MockReply.fail(400, "Syntax error") }
+        guard let object = json.objectValue else { throw MockReply.fail(400, "No entity content received.") }
+        return object
+    }
+
+    /// The bundle named in a body, which Drupal requires on POST and PATCH for bundled types.
+    private func requireBundle(_ entityType: String, _ body: [String: JSONValue]) throws -> String? {
+        guard let key = MockEntityKind.bundleKey(entityType) else { return nil }
+        guard let bundle = MockFields.firstValue(body[key]), !bundle.isEmpty else {
+            throw MockReply.fail(422, "Could not determine entity type bundle: \"\(key)\" field is missing.")
+        }
+        if let known = bundles[entityType], !known.contains(bundle) {
+            throw MockReply.fail(422, "\"\(bundle)\" is not a valid bundle type for denormalization.")
+        }
+        return bundle
+    }
+
+    private mutating func create(_ entityType: String, _ request: MockRequest, _ caller: MockCaller) throws
+        -> HTTPResponse {
+        let body = try entityBody(request)
+        _ = try requireBundle(entityType, body)
+        if body[MockEntityKind.idKey(entityType)] != nil {
+            throw MockReply.fail(400, "Only new entities can be created")
+        }
+        try authorize(.create, entityType, nil, caller)
+        try validate(entityType, body.mapValues(MockFields.normalize))
+        let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
+        let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)
+        return MockReply.json(201, .object(entity), headers: HTTPHeaders([("Location", location)]))
+    }
+
+    private mutating func update(_ entityType: String, _ id: String, _ stored: [String: JSONValue],
+                                 _ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
+        let body = try entityBody(request)
+        _ = try requireBundle(entityType, body)
+        try authorize(.update, entityType, stored, caller)
+        var entity = stored
+        let idKey = MockEntityKind.idKey(entityType)
+        for (field, value) in body where field != MockEntityKind.bundleKey(entityType) {
+            let normalized = MockFields.normalize(value)
+            // Read-only fields may be sent back unchanged, never changed.
+            if [idKey, "uuid", "changed"].contains(field),
+               MockFields.firstValue(normalized) != MockFields.firstValue(stored[field]) {
+                let reason = field == idKey ? " The entity ID cannot be changed."
+                    : field == "uuid" ? " The entity UUID cannot be changed." : ""
+                throw MockReply.fail(403, "Access denied on updating field '\(field)'.\(reason)")
+            }
+            entity[field] = normalized
+        }
+        try validate(entityType, entity)
+        if entityType == "user" { entity = updateAccount(id, entity) }
+        entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
+        entities[entityType, default: [:]][id] = entity
+        return MockReply.json(200, .object(entity))
+    }
+
+    private func validate(_ entityType: String, _ entity: [String: JSONValue]) throws {
+        let missing = MockEntityKind.requiredFields(entityType).filter { MockFields.isEmpty(entity[$0]) }
+        guard !missing.isEmpty else { return }
+        let lines = missing.map { "\($0): This value should not be null.\n" }.joined()
+        throw MockReply.fail(422, "Unprocessable Entity: validation failed.\n" + lines)
+    }
+
+    static func canonicalPath(_ paths: [String: EntityPath], _ entityType: String, _ id: String) -> String {
+        let template = (paths[entityType] ?? .generic(entityType)).canonical
+        return template.replacingOccurrences(of: "{id}", with: PathSafety.percentEncode(id))
+    }
+
+    // MARK: Storage
+
+    /// Stores a new entity with what Drupal fills in: id, uuid, langcode, timestamps, owner, status.
+    /// Shared by POST and `MockDrupal.addEntity`, so seeded entities look like created ones.
+    mutating func insertEntity(_ entityType: String, _ body: [String: JSONValue], owner: String)
+        -> (id: String, entity: [String: JSONValue]) {
+        var entity = body.mapValues(MockFields.normalize)
+        let id = nextID(entityType)
+        let now = MockIdentifiers.now()
+        entity[MockEntityKind.idKey(entityType)] = MockFields.single(MockFields.number(id))
+        if MockFields.isEmpty(entity["uuid"]) { entity["uuid"] = MockFields.single(.string(MockIdentifiers.uuid())) }
+        if entity["langcode"] == nil { entity["langcode"] = MockFields.single(.string("en")) }
+        if let key = MockEntityKind.bundleKey(entityType), let bundle = MockFields.firstValue(entity[key]) {
+            var item: [String: JSONValue] = ["target_id": .string(bundle)]
+            if let bundleType = MockEntityKind.bundleEntityType(entityType) { item["target_type"] = .string(bundleType) }
+            entity[key] = .array([.object(item)])
+        }
+        if entity["status"] == nil { entity["status"] = MockFields.single(.bool(true)) }
+        if MockEntityKind.hasOwner(entityType), entity["uid"] == nil { entity["uid"] = userReference(owner) }
+        if entityType == "node" {
+            entity["vid"] = MockFields.single(MockFields.number(id))
+            if entity["promote"] == nil { entity["promote"] = MockFields.single(.bool(true)) }
+            if entity["sticky"] == nil { entity["sticky"] = MockFields.single(.bool(false)) }
+        }
+        if entity["created"] == nil { entity["created"] = MockIdentifiers.timestampField(now) }
+        entity["changed"] = MockIdentifiers.timestampField(now)
+        if entityType == "user" { entity = updateAccount(id, entity) }
+        entities[entityType, default: [:]][id] = entity
+        return (id, entity)
+    }
+
+    /// Keeps the login table in step with a user entity; the password never stays in the entity.
+    private mutating func updateAccount(_ uid: String, _ entity: [String: JSONValue]) -> [String: JSONValue] {
+        var entity = entity
+        var account = accounts[uid] ?? Account(uid: uid, name: "", password: "", roles: [])
+        if let name = MockFields.firstValue(entity["name"]) { account.name = name }
+        if let password = MockFields.firstValue(entity["pass"]) { account.password = password }
+        if let roles = entity["roles"]?.arrayValue {
+            account.roles = roles.compactMap { item in
+                (item["target_id"] ?? item["value"])?.stringValue
+            }.filter { $0 != "authenticated" }
+        }
+        entity["pass"] = nil
+        entity["roles"] = .array(account.roles.map { .object(["target_id": .string($0), "target_type": .string("user_role")]) })
+        accounts[uid] = account
+        return entity
+    }
+
+    private mutating func removeEntity(_ entityType: String, _ id: String) {
+        entities[entityType]?[id] = nil
+        guard entityType == "user" else { return }
+        // A deleted account loses its sessions and tokens.
+        accounts[id] = nil
+        sessions = sessions.filter { $0.value.uid != id }
+        bearerTokens = bearerTokens.filter { $0.value != id }
+    }
+
+    func userReference(_ uid: String) -> JSONValue {
+        var item: [String: JSONValue] = ["target_id": MockFields.number(uid), "target_type": .string("user")]
+        if let uuid = MockFields.firstValue(entities["user"]?[uid]?["uuid"]) {
+            item["target_uuid"] = .string(uuid)
+            item["url"] = .string("/user/\(uid)")
+        }
+        return .array([.object(item)])
+    }
+}

@@ -1,0 +1,74 @@
+import FoundationEssentials
+
+/// The file upload resource (drupal-http-api.md §7): raw bytes in, a temporary file entity out.
+extension MockState {
+    mutating func uploadFile(_ request: MockRequest, _ caller: MockCaller, target: [String]) throws -> HTTPResponse {
+        guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
+        guard let contentType = request.headers["Content-Type"] else {
+            throw MockReply.fail(415, "No \"Content-Type\" request header specified")
+        }
+        guard request.contentType == "application/octet-stream" else {
+            throw MockReply.fail(415, "No route found that matches \"Content-Type: \(contentType)\"")
+        }
+        try requireJSONFormat(request)
+        try checkCSRF(request, caller)
+        let filename = try MockState.uploadFilename(request.headers["Content-Disposition"])
+        // Access is create access on the host bundle; the mock treats every bundle alike.
+        try authorize(.create, target[0], nil, caller)
+        let name = uniqueFilename(filename)
+        let data = request.body ?? Data()
+        let body: [String: JSONValue] = [
+            "filename": MockFields.single(.string(name)),
+            "uri": .array([.object(["value": .string("public://\(name)"),
+                                    "url": .string("/sites/default/files/\(name)")])]),
+            "filemime": MockFields.single(.string(MockState.mimeType(name))),
+            "filesize": MockFields.single(.number(Double(data.count))),
+            // Temporary until an entity references it.
+            "status": MockFields.single(.bool(false)),
+        ]
+        let (_, entity) = insertEntity("file", body, owner: caller.uid ?? "0")
+        return MockReply.json(201, .object(entity))
+    }
+
+    /// The quoted `filename="..."` of Content-Disposition, reduced to its base name.
+    static func uploadFilename(_ disposition: String?) throws -> String {
+        let hint = "A file name in the format \"filename=FILENAME\" must be provided."
+        guard let disposition else {
+            throw MockReply.fail(400, "\"Content-Disposition\" header is required. \(hint)")
+        }
+        if disposition.contains("filename*=") {
+            throw MockReply.fail(400, "The extended \"filename*\" format is currently not supported in the "
+                                 + "\"Content-Disposition\" header.")
+        }
+        guard let start = disposition.firstRange(of: "filename=\"") else {
+            throw MockReply.fail(400, "No filename found in \"Content-Disposition\" header. \(hint)")
+        }
+        let rest = disposition[start.upperBound...]
+        let quoted = rest.firstIndex(of: "\"").map { rest[..<$0] } ?? ""
+        let base = String(quoted.split(separator: "/").last ?? "")
+        guard !base.isEmpty, base != ".", base != ".." else {
+            throw MockReply.fail(400, "No filename found in \"Content-Disposition\" header. \(hint)")
+        }
+        return base
+    }
+
+    /// Drupal renames on clash: a.png, a_0.png, a_1.png...
+    private func uniqueFilename(_ name: String) -> String {
+        let taken = Set((entities["file"] ?? [:]).values.compactMap { MockFields.firstValue($0["filename"]) })
+        guard taken.contains(name) else { return name }
+        let dot = name.lastIndex(of: ".")
+        let stem = dot.map { String(name[..<$0]) } ?? name
+        let suffix = dot.map { String(name[$0...]) } ?? ""
+        var counter = 0
+        while taken.contains("\(stem)_\(counter)\(suffix)") { counter += 1 }
+        return "\(stem)_\(counter)\(suffix)"
+    }
+
+    static func mimeType(_ name: String) -> String {
+        let types = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
+                     "webp": "image/webp", "svg": "image/svg+xml", "txt": "text/plain", "pdf": "application/pdf",
+                     "json": "application/json"]
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return name.contains(".") ? types[ext] ?? "application/octet-stream" : "application/octet-stream"
+    }
+}

@@ -1,0 +1,148 @@
+import FoundationEssentials
+
+/// Who sent a request, decided like Drupal's provider chain (drupal-http-api.md §4): Basic first,
+/// then Bearer, then the session cookie; the first that applies is the only one tried.
+struct MockCaller {
+    var account: MockState.Account?
+    /// Credentials or a session cookie were sent: anonymous callers that sent some get 403, not 401.
+    var sentCredentials: Bool
+    /// The session cookie value, even a stale one: CSRF enforcement depends on its presence.
+    var sessionID: String?
+    var usedBasic: Bool
+
+    var uid: String? { account?.uid }
+    var isAdmin: Bool { account?.isAdmin ?? false }
+}
+
+/// Cookie sessions, login/logout, /session/token and the X-CSRF-Token check (§2, §3).
+extension MockState {
+    func caller(for request: MockRequest) -> MockCaller {
+        let sessionID = sessionCookie(in: request)
+        var caller = MockCaller(account: nil, sentCredentials: sessionID != nil, sessionID: sessionID, usedBasic: false)
+        if let authorization = request.headers["Authorization"] {
+            caller.sentCredentials = true
+            // Wrong credentials make the request anonymous: no 401, no fallback to the cookie.
+            if authorization.lowercased().hasPrefix("basic ") {
+                caller.usedBasic = true
+                caller.account = basicAccount(String(authorization.dropFirst(6)).trimmedWhitespace)
+            } else if authorization.lowercased().hasPrefix("bearer ") {
+                let token = String(authorization.dropFirst(7)).trimmedWhitespace
+                caller.account = bearerTokens[token].flatMap { accounts[$0] }
+            }
+            return caller
+        }
+        if let sessionID, let session = sessions[sessionID] { caller.account = accounts[session.uid] }
+        return caller
+    }
+
+    private func basicAccount(_ encoded: String) -> Account? {
+        guard let data = Data(base64Encoded: encoded) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let name = String(text[..<colon])
+        let password = String(text[text.index(after: colon)...])
+        guard let account = account(named: name), account.password == password else { return nil }
+        return account
+    }
+
+    func sessionCookie(in request: MockRequest) -> String? {
+        for header in request.headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                let parts = pair.trimmedWhitespace.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0] == cookieName { return String(parts[1]) }
+            }
+        }
+        return nil
+    }
+
+    /// Drupal expires a session cookie it does not know, and the one of a session that ended.
+    var expiredCookie: String {
+        "\(cookieName)=deleted; expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; path=/; HttpOnly"
+    }
+
+    // MARK: Routes
+
+    mutating func login(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
+        guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
+        try requireJSONFormat(request)
+        if caller.usedBasic {
+            throw MockReply.fail(403, "The used authentication method is not allowed on this route.")
+        }
+        if caller.account != nil { throw MockReply.fail(403, "This route can only be accessed by anonymous users.") }
+        // Drupal does not catch a body it cannot decode: the generic 500 page.
+        guard let body = request.body, let credentials = JSONValue.parse(body)?.objectValue else {
+            return MockReply.serverError
+        }
+        let name = credentials["name"]?.stringValue
+        let password = credentials["pass"]?.stringValue
+        switch (name, password) {
+        case (nil, nil): throw MockReply.fail(400, "Missing credentials.")
+        case (nil, _): throw MockReply.fail(400, "Missing credentials.name.")
+        case (_, nil): throw MockReply.fail(400, "Missing credentials.pass.")
+        default: break
+        }
+        guard let account = name.flatMap(account(named:)), account.password == password else {
+            throw MockReply.fail(400, "Sorry, unrecognized username or password.")
+        }
+        // A new session id on every login (Drupal migrates the session).
+        if let stale = caller.sessionID { sessions[stale] = nil }
+        let sessionID = MockIdentifiers.token()
+        let session = Session(uid: account.uid, csrfToken: MockIdentifiers.token(), logoutToken: MockIdentifiers.token())
+        sessions[sessionID] = session
+        var user: [String: JSONValue] = ["uid": .string(account.uid), "name": .string(account.name)]
+        // Only users who may administer users see their roles.
+        if account.isAdmin { user["roles"] = .array((["authenticated"] + account.roles).map(JSONValue.string)) }
+        let answer: JSONValue = .object(["current_user": .object(user), "csrf_token": .string(session.csrfToken),
+                                         "logout_token": .string(session.logoutToken)])
+        let cookie = "\(cookieName)=\(sessionID); path=/; HttpOnly; SameSite=Lax"
+        return MockReply.json(200, answer, headers: HTTPHeaders([("Set-Cookie", cookie)]))
+    }
+
+    mutating func logout(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
+        guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
+        try requireJSONFormat(request)
+        guard let token = request.queryValue("token") else {
+            throw MockReply.fail(403, "'csrf_token' URL query argument is missing.")
+        }
+        guard let sessionID = caller.sessionID, let session = sessions[sessionID], session.logoutToken == token else {
+            throw MockReply.fail(403, "'csrf_token' URL query argument is invalid.")
+        }
+        sessions[sessionID] = nil
+        return MockReply.empty(204, headers: HTTPHeaders([("Set-Cookie", expiredCookie)]))
+    }
+
+    func loginStatus(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return MockReply.methodNotAllowed(request, allow: ["GET"])
+        }
+        try requireJSONFormat(request)
+        return MockReply.text(200, caller.account == nil ? "0" : "1")
+    }
+
+    func sessionToken(_ request: MockRequest, _ caller: MockCaller) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return MockReply.methodNotAllowed(request, allow: ["GET"])
+        }
+        // Anonymous callers get a token nothing will ever accept, as on Drupal.
+        let token = caller.sessionID.flatMap { sessions[$0]?.csrfToken } ?? MockIdentifiers.token()
+        return MockReply.text(200, token)
+    }
+
+    /// The X-CSRF-Token check of REST routes: only for unsafe methods, authenticated callers and
+    /// requests that carry a session cookie (also Basic with a leftover cookie).
+    func checkCSRF(_ request: MockRequest, _ caller: MockCaller) throws {
+        guard request.isUnsafeMethod, caller.account != nil, let sessionID = caller.sessionID else { return }
+        guard let sent = request.headers["X-CSRF-Token"] else {
+            throw MockReply.fail(403, "X-CSRF-Token request header is missing")
+        }
+        guard let session = sessions[sessionID], session.csrfToken == sent else {
+            throw MockReply.fail(403, "X-CSRF-Token request header is invalid")
+        }
+    }
+
+    /// REST and user routes answer only `_format=json` here; others get a plain-text 406.
+    func requireJSONFormat(_ request: MockRequest) throws {
+        let format = request.format ?? "html"
+        guard format == "json" else { throw MockAnswer(response: MockReply.text(406, "Not acceptable format: \(format)")) }
+    }
+}

@@ -1,0 +1,61 @@
+import FoundationEssentials
+
+/// Everything the in-memory site holds. Lives behind MockDrupal's mutex; handlers run on it whole,
+/// so each request is atomic like a PHP request against one database.
+struct MockState {
+    struct Account {
+        var uid: String
+        var name: String
+        var password: String
+        /// Role machine names without "authenticated", which every account has.
+        var roles: [String]
+        var isAdmin: Bool { roles.contains("administrator") }
+    }
+
+    struct Session {
+        var uid: String
+        var csrfToken: String
+        var logoutToken: String
+    }
+
+    struct View {
+        var entityType: String
+        var bundle: String?
+        var itemsPerPage: Int
+    }
+
+    struct Stub {
+        var method: String
+        var path: String
+        var response: HTTPResponse
+    }
+
+    let entityPaths: [String: EntityPath]
+    /// `SESS` + 32 hex, fixed per site like Drupal's hash of host and base path.
+    let cookieName = "SESS" + MockIdentifiers.hex(32)
+    var accounts: [String: Account] = [:]
+    /// Entity JSON objects (REST normalization) per entity type, then per id.
+    var entities: [String: [String: [String: JSONValue]]] = [:]
+    var lastIDs: [String: Int] = [:]
+    /// Known bundles of bundled types; types not listed accept any bundle.
+    var bundles: [String: Set<String>] = [:]
+    var sessions: [String: Session] = [:]
+    var bearerTokens: [String: String] = [:]
+    var views: [String: View] = [:]
+    var stubs: [Stub] = []
+    var requestCount = 0
+
+    init(entityPaths: [String: EntityPath]) {
+        self.entityPaths = entityPaths
+    }
+
+    mutating func nextID(_ entityType: String) -> String {
+        let id = (lastIDs[entityType] ?? 0) + 1
+        lastIDs[entityType] = id
+        return String(id)
+    }
+
+    func account(named name: String) -> Account? {
+        accounts.values.first { $0.name == name }
+    }
+}

@@ -10,16 +10,13 @@ import argparse
 import os
 import signal
 import sys
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fakedrupal.app import App, Config  # noqa: E402
 from fakedrupal.httpserver import FakeDrupalServer  # noqa: E402
 from fakedrupal.store import Store  # noqa: E402
-
-
-class Stop(Exception):
-    pass
 
 
 def main(argv=None):
@@ -41,7 +38,10 @@ def main(argv=None):
     server = FakeDrupalServer((args.host, args.port), app, delay_ms=args.delay_ms, verbose=args.verbose)
 
     def stop(signum, frame):
-        raise Stop()
+        # Don't raise here: that can interrupt the main thread anywhere (even inside
+        # Thread.start()). Ask the serve loop to finish from a helper thread instead.
+        server.faults.stopping.set()
+        threading.Thread(target=server.shutdown, daemon=True).start()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
@@ -49,14 +49,11 @@ def main(argv=None):
     shown = '[%s]' % host if ':' in host else host
     sys.stdout.write('LISTENING http://%s:%d\n' % (shown, port))
     sys.stdout.flush()
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except Stop:
-        pass
-    finally:
-        server.faults.stopping.set()
-        server.server_close()
-    return 0
+    server.serve_forever(poll_interval=0.2)
+    server.server_close()
+    sys.stdout.flush()
+    # Connection threads are daemons that may sit in recv(); leave without waiting.
+    os._exit(0)
 
 
 if __name__ == '__main__':

@@ -56,19 +56,23 @@ public struct CurrentUser: Sendable, Equatable {
 }
 
 /// What `login` returns.
-public struct LoginResult: Sendable, Equatable {
+public struct LoginResult: Sendable {
     public var user: CurrentUser
     public var csrfToken: String
     public var logoutToken: String
+    /// Drupal's answer as received.
+    public var response: DrupalResponse
 
-    public init(user: CurrentUser, csrfToken: String, logoutToken: String) {
+    public init(user: CurrentUser, csrfToken: String, logoutToken: String, response: DrupalResponse) {
         self.user = user
         self.csrfToken = csrfToken
         self.logoutToken = logoutToken
+        self.response = response
     }
 
     /// Reads Drupal's login answer: {current_user: {uid, name, roles?}, csrf_token, logout_token}.
-    static func decode(_ body: Data) throws -> LoginResult {
+    static func decode(_ response: DrupalResponse) throws -> LoginResult {
+        let body = response.body
         guard let json = JSONValue.parse(body), let user = json["current_user"],
               let uid = user["uid"]?.idString, let csrf = json["csrf_token"]?.stringValue,
               let logout = json["logout_token"]?.stringValue
@@ -78,6 +82,6 @@ public struct LoginResult: Sendable, Equatable {
         }
         let roles = user["roles"]?.arrayValue?.compactMap(\.stringValue)
         return LoginResult(user: CurrentUser(uid: uid, name: user["name"]?.stringValue ?? "", roles: roles),
-                           csrfToken: csrf, logoutToken: logout)
+                           csrfToken: csrf, logoutToken: logout, response: response)
     }
 }

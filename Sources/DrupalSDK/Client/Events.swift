@@ -12,7 +12,8 @@ public enum DrupalEvent: Sendable {
 
 /// A handle to remove an observer again.
 public struct ObserverToken: Sendable, Hashable {
-    let id: UInt64
+    /// Unique within the client that issued it.
+    public let id: UInt64
 }
 
 /// The observers of one client. Events are delivered on the thread that produced them.

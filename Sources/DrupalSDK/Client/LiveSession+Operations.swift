@@ -14,7 +14,7 @@ extension LiveSession {
         let request = DrupalRequest(method: "POST", path: "/user/login", body: body,
                                     sendsCSRFToken: false, sendsAuthorization: false)
         let response = try await perform(request)
-        let result = try LoginResult.decode(response.body)
+        let result = try LoginResult.decode(response)
         state.withLock { state in
             state.csrfToken = result.csrfToken
             state.logoutToken = result.logoutToken

@@ -23,9 +23,7 @@ final class LiveSession: Sendable {
     init(baseURL: String, configuration: DrupalClient.Configuration, transport: Transport) throws {
         self.baseURL = try PathSafety.normalizeBaseURL(baseURL)
         try configuration.authentication.validate()
-        for (name, value) in configuration.defaultHeaders {
-            if let problem = HeaderSafety.problem(name: name, value: value) { throw DrupalError.invalidArgument(problem) }
-        }
+        try configuration.defaultHeaders.validate()
         self.configuration = configuration
         self.transport = transport
         self.paths = EntityPathTable(paths: configuration.entityPaths)
@@ -95,10 +93,8 @@ final class LiveSession: Sendable {
         if !query.isEmpty { url += "?" + PathSafety.queryString(query) }
 
         var headers = configuration.defaultHeaders
-        for (name, value) in request.headers {
-            if let problem = HeaderSafety.problem(name: name, value: value) { throw DrupalError.invalidArgument(problem) }
-            headers.set(name, value)
-        }
+        try request.headers.validate()
+        for (name, value) in request.headers { headers.set(name, value) }
         let (authorization, cookie) = state.withLock { state in
             (state.authentication.authorizationHeader, state.cookies.headerValue)
         }

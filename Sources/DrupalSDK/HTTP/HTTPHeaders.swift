@@ -44,3 +44,13 @@ extension String {
         utf8.count == other.utf8.count && lowercased() == other.lowercased()
     }
 }
+
+extension HTTPHeaders {
+    /// Throws `.invalidArgument` for a header name that is not an HTTP token or a value with
+    /// CR, LF or NUL (which could smuggle a second header).
+    public func validate() throws {
+        for (name, value) in fields {
+            if let problem = HeaderSafety.problem(name: name, value: value) { throw DrupalError.invalidArgument(problem) }
+        }
+    }
+}

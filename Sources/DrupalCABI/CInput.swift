@@ -1,0 +1,97 @@
+import CDrupal
+import DrupalSDK
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading what C callers pass in: every pointer may be NULL and every string may be invalid
+/// UTF-8; both become `.invalidArgument` errors that name the parameter.
+enum CInput {
+    static func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {
+        guard let pointer else { throw DrupalError(.invalidArgument, "\(name) is NULL") }
+        guard let value = String(validatingCString: pointer) else {
+            throw DrupalError(.invalidArgument, "\(name) is not valid UTF-8")
+        }
+        return value
+    }
+
+    static func nonEmptyString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {
+        let value = try string(pointer, name)
+        if value.isEmpty { throw DrupalError(.invalidArgument, "\(name) is empty") }
+        return value
+    }
+
+    static func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String? {
+        guard pointer != nil else { return nil }
+        return try string(pointer, name)
+    }
+
+    /// Bytes of a body; NULL is allowed only with length 0.
+    static func bytes(_ pointer: UnsafeRawPointer?, _ length: Int, _ name: String) throws -> Data {
+        if length == 0 { return Data() }
+        guard let pointer else { throw DrupalError(.invalidArgument, "\(name) is NULL but its length is \(length)") }
+        return Data(bytes: pointer, count: length)
+    }
+
+    /// A NULL-terminated array of strings.
+    static func stringList(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ name: String) throws -> [String] {
+        guard let list else { return [] }
+        var result: [String] = []
+        var index = 0
+        while let item = list[index] {
+            result.append(try string(item, "\(name)[\(index)]"))
+            index += 1
+            if index > 100_000 { throw DrupalError(.invalidArgument, "\(name) is not NULL-terminated") }
+        }
+        return result
+    }
+
+    /// name, value, name, value, ..., NULL
+    static func queryPairs(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ name: String) throws -> [(String, String)] {
+        let items = try stringList(list, name)
+        guard items.count % 2 == 0 else {
+            throw DrupalError(.invalidArgument, "\(name) must hold name/value pairs (found \(items.count) strings)")
+        }
+        return stride(from: 0, to: items.count, by: 2).map { (items[$0], items[$0 + 1]) }
+    }
+
+    /// "Name: value" lines.
+    static func headerLines(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ name: String) throws -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for line in try stringList(list, name) {
+            guard let colon = line.firstIndex(of: ":") else {
+                throw DrupalError(.invalidArgument, "\(name): \"\(line)\" is not a \"Name: value\" line")
+            }
+            let headerName = String(line[..<colon])
+            var value = Substring(line[line.index(after: colon)...])
+            while value.first == " " || value.first == "\t" { value = value.dropFirst() }
+            headers.add(headerName, String(value))
+        }
+        return headers
+    }
+}
+
+/// Records a failure for drupal_last_error() and returns its code.
+@discardableResult
+func fail(_ error: any Error) -> drupal_code {
+    let drupalError = (error as? DrupalError) ?? DrupalError(.internal, "\(error)")
+    return fail(drupalError.code, drupalError.message)
+}
+
+@discardableResult
+func fail(_ code: DrupalError.Code, _ message: String) -> drupal_code {
+    _ = message.withCString { drupal__fail(code.rawValue, $0) }
+    return drupal_code(UInt32(code.rawValue))
+}
+
+let drupalOK = drupal_code(0)
+
+extension DrupalError.Code {
+    var cCode: drupal_code { drupal_code(UInt32(rawValue)) }
+}
+
+/// strdup for Swift strings (NUL bytes inside would cut the C string; callers avoid them).
+func duplicateCString(_ text: String) -> UnsafeMutablePointer<CChar> {
+    text.withCString { strdup($0)! }
+}

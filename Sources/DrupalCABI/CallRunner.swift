@@ -1,0 +1,74 @@
+import CDrupal
+import Dispatch
+import DrupalSDK
+import FoundationEssentials
+
+public typealias CCallback = @convention(c) (drupal_code, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+
+/// The two ways every operation runs: async with (callback, userdata), or blocking (_sync).
+enum CallRunner {
+    /// Validates, starts the call and returns at once; the callback runs exactly once on success.
+    static func start(_ callOut: UnsafeMutablePointer<OpaquePointer?>?, _ clientPointer: OpaquePointer?,
+                      _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?,
+                      _ prepare: (ClientHandle) throws -> ClientHandle.Operation) -> drupal_code {
+        callOut?.pointee = nil
+        guard let handle = ClientHandle.from(clientPointer) else { return fail(.invalidArgument, "client is NULL") }
+        guard let callback else { return fail(.invalidArgument, "callback is NULL") }
+        let operation: ClientHandle.Operation
+        do { operation = try prepare(handle) } catch { return fail(error) }
+        // Sendable checks: the C pointer travels as its bits.
+        let userdataBits = UInt(bitPattern: userdata)
+        let call = CallHandle()
+        let started = handle.begin(call, operation) { response in
+            drupal__set_in_callback(1)
+            callback(response.code, response.opaque, UnsafeMutableRawPointer(bitPattern: userdataBits))
+            drupal__set_in_callback(0)
+        }
+        guard started else { return fail(.state, "the client is being freed") }
+        callOut?.pointee = OpaquePointer(Unmanaged.passRetained(call).toOpaque())
+        return drupalOK
+    }
+
+    /// Runs the call and waits for it on this thread. *out gets an owned response once started.
+    static func wait(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ clientPointer: OpaquePointer?,
+                     _ prepare: (ClientHandle) throws -> ClientHandle.Operation) -> drupal_code {
+        out?.pointee = nil
+        guard let out else { return fail(.invalidArgument, "out is NULL") }
+        guard let response = waitForResponse(clientPointer, prepare) else { return drupal_last_error_code() }
+        out.pointee = OpaquePointer(Unmanaged.passRetained(response).toOpaque())
+        if response.code != drupalOK { _ = drupal__fail(Int32(response.code.rawValue), response.message) }
+        return response.code
+    }
+
+    /// The blocking core: nil when the call could not start (the last error says why).
+    static func waitForResponse(_ clientPointer: OpaquePointer?,
+                                _ prepare: (ClientHandle) throws -> ClientHandle.Operation) -> ResponseHandle? {
+        if drupal__in_callback() != 0 {
+            fail(.state, "a _sync call cannot be made from inside a callback or event listener")
+            return nil
+        }
+        guard let handle = ClientHandle.from(clientPointer) else {
+            fail(.invalidArgument, "client is NULL")
+            return nil
+        }
+        let operation: ClientHandle.Operation
+        do { operation = try prepare(handle) } catch { fail(error); return nil }
+        let box = ResultBox()
+        let started = handle.begin(CallHandle(), operation) { response in
+            box.response = response
+            box.done.signal()
+        }
+        guard started else {
+            fail(.state, "the client is being freed")
+            return nil
+        }
+        box.done.wait()
+        return box.response
+    }
+}
+
+/// Hands the response from the library thread to the waiting caller (the semaphore orders it).
+private final class ResultBox: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var response: ResponseHandle?
+}

@@ -1,0 +1,113 @@
+import CDrupal
+import DrupalSDK
+import FoundationEssentials
+
+// drupal_client_* and drupal_call_*: creating, configuring and freeing handles.
+
+private let knownOptionsVersion: UInt32 = 1
+
+@_cdecl("drupal_client_options_init")
+public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_client_options>?,
+                                       _ version: UInt32) -> drupal_code {
+    guard let options else { return fail(.invalidArgument, "options is NULL") }
+    guard version == knownOptionsVersion else {
+        return fail(.invalidArgument, "unknown drupal_client_options version \(version)")
+    }
+    options.pointee = drupal_client_options(version: version, connect_timeout: 0, timeout: 0, user_agent: nil,
+                                            ca_bundle: nil, verify_tls: 1, max_body_size: 0, headers: nil,
+                                            follow_redirects: 0)
+    return drupalOK
+}
+
+/// Reads drupal_client_options into the Swift configuration.
+private func configuration(from options: UnsafePointer<drupal_client_options>?) throws -> DrupalClient.Configuration {
+    var configuration = DrupalClient.Configuration()
+    guard let options = options?.pointee else { return configuration }
+    guard options.version == knownOptionsVersion else {
+        throw DrupalError(.invalidArgument, "unknown drupal_client_options version \(options.version)")
+    }
+    var transport = configuration.transport
+    guard options.connect_timeout >= 0, options.timeout >= 0,
+          options.connect_timeout.isFinite, options.timeout.isFinite else {
+        throw DrupalError(.invalidArgument, "timeouts must be finite and not negative")
+    }
+    if options.connect_timeout > 0 { transport.connectTimeout = options.connect_timeout }
+    if options.timeout > 0 { transport.timeout = options.timeout }
+    if let agent = try CInput.optionalString(options.user_agent, "options.user_agent") {
+        if agent.utf8.contains(where: { $0 < 0x20 }) {
+            throw DrupalError(.invalidArgument, "options.user_agent contains control characters")
+        }
+        transport.userAgent = agent
+    }
+    transport.caBundlePath = try CInput.optionalString(options.ca_bundle, "options.ca_bundle")
+    transport.verifyTLS = options.verify_tls != 0
+    if options.max_body_size > 0 { transport.maxBodySize = Int(clamping: options.max_body_size) }
+    transport.followRedirects = options.follow_redirects != 0
+    configuration.transport = transport
+    configuration.defaultHeaders = try CInput.headerLines(options.headers, "options.headers")
+    return configuration
+}
+
+@_cdecl("drupal_client_new")
+public func drupal_client_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ baseURL: UnsafePointer<CChar>?,
+                              _ options: UnsafePointer<drupal_client_options>?) -> drupal_code {
+    out?.pointee = nil
+    guard let out else { return fail(.invalidArgument, "out is NULL") }
+    do {
+        let url = try CInput.nonEmptyString(baseURL, "base_url")
+        let client = try DrupalClient.live(baseURL: url, configuration: try configuration(from: options))
+        out.pointee = OpaquePointer(Unmanaged.passRetained(ClientHandle(client: client)).toOpaque())
+        return drupalOK
+    } catch {
+        return fail(error)
+    }
+}
+
+@_cdecl("drupal_client_free")
+public func drupal_client_free(_ client: OpaquePointer?) {
+    guard let client else { return }
+    let handle = Unmanaged<ClientHandle>.fromOpaque(UnsafeRawPointer(client))
+    handle.takeUnretainedValue().close()
+    handle.release()
+}
+
+private func setAuthentication(_ client: OpaquePointer?, _ make: () throws -> Authentication) -> drupal_code {
+    guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
+    do {
+        try handle.client.setAuthentication(try make())
+        return drupalOK
+    } catch {
+        return fail(error)
+    }
+}
+
+@_cdecl("drupal_client_set_basic_auth")
+public func drupal_client_set_basic_auth(_ client: OpaquePointer?, _ user: UnsafePointer<CChar>?,
+                                         _ password: UnsafePointer<CChar>?) -> drupal_code {
+    setAuthentication(client) {
+        .basic(user: try CInput.string(user, "user"), password: try CInput.string(password, "password"))
+    }
+}
+
+@_cdecl("drupal_client_set_bearer_token")
+public func drupal_client_set_bearer_token(_ client: OpaquePointer?, _ token: UnsafePointer<CChar>?) -> drupal_code {
+    setAuthentication(client) { .bearer(token: try CInput.string(token, "token")) }
+}
+
+@_cdecl("drupal_client_set_no_auth")
+public func drupal_client_set_no_auth(_ client: OpaquePointer?) -> drupal_code {
+    setAuthentication(client) { .none }
+}
+
+@_cdecl("drupal_call_cancel")
+public func drupal_call_cancel(_ call: OpaquePointer?) -> drupal_code {
+    guard let handle = CallHandle.from(call) else { return fail(.invalidArgument, "call is NULL") }
+    handle.cancel()
+    return drupalOK
+}
+
+@_cdecl("drupal_call_free")
+public func drupal_call_free(_ call: OpaquePointer?) {
+    guard let call else { return }
+    Unmanaged<CallHandle>.fromOpaque(UnsafeRawPointer(call)).release()
+}

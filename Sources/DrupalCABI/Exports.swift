@@ -1,1 +1,0 @@
-// The C ABI exports live in this target (see include/drupalsdk.h).

@@ -1,0 +1,105 @@
+import CDrupal
+import DrupalSDK
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// drupal_response_*: reading a response. Strings are borrowed from the handle.
+
+nonisolated(unsafe) private let emptyString: UnsafePointer<CChar> = UnsafePointer(strdup("")!)
+
+@_cdecl("drupal_response_retain")
+public func drupal_response_retain(_ response: OpaquePointer?) -> OpaquePointer? {
+    guard let response else { return nil }
+    _ = Unmanaged<ResponseHandle>.fromOpaque(UnsafeRawPointer(response)).retain()
+    return response
+}
+
+@_cdecl("drupal_response_free")
+public func drupal_response_free(_ response: OpaquePointer?) {
+    guard let response else { return }
+    Unmanaged<ResponseHandle>.fromOpaque(UnsafeRawPointer(response)).release()
+}
+
+@_cdecl("drupal_response_code")
+public func drupal_response_code(_ response: OpaquePointer?) -> drupal_code {
+    guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
+    return handle.code
+}
+
+@_cdecl("drupal_response_status")
+public func drupal_response_status(_ response: OpaquePointer?) -> Int32 {
+    ResponseHandle.from(response)?.status ?? 0
+}
+
+@_cdecl("drupal_response_error_message")
+public func drupal_response_error_message(_ response: OpaquePointer?) -> UnsafePointer<CChar> {
+    guard let handle = ResponseHandle.from(response) else { return emptyString }
+    return UnsafePointer(handle.message)
+}
+
+@_cdecl("drupal_response_body")
+public func drupal_response_body(_ response: OpaquePointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar> {
+    guard let handle = ResponseHandle.from(response) else {
+        length?.pointee = 0
+        return emptyString
+    }
+    length?.pointee = handle.bodyLength
+    return UnsafePointer(handle.body)
+}
+
+@_cdecl("drupal_response_header")
+public func drupal_response_header(_ response: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let handle = ResponseHandle.from(response), let name else { return nil }
+    return handle.headers.first { strcasecmp($0.name, name) == 0 }.map { UnsafePointer($0.value) }
+}
+
+@_cdecl("drupal_response_header_count")
+public func drupal_response_header_count(_ response: OpaquePointer?) -> Int {
+    ResponseHandle.from(response)?.headers.count ?? 0
+}
+
+@_cdecl("drupal_response_header_at")
+public func drupal_response_header_at(_ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                      _ value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                      _ response: OpaquePointer?, _ index: Int) -> drupal_code {
+    name?.pointee = nil
+    value?.pointee = nil
+    guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
+    guard index >= 0, index < handle.headers.count else {
+        return fail(.notFound, "header index \(index) is past the last header (\(handle.headers.count))")
+    }
+    name?.pointee = UnsafePointer(handle.headers[index].name)
+    value?.pointee = UnsafePointer(handle.headers[index].value)
+    return drupalOK
+}
+
+@_cdecl("drupal_response_violation_count")
+public func drupal_response_violation_count(_ response: OpaquePointer?) -> Int {
+    ResponseHandle.from(response)?.violations.count ?? 0
+}
+
+@_cdecl("drupal_response_violation_at")
+public func drupal_response_violation_at(_ path: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                         _ message: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                         _ response: OpaquePointer?, _ index: Int) -> drupal_code {
+    path?.pointee = nil
+    message?.pointee = nil
+    guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
+    guard index >= 0, index < handle.violations.count else {
+        return fail(.notFound, "violation index \(index) is past the last violation (\(handle.violations.count))")
+    }
+    path?.pointee = UnsafePointer(handle.violations[index].path)
+    message?.pointee = UnsafePointer(handle.violations[index].message)
+    return drupalOK
+}
+
+@_cdecl("drupal_response_json")
+public func drupal_response_json(_ out: UnsafeMutablePointer<UnsafeMutablePointer<json_t>?>?,
+                                 _ response: OpaquePointer?) -> drupal_code {
+    out?.pointee = nil
+    guard let out else { return fail(.invalidArgument, "out is NULL") }
+    guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
+    return drupal_json_parse(out, handle.body, handle.bodyLength)
+}

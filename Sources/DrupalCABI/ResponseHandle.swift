@@ -1,0 +1,69 @@
+import CDrupal
+import DrupalSDK
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a drupal_response points at: everything the accessors return, converted to C once so
+/// borrowed pointers stay valid for the life of the handle.
+final class ResponseHandle: @unchecked Sendable {
+    let code: drupal_code
+    let status: Int32
+    let message: UnsafeMutablePointer<CChar>
+    let body: UnsafeMutablePointer<CChar>
+    let bodyLength: Int
+    let headers: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
+    let violations: [(path: UnsafeMutablePointer<CChar>, message: UnsafeMutablePointer<CChar>)]
+
+    init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
+         violations: [DrupalError.Violation]) {
+        self.code = code?.cCode ?? drupalOK
+        self.status = Int32(clamping: status)
+        self.message = duplicateCString(message)
+        // One extra NUL so C callers may treat a text body as a string.
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: body.count + 1)
+        body.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { memcpy(buffer, base, body.count) }
+        }
+        buffer[body.count] = 0
+        self.body = buffer
+        self.bodyLength = body.count
+        self.headers = headers.map { (duplicateCString($0.name), duplicateCString($0.value)) }
+        self.violations = violations.map { (duplicateCString($0.path), duplicateCString($0.message)) }
+    }
+
+    convenience init(_ response: DrupalResponse) {
+        self.init(code: nil, status: response.status, message: "", headers: response.headers, body: response.body,
+                  violations: [])
+    }
+
+    convenience init(_ error: any Error) {
+        let error = (error as? DrupalError) ?? DrupalError(.internal, "\(error)")
+        self.init(code: error.code, status: error.status ?? 0, message: error.message, headers: error.headers,
+                  body: error.body, violations: error.violations)
+    }
+
+    deinit {
+        free(message)
+        body.deallocate()
+        for header in headers { free(header.name); free(header.value) }
+        for violation in violations { free(violation.path); free(violation.message) }
+    }
+
+    /// Runs an operation and captures its outcome as a handle.
+    static func run(_ operation: () async throws -> DrupalResponse) async -> ResponseHandle {
+        do {
+            return ResponseHandle(try await operation())
+        } catch {
+            return ResponseHandle(error)
+        }
+    }
+
+    var opaque: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    static func from(_ pointer: OpaquePointer?) -> ResponseHandle? {
+        guard let pointer else { return nil }
+        return Unmanaged<ResponseHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+@testable import DrupalSDK
+
+/// The bundled fake Drupal server (Tests/fake_drupal), started once per test process on a free
+/// loopback port. DRUPAL_FAKE_URL points the tests at one that is already running instead.
+final class FakeDrupalServer: @unchecked Sendable {
+    static let shared = FakeDrupalServer()
+
+    let baseURL: String
+    private var process: Process?
+
+    private init() {
+        if let url = ProcessInfo.processInfo.environment["DRUPAL_FAKE_URL"], !url.isEmpty {
+            baseURL = url
+            return
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", root.appendingPathComponent("Tests/fake_drupal/fake_drupal.py").path,
+                             "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch { fatalError("cannot start the fake Drupal server: \(error)") }
+        let line = FakeDrupalServer.readLine(output.fileHandleForReading)
+        guard line.hasPrefix("LISTENING ") else { fatalError("the fake Drupal server said: \(line)") }
+        baseURL = String(line.dropFirst("LISTENING ".count))
+        self.process = process
+        atexit { FakeDrupalServer.shared.process?.terminate() }
+    }
+
+    private static func readLine(_ handle: FileHandle) -> String {
+        var bytes = Data()
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A control call to the fake (/__fake/...), outside the client under test: through the curl
+    /// command-line tool, never through the client being tested.
+    @discardableResult
+    func control(_ method: String, _ path: String, json: String? = nil) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var arguments = ["curl", "-sS", "-X", method, baseURL + path]
+        if let json { arguments += ["-H", "Content-Type: application/json", "--data-binary", json] }
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    func reset() throws { try control("POST", "/__fake/reset") }
+
+    struct Stats: Decodable { let connections: Int; let requests: Int }
+
+    func stats() throws -> Stats {
+        try JSONDecoder().decode(Stats.self, from: try control("GET", "/__fake/stats"))
+    }
+}
+
+/// Base class: a fresh fake-server state for every test.
+class FakeDrupalTestCase: XCTestCase {
+    var server: FakeDrupalServer { FakeDrupalServer.shared }
+
+    override func setUp() async throws {
+        try server.reset()
+    }
+
+    func makeClient(_ configure: (inout DrupalClient.Configuration) -> Void = { _ in }) throws -> DrupalClient {
+        var configuration = DrupalClient.Configuration()
+        configure(&configuration)
+        return try DrupalClient.live(baseURL: server.baseURL, configuration: configuration)
+    }
+
+    /// Asserts that the operation throws a DrupalError and returns it.
+    func expectError<T>(_ operation: () async throws -> T, file: StaticString = #filePath, line: UInt = #line)
+        async -> DrupalError? {
+        do {
+            _ = try await operation()
+            XCTFail("expected a DrupalError", file: file, line: line)
+            return nil
+        } catch let error as DrupalError {
+            return error
+        } catch {
+            XCTFail("expected a DrupalError, got \(error)", file: file, line: line)
+            return nil
+        }
+    }
+
+    static func article(_ title: String) -> Data {
+        Data(#"{"type":[{"target_id":"article"}],"title":[{"value":"\#(title)"}],"body":[{"value":"<p>x</p>","format":"basic_html"}]}"#.utf8)
+    }
+}

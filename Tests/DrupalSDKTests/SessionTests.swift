@@ -1,0 +1,186 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import DrupalSDK
+
+/// Cookie login, login status, logout, CSRF fetch and refresh, Basic and Bearer.
+final class SessionTests: FakeDrupalTestCase {
+    func testLoginReturnsUserAndTokens() async throws {
+        let client = try makeClient()
+        let result = try await client.login("admin", "admin")
+        XCTAssertEqual(result.user.uid, "1")
+        XCTAssertEqual(result.user.name, "admin")
+        XCTAssertEqual(result.user.roles?.contains("administrator"), true)
+        XCTAssertFalse(result.csrfToken.isEmpty)
+        XCTAssertFalse(result.logoutToken.isEmpty)
+        XCTAssertEqual(result.response.status, 200)
+        XCTAssertEqual(client.currentUser()?.name, "admin")
+        let loggedIn = try await client.loginStatus()
+        XCTAssertTrue(loggedIn)
+    }
+
+    func testEditorLoginHasNoRoles() async throws {
+        let result = try await makeClient().login("editor", "editor")
+        XCTAssertEqual(result.user.uid, "2")
+        XCTAssertNil(result.user.roles)
+    }
+
+    func testBadPasswordIs400WithDrupalsMessage() async throws {
+        let client = try makeClient()
+        let error = await expectError { try await client.login("admin", "wrong") }
+        XCTAssertEqual(error?.code, .http)
+        XCTAssertEqual(error?.status, 400)
+        XCTAssertEqual(error?.message, "Sorry, unrecognized username or password.")
+        let loggedIn = try await client.loginStatus()
+        XCTAssertFalse(loggedIn)
+    }
+
+    func testMissingFieldsGiveDrupalsMessages() async throws {
+        let client = try makeClient()
+        let missingPass = await expectError {
+            try await client.request(DrupalRequest(method: "POST", path: "/user/login", body: Data(#"{"name":"admin"}"#.utf8)))
+        }
+        XCTAssertEqual(missingPass?.status, 400)
+        XCTAssertEqual(missingPass?.message, "Missing credentials.pass.")
+        let missingName = await expectError {
+            try await client.request(DrupalRequest(method: "POST", path: "/user/login", body: Data(#"{"pass":"x"}"#.utf8)))
+        }
+        XCTAssertEqual(missingName?.message, "Missing credentials.name.")
+        let empty = await expectError {
+            try await client.request(DrupalRequest(method: "POST", path: "/user/login", body: Data("{}".utf8)))
+        }
+        XCTAssertEqual(empty?.status, 400)
+        XCTAssertEqual(empty?.message, "Missing credentials.")
+    }
+
+    func testLogoutEndsTheSessionAndForgetsTokens() async throws {
+        let client = try makeClient()
+        let events = LineLog()
+        _ = client.addObserver { event in
+            if case .login(let user) = event { events.add("login \(user.name)") }
+            if case .logout = event { events.add("logout") }
+        }
+        _ = try await client.login("editor", "editor")
+        try await client.logout()
+        let loggedIn = try await client.loginStatus()
+        XCTAssertFalse(loggedIn)
+        XCTAssertNil(client.currentUser())
+        XCTAssertEqual(events.lines, ["login editor", "logout"])
+        let again = await expectError { try await client.logout() }
+        XCTAssertEqual(again?.code, .state)
+    }
+
+    func testLoginAgainSwitchesUser() async throws {
+        let client = try makeClient()
+        _ = try await client.login("admin", "admin")
+        let second = try await client.login("editor", "editor")
+        XCTAssertEqual(second.user.name, "editor")
+        let created = try await client.create("node", Self.article("by editor"))
+        let node = try created.json()
+        XCTAssertEqual(node["uid"]?[0]?["target_id"]?.idString, "2")
+    }
+
+    func testCreateFetchesCSRFTokenOnceAndSendsIt() async throws {
+        let client = try makeClient()
+        _ = try await client.login("admin", "admin")
+        // The token from login is used: no /session/token round trip.
+        let before = try server.stats().requests
+        _ = try await client.create("node", Self.article("csrf"))
+        XCTAssertEqual(try server.stats().requests - before, 1)
+    }
+
+    func testInvalidatedTokenIsRefreshedAndTheRequestRetriedOnce() async throws {
+        let client = try makeClient()
+        let login = try await client.login("admin", "admin")
+        try server.control("POST", "/__fake/invalidate-csrf")
+        let paths = LineLog()
+        _ = client.addObserver { event in
+            if case .requestFinished(let method, let path, let status, _) = event {
+                paths.add("\(method) \(path) \(status ?? 0)")
+            }
+        }
+        let response = try await client.create("node", Self.article("after refresh"))
+        XCTAssertEqual(response.status, 201)
+        XCTAssertEqual(paths.lines, ["POST /node 403", "GET /session/token 200", "POST /node 201"])
+        let fresh = try await client.csrfToken()
+        XCTAssertNotEqual(fresh, login.csrfToken)
+    }
+
+    func testConcurrentRequestsShareOneTokenFetch() async throws {
+        let client = try makeClient()
+        _ = try await client.login("admin", "admin")
+        try server.control("POST", "/__fake/invalidate-csrf")
+        let tokenFetches = TokenFetchCounter()
+        _ = client.addObserver { event in
+            if case .requestStarted(_, let path) = event, path == "/session/token" { tokenFetches.add() }
+        }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<10 {
+                group.addTask { try await client.create("node", Self.article("concurrent \(index)")).status }
+            }
+            for try await status in group { XCTAssertEqual(status, 201) }
+        }
+        XCTAssertEqual(tokenFetches.value, 1)
+    }
+
+    func testSessionTokenIsFetchedWhenNotHeld() async throws {
+        let client = try makeClient()
+        let token = try await client.csrfToken()
+        XCTAssertFalse(token.isEmpty)
+        let refreshed = try await client.refreshCSRFToken()
+        XCTAssertFalse(refreshed.isEmpty)
+    }
+
+    func testBasicAuthNeedsNoCSRFToken() async throws {
+        let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }
+        let created = try await client.create("node", Self.article("basic"))
+        XCTAssertEqual(created.status, 201)
+        XCTAssertNotNil(created.headers["Location"])
+    }
+
+    func testBasicAuthWithWrongPasswordIsAnonymous() async throws {
+        let client = try makeClient { $0.authentication = .basic(user: "admin", password: "nope") }
+        let error = await expectError { try await client.create("node", Self.article("x")) }
+        XCTAssertEqual(error?.status, 403)
+    }
+
+    func testBearerToken() async throws {
+        try server.control("POST", "/__fake/bearer", json: #"{"token": "tok-123", "uid": 1}"#)
+        let client = try makeClient()
+        try client.setAuthentication(.bearer(token: "tok-123"))
+        let created = try await client.create("node", Self.article("bearer"))
+        XCTAssertEqual(created.status, 201)
+    }
+
+    func testInvalidCredentialsAreRejectedBeforeSending() async throws {
+        let client = try makeClient()
+        XCTAssertThrowsError(try client.setAuthentication(.basic(user: "a:b", password: "x")))
+        XCTAssertThrowsError(try client.setAuthentication(.bearer(token: "two words")))
+        XCTAssertThrowsError(try client.setAuthentication(.basic(user: "a", password: "x\r\nX-Evil: 1")))
+    }
+
+    func testTwoClientsAsTwoUsersNeverShareCookies() async throws {
+        let admin = try makeClient()
+        let editor = try makeClient()
+        _ = try await admin.login("admin", "admin")
+        _ = try await editor.login("editor", "editor")
+        let byAdmin = try await admin.create("node", Self.article("admin's")).json()
+        let byEditor = try await editor.create("node", Self.article("editor's")).json()
+        XCTAssertEqual(byAdmin["uid"]?[0]?["target_id"]?.idString, "1")
+        XCTAssertEqual(byEditor["uid"]?[0]?["target_id"]?.idString, "2")
+        try await editor.logout()
+        let adminStillIn = try await admin.loginStatus()
+        let editorIn = try await editor.loginStatus()
+        XCTAssertTrue(adminStillIn)
+        XCTAssertFalse(editorIn)
+        let anonymous = try makeClient()
+        let anonymousIn = try await anonymous.loginStatus()
+        XCTAssertFalse(anonymousIn)
+    }
+}
+
+final class TokenFetchCounter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}

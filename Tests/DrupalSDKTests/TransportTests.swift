@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+@testable import DrupalSDK
+
+/// The libcurl transport against the fake server: keep-alive, concurrency, timeouts,
+/// cancellation, size limits and broken servers.
+final class TransportTests: FakeDrupalTestCase {
+    func testHundredSequentialRequestsUseOneConnection() async throws {
+        let client = try makeClient()
+        for _ in 0..<100 {
+            let response = try await client.get("node", "1")
+            XCTAssertEqual(response.status, 200)
+        }
+        XCTAssertEqual(try server.stats().connections, 1)
+    }
+
+    func testFiftyConcurrentRequestsOnOneClient() async throws {
+        let client = try makeClient()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<50 {
+                group.addTask { try await client.get("node", String(index % 3 + 1)).status }
+            }
+            var all: [Int] = []
+            for try await status in group { all.append(status) }
+            return all
+        }
+        XCTAssertEqual(statuses.count, 50)
+        XCTAssertTrue(statuses.allSatisfy { $0 == 200 })
+    }
+
+    func testTimeoutAgainstAStallingServer() async throws {
+        let client = try makeClient { $0.transport.timeout = 0.5 }
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "stall;seconds=5")
+        let started = Date()
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(error?.code, .timeout)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4, "the timeout, not the stall, ended the call")
+    }
+
+    func testCancellationEndsAnInFlightRequest() async throws {
+        let client = try makeClient()
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "stall;seconds=5")
+        let task = Task {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("expected cancellation")
+        } catch let error as DrupalError {
+            XCTAssertEqual(error.code, .cancelled)
+        }
+        // The client still works afterwards.
+        let after = try await client.get("node", "1")
+        XCTAssertEqual(after.status, 200)
+    }
+
+    func testResponseLargerThanTheLimitFailsClearly() async throws {
+        let client = try makeClient { $0.transport.maxBodySize = 1_000_000 }
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "huge;bytes=50000000")
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(error?.code, .tooLarge)
+    }
+
+    func testConnectionResetIsANetworkError() async throws {
+        let client = try makeClient()
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "reset")
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(error?.code, .network)
+    }
+
+    func testMalformedJSONIsADecodeError() async throws {
+        let client = try makeClient()
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "malformed")
+        let response = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        XCTAssertThrowsError(try response.json()) { error in
+            XCTAssertEqual((error as? DrupalError)?.code, .decode)
+        }
+    }
+
+    func testRefusedConnectionIsANetworkError() async throws {
+        let client = try DrupalClient.live(baseURL: "http://127.0.0.1:1")
+        let error = await expectError { try await client.get("node", "1") }
+        XCTAssertEqual(error?.code, .network)
+    }
+
+    func testShutdownCancelsRequestsInFlight() async throws {
+        let client = try makeClient()
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "stall;seconds=5")
+        let task = Task { try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers)) }
+        try await Task.sleep(for: .milliseconds(200))
+        client.shutdown()
+        let error = await expectError { try await task.value }
+        XCTAssertEqual(error?.code, .cancelled)
+        let afterShutdown = await expectError { try await client.get("node", "1") }
+        XCTAssertEqual(afterShutdown?.code, .cancelled)
+    }
+}

@@ -84,11 +84,13 @@ enum MockFields {
         })
     }
 
-    /// The main value of a field's first item: `value`, else `target_id`, as text.
+    /// The main value of a field's first item: `value`, else `target_id`, as text ("true"/"false"
+    /// for booleans, so a `status` can be compared).
     static func firstValue(_ field: JSONValue?) -> String? {
         guard let field else { return nil }
-        let item = field.arrayValue.map { $0.first ?? .null } ?? field
-        if case .object(let object) = item { return (object["value"] ?? object["target_id"])?.idString }
+        var item = field.arrayValue.map { $0.first ?? .null } ?? field
+        if case .object(let object) = item { item = object["value"] ?? object["target_id"] ?? .null }
+        if case .bool(let flag) = item { return flag ? "true" : "false" }
         return item.idString
     }
 

@@ -30,7 +30,7 @@ extension MockState {
         case ["user", "login"]: return try login(request, caller)
         case ["user", "logout"]: return try logout(request, caller)
         case ["user", "login_status"]: return try loginStatus(request, caller)
-        case ["session", "token"]: return sessionToken(request, caller)
+        case ["session", "token"]: return try sessionToken(request, caller)
         default: break
         }
         if segments.count == 5, segments[0] == "file", segments[1] == "upload",

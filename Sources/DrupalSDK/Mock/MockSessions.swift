@@ -65,9 +65,7 @@ extension MockState {
     mutating func login(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
         try requireJSONFormat(request)
-        if caller.usedBasic {
-            throw MockReply.fail(403, "The used authentication method is not allowed on this route.")
-        }
+        try refuseBasic(caller)
         if caller.account != nil { throw MockReply.fail(403, "This route can only be accessed by anonymous users.") }
         // Drupal does not catch a body it cannot decode: the generic 500 page.
         guard let body = request.body, let credentials = JSONValue.parse(body)?.objectValue else {
@@ -116,13 +114,15 @@ extension MockState {
             return MockReply.methodNotAllowed(request, allow: ["GET"])
         }
         try requireJSONFormat(request)
+        try refuseBasic(caller)
         return MockReply.text(200, caller.account == nil ? "0" : "1")
     }
 
-    func sessionToken(_ request: MockRequest, _ caller: MockCaller) -> HTTPResponse {
+    func sessionToken(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return MockReply.methodNotAllowed(request, allow: ["GET"])
         }
+        try refuseBasic(caller)
         // Anonymous callers get a token nothing will ever accept, as on Drupal.
         let token = caller.sessionID.flatMap { sessions[$0]?.csrfToken } ?? MockIdentifiers.token()
         return MockReply.text(200, token)
@@ -138,6 +138,11 @@ extension MockState {
         guard let session = sessions[sessionID], session.csrfToken == sent else {
             throw MockReply.fail(403, "X-CSRF-Token request header is invalid")
         }
+    }
+
+    /// basic_auth is not a global provider: routes without an auth list refuse it (§4.2).
+    private func refuseBasic(_ caller: MockCaller) throws {
+        if caller.usedBasic { throw MockReply.fail(403, "The used authentication method is not allowed on this route.") }
     }
 
     /// REST and user routes answer only `_format=json` here; others get a plain-text 406.

@@ -1,0 +1,682 @@
+import DrupalSDK
+import Foundation
+import Synchronization
+import XCTest
+
+/// The mock client runs the live protocol code against the in-memory Drupal, so these tests check
+/// both the mock's answers (as recorded from Drupal 10) and the client's handling of them.
+final class MockClientTests: XCTestCase {
+    // MARK: Helpers
+
+    /// The DrupalError an operation throws; fails the test when it succeeds or throws another type.
+    private func drupalError(_ operation: () async throws -> Void, file: StaticString = #filePath,
+                             line: UInt = #line) async -> DrupalError? {
+        do {
+            try await operation()
+            XCTFail("expected a DrupalError", file: file, line: line)
+        } catch let error as DrupalError {
+            return error
+        } catch {
+            XCTFail("expected a DrupalError, got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+
+    private func json(_ text: String) -> Data { Data(text.utf8) }
+
+    private func article(_ title: String) -> Data {
+        json(#"{"type": [{"target_id": "article"}], "title": [{"value": "\#(title)"}], "#
+             + #""body": [{"value": "<p>\#(title) body</p>", "format": "basic_html"}]}"#)
+    }
+
+    private func loggedInAdmin(_ site: MockDrupal = MockDrupal()) async throws -> DrupalClient {
+        let client = DrupalClient.mock(site)
+        _ = try await client.login("admin", "admin")
+        return client
+    }
+
+    /// Records a client's events for later assertions.
+    private final class EventLog: Sendable {
+        private let events = Mutex<[DrupalEvent]>([])
+        func append(_ event: DrupalEvent) { events.withLock { $0.append(event) } }
+        var all: [DrupalEvent] { events.withLock { $0 } }
+        var started: [String] {
+            all.compactMap { if case .requestStarted(let method, let path) = $0 { return "\(method) \(path)" } else { return nil } }
+        }
+        var finishedStatuses: [Int?] {
+            all.compactMap { if case .requestFinished(_, _, let status, _) = $0 { return status } else { return nil } }
+        }
+    }
+
+    private func observe(_ client: DrupalClient) -> EventLog {
+        let log = EventLog()
+        _ = client.addObserver { log.append($0) }
+        return log
+    }
+
+    // MARK: Login, status, logout
+
+    func testLoginAsAdminReturnsUserTokensAndRoles() async throws {
+        let client = DrupalClient.mock()
+        let result = try await client.login("admin", "admin")
+        XCTAssertEqual(result.user, CurrentUser(uid: "1", name: "admin", roles: ["authenticated", "administrator"]))
+        XCTAssertEqual(result.csrfToken.count, 43)
+        XCTAssertEqual(result.logoutToken.count, 43)
+        XCTAssertNotEqual(result.csrfToken, result.logoutToken)
+        XCTAssertEqual(client.currentUser(), result.user)
+        let csrf = try await client.csrfToken()
+        XCTAssertEqual(csrf, result.csrfToken)
+    }
+
+    func testLoginAsEditorHidesRoles() async throws {
+        let result = try await DrupalClient.mock().login("editor", "editor")
+        XCTAssertEqual(result.user.uid, "2")
+        XCTAssertEqual(result.user.name, "editor")
+        XCTAssertNil(result.user.roles)
+    }
+
+    func testLoginWithBadPasswordIs400() async throws {
+        let client = DrupalClient.mock()
+        let error = await drupalError { _ = try await client.login("admin", "wrong-password") }
+        XCTAssertEqual(error?.code, .http)
+        XCTAssertEqual(error?.status, 400)
+        XCTAssertEqual(error?.message, "Sorry, unrecognized username or password.")
+        XCTAssertNil(client.currentUser())
+        let unknown = await drupalError { _ = try await client.login("nobody", "admin") }
+        XCTAssertEqual(unknown?.status, 400)
+    }
+
+    func testLoginWithMissingCredentials() async throws {
+        let client = DrupalClient.mock()
+        let cases = [("{}", "Missing credentials."), (#"{"pass": "x"}"#, "Missing credentials.name."),
+                     (#"{"name": "admin"}"#, "Missing credentials.pass.")]
+        for (body, message) in cases {
+            let request = DrupalRequest(method: "POST", path: "/user/login", body: json(body), sendsCSRFToken: false)
+            let error = await drupalError { _ = try await client.request(request) }
+            XCTAssertEqual(error?.status, 400, body)
+            XCTAssertEqual(error?.message, message, body)
+        }
+    }
+
+    func testLoginWhileLoggedInIs403AndSetsASessionCookie() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        // A raw login keeps the client's cookie, so Drupal sees a logged-in session.
+        let request = DrupalRequest(method: "POST", path: "/user/login", body: json(#"{"name":"admin","pass":"admin"}"#),
+                                    sendsCSRFToken: false)
+        let error = await drupalError { _ = try await client.request(request) }
+        XCTAssertEqual(error?.status, 403)
+        XCTAssertEqual(error?.message, "This route can only be accessed by anonymous users.")
+
+        let raw = site.respond(to: HTTPRequest(method: "POST", url: "http://drupal.mock/user/login?_format=json",
+                                               headers: HTTPHeaders([("Content-Type", "application/json")]),
+                                               body: json(#"{"name":"editor","pass":"editor"}"#)))
+        XCTAssertEqual(raw.status, 200)
+        let cookie = try XCTUnwrap(raw.headers["Set-Cookie"])
+        XCTAssertTrue(cookie.hasPrefix("SESS"))
+        XCTAssertEqual(cookie.split(separator: "=").first?.count, 36)
+        XCTAssertTrue(cookie.hasSuffix("; path=/; HttpOnly; SameSite=Lax"))
+    }
+
+    func testLoginStatusFollowsTheSession() async throws {
+        let client = DrupalClient.mock()
+        let before = try await client.loginStatus()
+        XCTAssertFalse(before)
+        _ = try await client.login("editor", "editor")
+        let during = try await client.loginStatus()
+        XCTAssertTrue(during)
+        try await client.logout()
+        let after = try await client.loginStatus()
+        XCTAssertFalse(after)
+    }
+
+    func testLogoutEndsTheSessionAndNeedsAValidToken() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let missing = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/user/logout", sendsCSRFToken: false))
+        }
+        XCTAssertEqual(missing?.status, 403)
+        XCTAssertEqual(missing?.message, "'csrf_token' URL query argument is missing.")
+        let invalid = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/user/logout", query: [("token", "nope")],
+                                                       sendsCSRFToken: false))
+        }
+        XCTAssertEqual(invalid?.message, "'csrf_token' URL query argument is invalid.")
+        let stillIn = try await client.loginStatus()
+        XCTAssertTrue(stillIn)
+
+        try await client.logout()
+        XCTAssertNil(client.currentUser())
+        let loggedIn = try await client.loginStatus()
+        XCTAssertFalse(loggedIn)
+        let again = await drupalError { try await client.logout() }
+        XCTAssertEqual(again?.code, .state)
+    }
+
+    func testLogoutAnswers204WithAnExpiredCookie() async throws {
+        let site = MockDrupal()
+        let login = site.respond(to: HTTPRequest(method: "POST", url: "http://drupal.mock/user/login?_format=json",
+                                                 body: json(#"{"name":"admin","pass":"admin"}"#)))
+        let setCookie = try XCTUnwrap(login.headers["Set-Cookie"])
+        let cookie = String(setCookie.split(separator: ";")[0])
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: login.body) as? [String: Any])
+        let token = try XCTUnwrap(answer["logout_token"] as? String)
+        let logout = site.respond(to: HTTPRequest(method: "POST", url: "http://drupal.mock/user/logout?_format=json&token=\(token)",
+                                                  headers: HTTPHeaders([("Cookie", cookie)])))
+        XCTAssertEqual(logout.status, 204)
+        XCTAssertTrue(logout.body.isEmpty)
+        let name = cookie.split(separator: "=")[0]
+        XCTAssertEqual(logout.headers["Set-Cookie"],
+                       "\(name)=deleted; expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; path=/; HttpOnly")
+    }
+
+    // MARK: CSRF
+
+    func testCreateFetchesTheCSRFTokenWhenNoneIsHeld() async throws {
+        let client = DrupalClient.mock()
+        let log = observe(client)
+        // A raw login stores the session cookie but not the token, so the client must fetch it.
+        _ = try await client.request(DrupalRequest(method: "POST", path: "/user/login",
+                                                   body: json(#"{"name":"admin","pass":"admin"}"#), sendsCSRFToken: false))
+        let created = try await client.create("node", article("Fetched"))
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(log.started, ["POST /user/login", "GET /session/token", "POST /node"])
+        XCTAssertEqual(log.finishedStatuses, [200, 200, 201])
+    }
+
+    func testStaleCSRFTokenIsRefreshedAndTheRequestRetriedOnce() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let oldToken = try await client.csrfToken()
+        site.invalidateCSRFTokens()
+        let log = observe(client)
+        let created = try await client.create("node", article("Retried"))
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(log.started, ["POST /node", "GET /session/token", "POST /node"])
+        XCTAssertEqual(log.finishedStatuses, [403, 200, 201])
+        let newToken = try await client.csrfToken()
+        XCTAssertNotEqual(newToken, oldToken)
+    }
+
+    func testCookieWriteWithoutOrWithWrongTokenIs403() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let noToken = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/node", body: self.article("x"),
+                                                       sendsCSRFToken: false))
+        }
+        XCTAssertEqual(noToken?.status, 403)
+        XCTAssertEqual(noToken?.message, "X-CSRF-Token request header is missing")
+        let wrong = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/node",
+                                                       headers: HTTPHeaders([("X-CSRF-Token", "not-the-token")]),
+                                                       body: self.article("x"), sendsCSRFToken: false))
+        }
+        XCTAssertEqual(wrong?.message, "X-CSRF-Token request header is invalid")
+        XCTAssertNil(site.entity("node", "1"))
+    }
+
+    // MARK: Entity CRUD
+
+    func testNodeCRUD() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let created = try await client.create("node", article("First"))
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(created.headers["Location"], "http://drupal.mock/node/1")
+        XCTAssertEqual(created.headers["Content-Type"], "application/json")
+        let node = try created.json()
+        XCTAssertEqual(node["nid"]?[0]?["value"], .number(1))
+        XCTAssertEqual(node["title"]?[0]?["value"], .string("First"))
+        XCTAssertEqual(node["type"]?[0]?["target_id"], .string("article"))
+        XCTAssertEqual(node["status"]?[0]?["value"], .bool(true))
+        XCTAssertEqual(node["uid"]?[0]?["target_id"], .number(1))
+        XCTAssertEqual(node["body"]?[0]?["processed"], .string("<p>First body</p>"))
+        XCTAssertEqual(node["uuid"]?[0]?["value"]?.stringValue?.count, 36)
+        let createdAt = try XCTUnwrap(node["created"]?[0]?["value"]?.stringValue)
+        XCTAssertTrue(createdAt.hasSuffix("+00:00") && createdAt.count == 25, createdAt)
+        XCTAssertEqual(node["created"]?[0]?["format"], .string("Y-m-d\\TH:i:sP"))
+
+        let second = try await client.create("node", article("Second")).json()
+        XCTAssertEqual(second["nid"]?[0]?["value"], .number(2))
+
+        let fetched = try await client.get("node", "1").json()
+        XCTAssertEqual(fetched, node)
+
+        let updated = try await client.update("node", "1", json(#"{"type": "article", "title": [{"value": "Renamed"}]}"#))
+        XCTAssertEqual(updated.status, 200)
+        let renamed = try updated.json()
+        XCTAssertEqual(renamed["title"]?[0]?["value"], .string("Renamed"))
+        XCTAssertEqual(renamed["body"], node["body"], "PATCH keeps fields it was not given")
+        XCTAssertEqual(site.entity("node", "1")?["title"]?[0]?["value"], .string("Renamed"))
+
+        let deleted = try await client.delete("node", "1")
+        XCTAssertEqual(deleted.status, 204)
+        XCTAssertTrue(deleted.body.isEmpty)
+        let gone = await drupalError { _ = try await client.get("node", "1") }
+        XCTAssertEqual(gone?.status, 404)
+        XCTAssertEqual(gone?.message, #"The "node" parameter was not converted for the path "/node/{node}" (route name: "rest.entity.node.GET")"#)
+        let deletedAgain = await drupalError { _ = try await client.delete("node", "1") }
+        XCTAssertEqual(deletedAgain?.message,
+                       #"The "node" parameter was not converted for the path "/node/{node}" (route name: "rest.entity.node.DELETE")"#)
+        XCTAssertNil(site.entity("node", "1"))
+        XCTAssertNotNil(site.entity("node", "2"))
+    }
+
+    func testCommentCRUD() async throws {
+        let client = try await loggedInAdmin()
+        _ = try await client.create("node", article("Host"))
+        let body = json(#"{"entity_id": [{"target_id": 1}], "entity_type": [{"value": "node"}], "#
+                        + #""comment_type": [{"target_id": "comment"}], "field_name": [{"value": "comment"}], "#
+                        + #""subject": [{"value": "First comment"}], "comment_body": [{"value": "<p>Nice</p>", "format": "basic_html"}]}"#)
+        let created = try await client.create("comment", body)
+        XCTAssertEqual(created.headers["Location"], "http://drupal.mock/comment/1")
+        XCTAssertEqual(try created.json()["cid"]?[0]?["value"], .number(1))
+        let patch = json(#"{"comment_type": [{"target_id": "comment"}], "subject": [{"value": "Edited"}]}"#)
+        let updated = try await client.update("comment", "1", patch).json()
+        XCTAssertEqual(updated["subject"]?[0]?["value"], .string("Edited"))
+        XCTAssertEqual(updated["comment_body"]?[0]?["value"], .string("<p>Nice</p>"))
+        _ = try await client.delete("comment", "1")
+        let gone = await drupalError { _ = try await client.get("comment", "1") }
+        XCTAssertEqual(gone?.status, 404)
+        XCTAssertEqual(gone?.message,
+                       #"The "comment" parameter was not converted for the path "/comment/{comment}" (route name: "rest.entity.comment.GET")"#)
+    }
+
+    func testTaxonomyTermCRUD() async throws {
+        let client = try await loggedInAdmin()
+        let first = try await client.create("taxonomy_term", json(#"{"vid": [{"target_id": "tags"}], "name": [{"value": "alpha"}]}"#))
+        let second = try await client.create("taxonomy_term", json(#"{"vid": "tags", "name": "beta"}"#))
+        XCTAssertEqual(first.headers["Location"], "http://drupal.mock/taxonomy/term/1")
+        XCTAssertEqual(second.headers["Location"], "http://drupal.mock/taxonomy/term/2")
+        let beta = try second.json()
+        XCTAssertEqual(beta["tid"]?[0]?["value"], .number(2))
+        XCTAssertEqual(beta["name"]?[0]?["value"], .string("beta"))
+        XCTAssertEqual(beta["vid"]?[0]?["target_id"], .string("tags"))
+        let missingVid = await drupalError { _ = try await client.update("taxonomy_term", "2", self.json(#"{"name": "x"}"#)) }
+        XCTAssertEqual(missingVid?.status, 422)
+        XCTAssertEqual(missingVid?.message, #"Could not determine entity type bundle: "vid" field is missing."#)
+        let unknownVocabulary = await drupalError {
+            _ = try await client.create("taxonomy_term", self.json(#"{"vid": "colours", "name": "red"}"#))
+        }
+        XCTAssertEqual(unknownVocabulary?.message, #""colours" is not a valid bundle type for denormalization."#)
+        _ = try await client.delete("taxonomy_term", "2")
+        let gone = await drupalError { _ = try await client.get("taxonomy_term", "2") }
+        XCTAssertEqual(gone?.status, 404)
+        let stillThere = try await client.get("taxonomy_term", "1").json()
+        XCTAssertEqual(stillThere["name"]?[0]?["value"], .string("alpha"))
+    }
+
+    func testUserCRUDAndTheNewAccountCanLogIn() async throws {
+        let client = try await loggedInAdmin()
+        let body = json(#"{"name": [{"value": "carol"}], "mail": [{"value": "carol@example.com"}], "pass": [{"value": "pw1"}]}"#)
+        let created = try await client.create("user", body)
+        XCTAssertEqual(created.headers["Location"], "http://drupal.mock/user/3")
+        let user = try created.json()
+        XCTAssertEqual(user["uid"]?[0]?["value"], .number(3))
+        XCTAssertNil(user["pass"], "the password is never sent back")
+        let fetched = try await client.get("user", "3").json()
+        XCTAssertEqual(fetched["name"]?[0]?["value"], .string("carol"))
+
+        let carol = DrupalClient.mock(MockDrupal())
+        let elsewhere = await drupalError { _ = try await carol.login("carol", "pw1") }
+        XCTAssertEqual(elsewhere?.status, 400, "another site does not know carol")
+
+        let readOnly = await drupalError { _ = try await client.update("user", "3", self.json(#"{"uid": [{"value": 9}]}"#)) }
+        XCTAssertEqual(readOnly?.status, 403)
+        XCTAssertEqual(readOnly?.message, "Access denied on updating field 'uid'. The entity ID cannot be changed.")
+
+        _ = try await client.delete("user", "3")
+        let gone = await drupalError { _ = try await client.get("user", "3") }
+        XCTAssertEqual(gone?.status, 404)
+        XCTAssertEqual(gone?.message, #"The "user" parameter was not converted for the path "/user/{user}" (route name: "rest.entity.user.GET")"#)
+    }
+
+    func testCreatedUserLogsIn() async throws {
+        let site = MockDrupal()
+        let admin = try await loggedInAdmin(site)
+        _ = try await admin.create("user", json(#"{"name": "dave", "pass": "secret"}"#))
+        let dave = try await DrupalClient.mock(site).login("dave", "secret")
+        XCTAssertEqual(dave.user.uid, "3")
+    }
+
+    func testMissingTitleGives422WithViolations() async throws {
+        let client = try await loggedInAdmin()
+        let error = await drupalError { _ = try await client.create("node", self.json(#"{"type": [{"target_id": "article"}]}"#)) }
+        XCTAssertEqual(error?.status, 422)
+        XCTAssertEqual(error?.message, "Unprocessable Entity: validation failed.\ntitle: This value should not be null.\n")
+        XCTAssertEqual(error?.violations, [DrupalError.Violation(path: "title", message: "This value should not be null.")])
+
+        let emptied = try await client.create("node", article("Kept"))
+        XCTAssertEqual(emptied.status, 201)
+        let patch = await drupalError { _ = try await client.update("node", "1", self.json(#"{"type": "article", "title": []}"#)) }
+        XCTAssertEqual(patch?.violations.map(\.path), ["title"])
+    }
+
+    func testBundleIsRequiredOnPostAndPatch() async throws {
+        let client = try await loggedInAdmin()
+        let message = #"Could not determine entity type bundle: "type" field is missing."#
+        let post = await drupalError { _ = try await client.create("node", self.json(#"{"title": [{"value": "no type"}]}"#)) }
+        XCTAssertEqual(post?.status, 422)
+        XCTAssertEqual(post?.message, message)
+        _ = try await client.create("node", article("Typed"))
+        let patch = await drupalError { _ = try await client.update("node", "1", self.json(#"{"title": [{"value": "x"}]}"#)) }
+        XCTAssertEqual(patch?.status, 422)
+        XCTAssertEqual(patch?.message, message)
+    }
+
+    func testChangingIdOrUuidIs403ButSendingThemBackIsFine() async throws {
+        let client = try await loggedInAdmin()
+        let node = try await client.create("node", article("Fixed")).json()
+        let nid = await drupalError { _ = try await client.update("node", "1", self.json(#"{"type": "article", "nid": [{"value": 777}]}"#)) }
+        XCTAssertEqual(nid?.status, 403)
+        XCTAssertEqual(nid?.message.hasPrefix("Access denied on updating field 'nid'."), true)
+        let uuid = await drupalError {
+            _ = try await client.update("node", "1", self.json(#"{"type": "article", "uuid": [{"value": "other"}]}"#))
+        }
+        XCTAssertEqual(uuid?.message.hasPrefix("Access denied on updating field 'uuid'."), true)
+        // The whole GET body, sent back with a new title, is accepted.
+        guard case .object(var fields) = node else { return XCTFail("not an object") }
+        fields["title"] = .array([.object(["value": .string("Round trip")])])
+        let updated = try await client.update("node", "1", JSONValue.object(fields).encoded()).json()
+        XCTAssertEqual(updated["title"]?[0]?["value"], .string("Round trip"))
+    }
+
+    func testAnonymousWritesAreChallengedWith401() async throws {
+        let site = MockDrupal()
+        let client = DrupalClient.mock(site)
+        let error = await drupalError { _ = try await client.create("node", self.article("anon")) }
+        XCTAssertEqual(error?.status, 401)
+        XCTAssertEqual(error?.message, "No authentication credentials provided.")
+        XCTAssertNotNil(error?.headers["WWW-Authenticate"])
+        XCTAssertNil(site.entity("node", "1"))
+        // Anonymous visitors read published content, not accounts.
+        let id = site.addEntity("node", .object(["type": .string("article"), "title": .string("Public")]))
+        let read = try await client.get("node", id).json()
+        XCTAssertEqual(read["title"]?[0]?["value"], .string("Public"))
+        let account = await drupalError { _ = try await client.get("user", "1") }
+        XCTAssertEqual(account?.status, 401)
+    }
+
+    func testEditorCannotEditSomeoneElsesNode() async throws {
+        let site = MockDrupal()
+        let id = site.addEntity("node", .object(["type": .string("article"), "title": .string("Admin's")]))
+        let editor = DrupalClient.mock(site)
+        _ = try await editor.login("editor", "editor")
+        let error = await drupalError { _ = try await editor.update("node", id, self.article("hijack")) }
+        XCTAssertEqual(error?.status, 403)
+        XCTAssertEqual(error?.message, "The 'edit any article content' permission is required.")
+        let own = try await editor.create("node", article("Mine")).json()
+        XCTAssertEqual(own["uid"]?[0]?["target_id"], .number(2))
+        let ownID = try XCTUnwrap(own["nid"]?[0]?["value"]?.idString)
+        let updated = try await editor.update("node", ownID, article("Still mine"))
+        XCTAssertEqual(updated.status, 200)
+    }
+
+    func testProtocolErrorsOfTheRestRoutes() async throws {
+        let site = MockDrupal()
+        let client = DrupalClient.mock(site, configuration: {
+            var configuration = DrupalClient.Configuration()
+            configuration.authentication = .basic(user: "admin", password: "admin")
+            return configuration
+        }())
+        let wrongType = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/node",
+                                                       headers: HTTPHeaders([("Content-Type", "text/plain")]),
+                                                       body: self.article("x")))
+        }
+        XCTAssertEqual(wrongType?.status, 415)
+        XCTAssertEqual(wrongType?.message, #"No route found that matches "Content-Type: text/plain""#)
+        let malformed = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/node", body: self.json(#"{"title": ["#)))
+        }
+        XCTAssertEqual(malformed?.status, 400)
+        XCTAssertEqual(malformed?.message, "Syntax error")
+        let noFormat = await drupalError { _ = try await client.request(DrupalRequest(method: "GET", path: "/node/1", format: nil)) }
+        XCTAssertEqual(noFormat?.status, 406)
+        XCTAssertEqual(noFormat?.headers["Content-Type"]?.hasPrefix("text/plain"), true)
+        let unknown = await drupalError { _ = try await client.request(DrupalRequest(method: "GET", path: "/no/such/page")) }
+        XCTAssertEqual(unknown?.status, 404)
+        XCTAssertEqual(unknown?.message, #"No route found for "GET http://drupal.mock/no/such/page""#)
+        let put = await drupalError { _ = try await client.request(DrupalRequest(method: "PUT", path: "/node/1", body: self.article("x"))) }
+        XCTAssertEqual(put?.status, 405)
+        XCTAssertEqual(put?.headers["Allow"], "GET, PATCH, DELETE")
+    }
+
+    func testCustomEntityTypeUsesGenericPaths() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let created = try await client.create("widget", json(#"{"name": [{"value": "gear"}]}"#))
+        XCTAssertEqual(created.headers["Location"], "http://drupal.mock/entity/widget/1")
+        XCTAssertEqual(try created.json()["id"]?[0]?["value"], .number(1))
+        let fetched = try await client.get("widget", "1").json()
+        XCTAssertEqual(fetched["name"]?[0]?["value"], .string("gear"))
+        XCTAssertEqual(site.entity("widget", "1"), fetched)
+    }
+
+    // MARK: Files
+
+    func testFileUploadCreatesATemporaryFileEntity() async throws {
+        let client = try await loggedInAdmin()
+        let upload = FileUpload(entityType: "node", bundle: "article", field: "field_image", filename: "dir/a.png",
+                                data: Data([0x89, 0x50, 0x4E, 0x47]))
+        let response = try await client.uploadFile(upload)
+        XCTAssertEqual(response.status, 201)
+        XCTAssertNil(response.headers["Location"])
+        let file = try response.json()
+        XCTAssertEqual(file["fid"]?[0]?["value"], .number(1))
+        XCTAssertEqual(file["filename"]?[0]?["value"], .string("a.png"))
+        XCTAssertEqual(file["filemime"]?[0]?["value"], .string("image/png"))
+        XCTAssertEqual(file["filesize"]?[0]?["value"], .number(4))
+        XCTAssertEqual(file["status"]?[0]?["value"], .bool(false))
+        let clash = try await client.uploadFile(upload).json()
+        XCTAssertEqual(clash["filename"]?[0]?["value"], .string("a_0.png"))
+        let wrongType = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/file/upload/node/article/field_image",
+                                                       headers: HTTPHeaders([("Content-Type", "image/png")]), body: Data([1])))
+        }
+        XCTAssertEqual(wrongType?.status, 415)
+        XCTAssertEqual(wrongType?.message, #"No route found that matches "Content-Type: image/png""#)
+    }
+
+    // MARK: Views
+
+    func testArticlesViewPagesAndFilters() async throws {
+        let site = MockDrupal()
+        for number in 1...5 {
+            site.addEntity("node", .object(["type": .string("article"), "title": .string("Article \(number)"),
+                                            "body": .array([.object(["value": .string("<p>Body of article \(number)</p>"),
+                                                                     "format": .string("basic_html")])])]))
+        }
+        site.addEntity("node", .object(["type": .string("article"), "title": .string("Draft 3"), "status": .bool(false)]))
+        site.addEntity("node", .object(["type": .string("page"), "title": .string("About page 3")]))
+        let client = DrupalClient.mock(site)
+
+        let first = try await client.view("/api/articles", []).json()
+        XCTAssertEqual(first.arrayValue?.count, 2)
+        XCTAssertEqual(first[0]?["nid"], .string("1"))
+        XCTAssertEqual(first[0]?["title"], .string("Article 1"))
+        XCTAssertEqual(first[0]?["body"], .string("<p>Body of article 1</p>"))
+        XCTAssertEqual(first[0]?["uuid"], site.entity("node", "1")?["uuid"]?[0]?["value"])
+        let created = try XCTUnwrap(site.entity("node", "1")?["created"]?[0]?["value"]?.stringValue)
+        XCTAssertEqual(first[0]?["created"], .string("<time datetime=\"\(created)\">\(created)</time>\n"))
+        XCTAssertEqual(first[1]?["nid"], .string("2"))
+
+        let third = try await client.view("/api/articles", [("page", "2")]).json()
+        XCTAssertEqual(third.arrayValue?.compactMap { $0["nid"]?.stringValue }, ["5"], "drafts and pages are not listed")
+        let pastEnd = try await client.view("/api/articles", [("page", "99")]).json()
+        XCTAssertEqual(pastEnd, .array([]))
+        let filtered = try await client.view("/api/articles", [("title", "3")]).json()
+        XCTAssertEqual(filtered.arrayValue?.compactMap { $0["title"]?.stringValue }, ["Article 3"])
+        let caseless = try await client.view("/api/articles", [("title", "ARTICLE")]).json()
+        XCTAssertEqual(caseless.arrayValue?.count, 2)
+    }
+
+    func testAddedViewOverTerms() async throws {
+        let site = MockDrupal()
+        site.addView(path: "/api/tags", entityType: "taxonomy_term", bundle: "tags", itemsPerPage: 10)
+        for name in ["red", "green", "blue"] { site.addEntity("taxonomy_term", .object(["vid": .string("tags"), "name": .string(name)])) }
+        let rows = try await DrupalClient.mock(site).view("api/tags", [("name", "re")]).json()
+        XCTAssertEqual(rows.arrayValue?.compactMap { $0["name"]?.stringValue }, ["red", "green"])
+        XCTAssertEqual(rows[0]?["tid"], .string("1"))
+    }
+
+    // MARK: Stubs
+
+    func testStubsWinAndCanBeRemoved() async throws {
+        let site = MockDrupal()
+        site.addEntity("node", .object(["type": .string("article"), "title": .string("Real")]))
+        site.stub(method: "GET", path: "/node/1", status: 503, headers: HTTPHeaders([("Content-Type", "text/plain")]),
+                  body: Data("Site under maintenance".utf8))
+        site.stub(method: "get", path: "api/articles", status: 200, json: .array([.object(["nid": .string("42")])]))
+        let client = DrupalClient.mock(site)
+        let error = await drupalError { _ = try await client.get("node", "1") }
+        XCTAssertEqual(error?.status, 503)
+        XCTAssertEqual(error?.message, "Site under maintenance")
+        let view = try await client.view("/api/articles", [("page", "3")]).json()
+        XCTAssertEqual(view, .array([.object(["nid": .string("42")])]))
+        site.removeStubs()
+        let real = try await client.get("node", "1").json()
+        XCTAssertEqual(real["title"]?[0]?["value"], .string("Real"))
+    }
+
+    func testRequestCountCountsEveryAnswer() async throws {
+        let site = MockDrupal()
+        XCTAssertEqual(site.requestCount, 0)
+        let client = DrupalClient.mock(site)
+        _ = try await client.loginStatus()
+        _ = try await client.login("admin", "admin")
+        _ = try? await client.get("node", "404")
+        XCTAssertEqual(site.requestCount, 3)
+    }
+
+    // MARK: Basic and Bearer
+
+    func testBasicAuthWorksPerRequestWithoutCSRF() async throws {
+        let site = MockDrupal()
+        let client = DrupalClient.mock(site)
+        try client.setAuthentication(.basic(user: "admin", password: "admin"))
+        let log = observe(client)
+        let created = try await client.create("node", article("Basic"))
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(log.started, ["POST /node"], "no session, so no CSRF token is fetched")
+        let account = try await client.get("user", "1").json()
+        XCTAssertEqual(account["name"]?[0]?["value"], .string("admin"))
+        // basic_auth is not allowed on routes without an auth list, as on Drupal.
+        let status = await drupalError { _ = try await client.loginStatus() }
+        XCTAssertEqual(status?.status, 403)
+        XCTAssertEqual(status?.message, "The used authentication method is not allowed on this route.")
+        XCTAssertNil(client.currentUser(), "Basic creates no session")
+    }
+
+    func testWrongBasicCredentialsAreAnonymous() async throws {
+        let site = MockDrupal()
+        let id = site.addEntity("node", .object(["type": .string("article"), "title": .string("Public")]))
+        let client = DrupalClient.mock(site)
+        try client.setAuthentication(.basic(user: "admin", password: "nope"))
+        let read = try await client.get("node", id)
+        XCTAssertEqual(read.status, 200)
+        let write = await drupalError { _ = try await client.create("node", self.article("bad creds")) }
+        XCTAssertEqual(write?.status, 403, "credentials were sent, so no 401 challenge")
+        XCTAssertEqual(write.flatMap { JSONValue.parse($0.body) }, .object(["message": .string("")]))
+        let account = await drupalError { _ = try await client.get("user", "1") }
+        XCTAssertEqual(account?.status, 403)
+        XCTAssertEqual(account?.message, "The 'access user profiles' permission is required.")
+    }
+
+    func testBearerTokenAuthenticatesAsItsUser() async throws {
+        let site = MockDrupal()
+        site.addBearerToken("editor-token", uid: "2")
+        let client = DrupalClient.mock(site)
+        try client.setAuthentication(.bearer(token: "editor-token"))
+        let node = try await client.create("node", article("Bearer")).json()
+        XCTAssertEqual(node["uid"]?[0]?["target_id"], .number(2))
+        let own = try await client.get("user", "2").json()
+        XCTAssertEqual(own["name"]?[0]?["value"], .string("editor"))
+        try client.setAuthentication(.bearer(token: "unknown-token"))
+        let rejected = await drupalError { _ = try await client.create("node", self.article("x")) }
+        XCTAssertEqual(rejected?.status, 403)
+    }
+
+    // MARK: Isolation, unimplemented, events
+
+    func testTwoSitesShareNothing() async throws {
+        let siteA = MockDrupal()
+        let siteB = MockDrupal()
+        let clientA = try await loggedInAdmin(siteA)
+        let clientB = DrupalClient.mock(siteB)
+        _ = try await clientA.create("node", article("Only on A"))
+        XCTAssertNotNil(siteA.entity("node", "1"))
+        XCTAssertNil(siteB.entity("node", "1"))
+        let missing = await drupalError { _ = try await clientB.get("node", "1") }
+        XCTAssertEqual(missing?.status, 404)
+        let statusB = try await clientB.loginStatus()
+        XCTAssertFalse(statusB)
+        let statusA = try await clientA.loginStatus()
+        XCTAssertTrue(statusA)
+        _ = try await clientB.login("editor", "editor")
+        XCTAssertEqual(clientA.currentUser()?.name, "admin")
+        XCTAssertEqual(clientB.currentUser()?.name, "editor")
+        let created = try await clientB.create("node", article("First on B")).json()
+        XCTAssertEqual(created["nid"]?[0]?["value"], .number(1), "ids count per site")
+    }
+
+    func testUnimplementedThrowsNamingTheClosure() async throws {
+        let client = DrupalClient.unimplemented
+        let get = await drupalError { _ = try await client.get("node", "1") }
+        XCTAssertEqual(get?.code, .unimplemented)
+        XCTAssertEqual(get?.message.contains("DrupalClient.get"), true)
+        let login = await drupalError { _ = try await client.login("a", "b") }
+        XCTAssertEqual(login?.code, .unimplemented)
+        XCTAssertEqual(login?.message.contains("DrupalClient.login"), true)
+        // Tests replace only what the code under test calls.
+        var partial = DrupalClient.unimplemented
+        partial.loginStatus = { true }
+        let status = try await partial.loginStatus()
+        XCTAssertTrue(status)
+    }
+
+    func testInvalidConfigurationFailsEveryOperation() async throws {
+        var configuration = DrupalClient.Configuration()
+        configuration.authentication = .basic(user: "", password: "x")
+        let client = DrupalClient.mock(configuration: configuration)
+        let error = await drupalError { _ = try await client.loginStatus() }
+        XCTAssertEqual(error?.code, .invalidArgument)
+    }
+
+    func testEventsReportLoginLogoutAndRequests() async throws {
+        let client = DrupalClient.mock()
+        let log = observe(client)
+        _ = try await client.login("admin", "admin")
+        _ = try await client.loginStatus()
+        try await client.logout()
+        let events = log.all
+        XCTAssertEqual(log.started, ["POST /user/login", "GET /user/login_status", "POST /user/logout"])
+        XCTAssertEqual(log.finishedStatuses, [200, 200, 204])
+        let logins = events.compactMap { if case .login(let user) = $0 { return user } else { return nil } }
+        XCTAssertEqual(logins.map(\.name), ["admin"])
+        XCTAssertEqual(events.filter { if case .logout = $0 { return true } else { return false } }.count, 1)
+        // Order: the login event follows its request, the logout event follows the logout request.
+        let kinds = events.map { event -> String in
+            switch event {
+            case .login: return "login"
+            case .logout: return "logout"
+            case .requestStarted: return "started"
+            case .requestFinished: return "finished"
+            }
+        }
+        XCTAssertEqual(kinds, ["started", "finished", "login", "started", "finished", "started", "finished", "logout"])
+    }
+
+    func testMiddlewareSeesMockTraffic() async throws {
+        let seen = Mutex<[String]>([])
+        var configuration = DrupalClient.Configuration()
+        configuration.middleware = [Middleware(onResponse: { request, response in
+            seen.withLock { $0.append("\(request.method) \(response.status)") }
+        })]
+        let client = DrupalClient.mock(configuration: configuration)
+        _ = try await client.loginStatus()
+        XCTAssertEqual(seen.withLock { $0 }, ["GET 200"])
+    }
+}

@@ -27,7 +27,7 @@ extension MockState {
         let page = max(0, Int(request.queryValue("page") ?? "") ?? 0)
         let start = page.multipliedReportingOverflow(by: view.itemsPerPage)
         let pageRows = start.overflow || start.partialValue >= rows.count ? []
-            : rows[start.partialValue..<min(rows.count, start.partialValue + view.itemsPerPage)]
+            : rows[start.partialValue..<(start.partialValue + min(rows.count - start.partialValue, view.itemsPerPage))]
         return MockReply.json(200, .array(pageRows.map { row($0, view.entityType, labelKey) }))
     }
 

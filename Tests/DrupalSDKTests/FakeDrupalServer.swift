@@ -20,15 +20,17 @@ final class FakeDrupalServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", root.appendingPathComponent("Tests/fake_drupal/fake_drupal.py").path,
-                             "--port", "0"]
+                             "--port", "0", "--exit-with-stdin"]
         let output = Pipe()
         process.standardOutput = output
+        // The server stops when this pipe closes, i.e. when the test process ends however it ends.
+        process.standardInput = Pipe()
+        process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { fatalError("cannot start the fake Drupal server: \(error)") }
         let line = FakeDrupalServer.readLine(output.fileHandleForReading)
         guard line.hasPrefix("LISTENING ") else { fatalError("the fake Drupal server said: \(line)") }
         baseURL = String(line.dropFirst("LISTENING ".count))
         self.process = process
-        atexit { FakeDrupalServer.shared.process?.terminate() }
     }
 
     private static func readLine(_ handle: FileHandle) -> String {

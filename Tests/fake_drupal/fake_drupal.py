@@ -30,6 +30,8 @@ def main(argv=None):
     p.add_argument('--flood-limit', type=int, default=0,
                    help='failed logins per user+IP before 403 (0 = flood control off)')
     p.add_argument('--verbose', action='store_true', help='log each request to stderr')
+    p.add_argument('--exit-with-stdin', action='store_true',
+                   help='stop when standard input closes (the parent died), so tests never leave servers behind')
     args = p.parse_args(argv)
 
     config = Config(site_name=args.site_name, login_message=args.login_message,
@@ -45,6 +47,8 @@ def main(argv=None):
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    if args.exit_with_stdin:
+        threading.Thread(target=_stop_at_eof, args=(stop,), daemon=True).start()
     host, port = server.server_address[:2]
     shown = '[%s]' % host if ':' in host else host
     sys.stdout.write('LISTENING http://%s:%d\n' % (shown, port))
@@ -54,6 +58,12 @@ def main(argv=None):
     sys.stdout.flush()
     # Connection threads are daemons that may sit in recv(); leave without waiting.
     os._exit(0)
+
+
+def _stop_at_eof(stop):
+    while sys.stdin.buffer.read(4096):
+        pass
+    stop(None, None)
 
 
 if __name__ == '__main__':

@@ -82,7 +82,8 @@ public enum JSONValue: Sendable, Equatable, Codable {
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs and newlines.
     var trimmedWhitespace: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+        // Character.isWhitespace also covers "\r\n", which Swift treats as one Character.
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
         guard let first = firstIndex(where: { !isSpace($0) }),
               let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])

@@ -11,11 +11,13 @@ import Glibc
 private func getOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws -> ClientHandle.Operation {
     let type = try CInput.nonEmptyString(type, "entity_type")
     let id = try CInput.nonEmptyString(id, "id")
+    try EntityPath.validate(entityType: type, id: id)
     return { try await $0.get(type, id) }
 }
 
 private func createOperation(_ type: UnsafePointer<CChar>?, _ body: Data) throws -> ClientHandle.Operation {
     let type = try CInput.nonEmptyString(type, "entity_type")
+    try EntityPath.validate(entityType: type)
     return { try await $0.create(type, body) }
 }
 
@@ -23,12 +25,14 @@ private func updateOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<
     -> ClientHandle.Operation {
     let type = try CInput.nonEmptyString(type, "entity_type")
     let id = try CInput.nonEmptyString(id, "id")
+    try EntityPath.validate(entityType: type, id: id)
     return { try await $0.update(type, id, body) }
 }
 
 private func deleteOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws -> ClientHandle.Operation {
     let type = try CInput.nonEmptyString(type, "entity_type")
     let id = try CInput.nonEmptyString(id, "id")
+    try EntityPath.validate(entityType: type, id: id)
     return { try await $0.delete(type, id) }
 }
 

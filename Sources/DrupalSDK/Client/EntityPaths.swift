@@ -33,6 +33,19 @@ public struct EntityPath: Sendable, Equatable {
     ]
 }
 
+extension EntityPath {
+    /// Throws `.invalidArgument` for an entity type that is not a machine name or an id that
+    /// cannot be a path segment, exactly as the client would before sending.
+    public static func validate(entityType: String, id: String? = nil) throws {
+        let table = EntityPathTable(paths: core)
+        if let id {
+            _ = try PathSafety.normalizePath(try table.canonicalPath(entityType, id: id))
+        } else {
+            _ = try table.createPath(entityType)
+        }
+    }
+}
+
 /// Builds the path of an entity operation, refusing names and ids that could escape it.
 struct EntityPathTable: Sendable {
     var paths: [String: EntityPath]

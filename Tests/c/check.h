@@ -81,6 +81,13 @@ static CHECK_UNUSED double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static CHECK_UNUSED void sleep_ms(long ms) {
+    struct timespec ts;
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (ms % 1000) * 1000000L;
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
 /* The fake server's URL, given by run.sh. */
 static CHECK_UNUSED const char *base_url(void) {
     const char *url = getenv("DRUPAL_BASE_URL");

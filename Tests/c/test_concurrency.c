@@ -1,0 +1,297 @@
+/* Failures of the transport and concurrency: cancellation, timeouts, max body size, connection
+ * reset, refused connections, drupal_client_free with calls in flight, many threads sharing one
+ * client, and _sync calls from inside a callback. */
+#include "check.h"
+
+static drupal_request_options fault(const char *const *headers) {
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    o.headers = headers;
+    return o;
+}
+
+static const char *STALL[] = {"X-Fake-Fault: stall;seconds=5", NULL};
+
+static void test_cancel(void) {
+    drupal_client *c = new_client();
+    drupal_request_options o = fault(STALL);
+    drupal_call *call = NULL;
+    double t0;
+    waiter w;
+
+    waiter_init(&w);
+    CHECK_CODE(drupal_request(&call, c, "GET", "/node/1", &o, waiter_callback, &w), DRUPAL_OK);
+    CHECK(call != NULL);
+    sleep_ms(200);
+    CHECK_INT(w.calls, 0);  /* still stalled */
+    t0 = now_seconds();
+    CHECK_CODE(drupal_call_cancel(call), DRUPAL_OK);
+    CHECK_INT(waiter_wait(&w, 3), DRUPAL_E_CANCELLED);
+    CHECK(now_seconds() - t0 < 1.0);   /* promptly, not when the stall ends */
+    CHECK_RESPONSE(w.response, DRUPAL_E_CANCELLED, 0);
+    CHECK(drupal_response_error_message(w.response)[0] != '\0');
+    /* Cancelling again after the end is fine, and the callback ran once. */
+    CHECK_CODE(drupal_call_cancel(call), DRUPAL_OK);
+    sleep_ms(100);
+    CHECK_INT(w.calls, 1);
+    drupal_call_free(call);
+    waiter_clear(&w);
+
+    /* A call handle freed before the call ends does not cancel it. */
+    waiter_init(&w);
+    CHECK_CODE(drupal_entity_get(&call, c, "node", "1", waiter_callback, &w), DRUPAL_OK);
+    drupal_call_free(call);
+    CHECK_INT(waiter_wait(&w, 10), DRUPAL_OK);
+    waiter_clear(&w);
+    drupal_client_free(c);
+}
+
+static void test_timeout_too_large_reset(void) {
+    drupal_client_options opts = DRUPAL_CLIENT_OPTIONS_INIT;
+    drupal_client *c = NULL, *far = NULL;
+    drupal_response *r = NULL;
+    drupal_request_options o;
+    const char *huge[] = {"X-Fake-Fault: huge;bytes=200000", NULL};
+    const char *small[] = {"X-Fake-Fault: huge;bytes=500", NULL};
+    const char *reset[] = {"X-Fake-Fault: reset", NULL};
+    const char *delay[] = {"X-Fake-Fault: delay;ms=300", NULL};
+    double t0;
+    waiter w;
+
+    opts.timeout = 1;
+    opts.max_body_size = 100000;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_OK);
+
+    o = fault(STALL);
+    t0 = now_seconds();
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_E_TIMEOUT);
+    CHECK_RESPONSE(r, DRUPAL_E_TIMEOUT, 0);
+    CHECK(now_seconds() - t0 < 3.5);
+    drupal_response_free(r);
+
+    o = fault(delay);  /* within the timeout */
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_OK);
+    drupal_response_free(r);
+
+    o = fault(huge);
+    ASYNC(w, drupal_request(NULL, c, "GET", "/node/1", &o, waiter_callback, &w));
+    CHECK_INT(w.code, DRUPAL_E_TOO_LARGE);
+    CHECK_INT(drupal_response_code(w.response), DRUPAL_E_TOO_LARGE);
+    CHECK(drupal_response_error_message(w.response)[0] != '\0');
+    waiter_clear(&w);
+
+    o = fault(small);  /* under the limit */
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_OK);
+    CHECK_INT(strlen(drupal_response_body(r, NULL)), 500);
+    drupal_response_free(r);
+
+    o = fault(reset);
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_E_NETWORK);
+    CHECK_RESPONSE(r, DRUPAL_E_NETWORK, 0);
+    drupal_response_free(r);
+    ASYNC(w, drupal_entity_get(NULL, c, "node", "1", waiter_callback, &w)); /* the client still works */
+    CHECK_INT(w.code, DRUPAL_OK);
+    waiter_clear(&w);
+
+    /* Nothing listens on port 1. */
+    CHECK_CODE(drupal_client_new(&far, "http://127.0.0.1:1", NULL), DRUPAL_OK);
+    ASYNC(w, drupal_entity_get(NULL, far, "node", "1", waiter_callback, &w));
+    CHECK_INT(w.code, DRUPAL_E_NETWORK);
+    CHECK(drupal_response_error_message(w.response)[0] != '\0');
+    waiter_clear(&w);
+    drupal_client_free(far);
+    drupal_client_free(c);
+}
+
+/* ---- drupal_client_free with calls in flight ------------------------------------------------ */
+
+enum { STALLED = 20 };
+
+typedef struct tally {
+    pthread_mutex_t lock;
+    int calls[STALLED];
+    int cancelled, other;
+} tally;
+
+typedef struct slot { tally *t; int index; } slot;
+
+static void tally_callback(drupal_code code, drupal_response *response, void *userdata) {
+    slot *s = userdata;
+    (void)response;
+    pthread_mutex_lock(&s->t->lock);
+    s->t->calls[s->index]++;
+    if (code == DRUPAL_E_CANCELLED) s->t->cancelled++;
+    else s->t->other++;
+    pthread_mutex_unlock(&s->t->lock);
+}
+
+static void test_free_in_flight(void) {
+    drupal_client *c = new_client();
+    drupal_request_options o = fault(STALL);
+    slot slots[STALLED];
+    tally t;
+    int i, once = 1, total;
+    double t0;
+
+    memset(&t, 0, sizeof t);
+    pthread_mutex_init(&t.lock, NULL);
+    for (i = 0; i < STALLED; i++) {
+        slots[i].t = &t;
+        slots[i].index = i;
+        CHECK_CODE(drupal_request(NULL, c, "GET", "/node/1", &o, tally_callback, &slots[i]), DRUPAL_OK);
+    }
+    sleep_ms(300);  /* let them reach the server */
+    t0 = now_seconds();
+    drupal_client_free(c);
+    CHECK(now_seconds() - t0 < 2.0);
+    pthread_mutex_lock(&t.lock);
+    for (i = 0; i < STALLED; i++) once = once && t.calls[i] == 1;
+    CHECK(once);
+    CHECK_INT(t.cancelled, STALLED);
+    CHECK_INT(t.other, 0);
+    pthread_mutex_unlock(&t.lock);
+    /* None runs after free returned, not even once the stalls end. */
+    sleep_ms(500);
+    pthread_mutex_lock(&t.lock);
+    total = t.cancelled + t.other;
+    pthread_mutex_unlock(&t.lock);
+    CHECK_INT(total, STALLED);
+    pthread_mutex_destroy(&t.lock);
+}
+
+/* ---- 8 threads x 200 requests on one client ------------------------------------------------- */
+
+enum { THREADS = 8, PER_THREAD = 200 };
+
+typedef struct worker {
+    drupal_client *client;
+    int index;
+    int ok, failed;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int async_pending;
+} worker;
+
+static void worker_callback(drupal_code code, drupal_response *response, void *userdata) {
+    worker *wk = userdata;
+    pthread_mutex_lock(&wk->lock);
+    if (code == DRUPAL_OK && drupal_response_status(response) == 200) wk->ok++;
+    else wk->failed++;
+    wk->async_pending--;
+    pthread_cond_signal(&wk->cond);
+    pthread_mutex_unlock(&wk->lock);
+}
+
+static void *worker_main(void *arg) {
+    worker *wk = arg;
+    int i;
+    char id[8];
+    for (i = 0; i < PER_THREAD; i++) {
+        snprintf(id, sizeof id, "%d", 1 + (wk->index + i) % 5);
+        if (i % 2 == 0) {  /* blocking */
+            drupal_response *r = NULL;
+            json_t *e = NULL;
+            int64_t nid = 0;
+            drupal_code code = drupal_entity_get_sync(&r, wk->client, "node", id);
+            int good = code == DRUPAL_OK && drupal_response_json(&e, r) == DRUPAL_OK &&
+                       drupal_json_field_int(&nid, e, "nid") == DRUPAL_OK && nid == atoi(id);
+            json_decref(e);
+            drupal_response_free(r);
+            pthread_mutex_lock(&wk->lock);
+            if (good) wk->ok++;
+            else wk->failed++;
+            pthread_mutex_unlock(&wk->lock);
+        } else {          /* async, a few in flight per thread */
+            pthread_mutex_lock(&wk->lock);
+            wk->async_pending++;
+            pthread_mutex_unlock(&wk->lock);
+            if (drupal_entity_get(NULL, wk->client, "node", id, worker_callback, wk) != DRUPAL_OK) {
+                pthread_mutex_lock(&wk->lock);
+                wk->async_pending--;
+                wk->failed++;
+                pthread_mutex_unlock(&wk->lock);
+            }
+        }
+    }
+    pthread_mutex_lock(&wk->lock);
+    while (wk->async_pending > 0) pthread_cond_wait(&wk->cond, &wk->lock);
+    pthread_mutex_unlock(&wk->lock);
+    return NULL;
+}
+
+static void test_threads(void) {
+    drupal_client *c = new_client();
+    pthread_t threads[THREADS];
+    worker workers[THREADS];
+    drupal_response *r = NULL;
+    int i, ok = 0, failed = 0;
+
+    CHECK_CODE(drupal_login_sync(&r, c, "admin", "admin"), DRUPAL_OK);  /* shared session */
+    drupal_response_free(r);
+    for (i = 0; i < THREADS; i++) {
+        memset(&workers[i], 0, sizeof workers[i]);
+        workers[i].client = c;
+        workers[i].index = i;
+        pthread_mutex_init(&workers[i].lock, NULL);
+        pthread_cond_init(&workers[i].cond, NULL);
+        CHECK_INT(pthread_create(&threads[i], NULL, worker_main, &workers[i]), 0);
+    }
+    for (i = 0; i < THREADS; i++) {
+        pthread_join(threads[i], NULL);
+        ok += workers[i].ok;
+        failed += workers[i].failed;
+        pthread_mutex_destroy(&workers[i].lock);
+        pthread_cond_destroy(&workers[i].cond);
+    }
+    CHECK_INT(ok, THREADS * PER_THREAD);
+    CHECK_INT(failed, 0);
+    drupal_client_free(c);
+}
+
+/* ---- _sync from a callback ------------------------------------------------------------------ */
+
+typedef struct nested {
+    waiter w;   /* first member: the userdata is the waiter and the whole context at once */
+    drupal_client *client;
+    drupal_code get_code, status_code, login_code;
+    int out_was_null;
+} nested;
+
+static void nested_callback(drupal_code code, drupal_response *response, void *userdata) {
+    nested *n = userdata;
+    drupal_response *r = (drupal_response *)&r;  /* must be reset to NULL */
+    int logged_in = 7;
+    n->get_code = drupal_entity_get_sync(&r, n->client, "node", "1");
+    n->out_was_null = r == NULL;
+    if (r != (drupal_response *)&r) drupal_response_free(r);
+    n->status_code = drupal_login_status_sync(&logged_in, n->client);
+    r = NULL;
+    n->login_code = drupal_login_sync(&r, n->client, "admin", "admin");
+    drupal_response_free(r);
+    waiter_callback(code, response, &n->w);
+}
+
+static void test_sync_in_callback(void) {
+    nested n;
+    memset(&n, 0, sizeof n);
+    n.client = new_client();
+    ASYNC(n.w, drupal_entity_get(NULL, n.client, "node", "2", nested_callback, &n));
+    CHECK_INT(n.w.code, DRUPAL_OK);
+    CHECK_INT(n.get_code, DRUPAL_E_STATE);
+    CHECK(n.out_was_null);
+    CHECK_INT(n.status_code, DRUPAL_E_STATE);
+    CHECK_INT(n.login_code, DRUPAL_E_STATE);
+    waiter_clear(&n.w);
+    drupal_client_free(n.client);
+}
+
+int main(void) {
+    double t0 = now_seconds();
+    fake_reset();
+    test_cancel();
+    test_timeout_too_large_reset();
+    test_free_in_flight();
+    test_sync_in_callback();
+    test_threads();
+    fprintf(stderr, "test_concurrency: %.1f s\n", now_seconds() - t0);
+    return check_summary();
+}

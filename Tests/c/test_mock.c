@@ -1,0 +1,110 @@
+/* The mock client: an in-memory Drupal with users, entities, views and stubs (no server). */
+#include "check.h"
+
+static void test_mock(void) {
+    drupal_client *m = NULL, *live = NULL;
+    drupal_response *r = NULL;
+    char *uid = NULL, *nid = NULL;
+    const char *roles[] = {"content_editor", NULL};
+    const char *page1[] = {"page", "1", NULL};
+    const char *article = "{\"type\":[{\"target_id\":\"article\"}],\"title\":[{\"value\":\"Mock article\"}]}";
+    const char *patch = "{\"type\":[{\"target_id\":\"article\"}],\"title\":[{\"value\":\"Mock renamed\"}]}";
+    json_t *body = NULL;
+    const char *s = NULL;
+    int logged_in = -1;
+    size_t count = 0;
+    char created[32];
+    int64_t id = 0;
+    waiter w;
+
+    CHECK_CODE(drupal_mock_client_new(&m), DRUPAL_OK);
+    CHECK_CODE(drupal_mock_add_user(&uid, m, "frank", "frankpw", roles), DRUPAL_OK);
+    CHECK(uid != NULL && uid[0] != '\0');
+    CHECK_CODE(drupal_mock_add_user(NULL, m, "gina", "ginapw", NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_mock_add_entity(&nid, m, "node", article), DRUPAL_OK);
+    CHECK(nid != NULL && nid[0] != '\0');
+
+    /* Login as the added user, async, then the status. */
+    ASYNC(w, drupal_login(NULL, m, "frank", "frankpw", waiter_callback, &w));
+    CHECK_INT(w.code, DRUPAL_OK);
+    CHECK_CODE(drupal_response_json(&body, w.response), DRUPAL_OK);
+    CHECK_CODE(drupal_json_field_string(&s, json_object_get(body, "current_user"), "name"), DRUPAL_OK);
+    CHECK_STR(s, "frank");
+    CHECK_CODE(drupal_json_field_string(&s, json_object_get(body, "current_user"), "uid"), DRUPAL_OK);
+    CHECK_STR(s, uid);
+    json_decref(body);
+    waiter_clear(&w);
+    CHECK_CODE(drupal_login_status_sync(&logged_in, m), DRUPAL_OK);
+    CHECK_INT(logged_in, 1);
+    CHECK_CODE(drupal_logout_sync(&r, m), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_CODE(drupal_login_sync(&r, m, "frank", "wrong"), DRUPAL_E_HTTP);
+    CHECK_INT(drupal_response_status(r), 400);
+    drupal_response_free(r);
+
+    CHECK_CODE(drupal_login_sync(&r, m, "admin", "admin"), DRUPAL_OK);
+    drupal_response_free(r);
+
+    /* The added entity, then CRUD. */
+    CHECK_CODE(drupal_entity_get_sync(&r, m, "node", nid), DRUPAL_OK);
+    CHECK_CODE(drupal_response_json(&body, r), DRUPAL_OK);
+    CHECK_CODE(drupal_json_field_string(&s, body, "title"), DRUPAL_OK);
+    CHECK_STR(s, "Mock article");
+    json_decref(body);
+    drupal_response_free(r);
+
+    CHECK_CODE(drupal_entity_create_sync(&r, m, "node", article, strlen(article)), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 201);
+    CHECK_CODE(drupal_response_json(&body, r), DRUPAL_OK);
+    CHECK_CODE(drupal_json_field_int(&id, body, "nid"), DRUPAL_OK);
+    snprintf(created, sizeof created, "%lld", (long long)id);
+    json_decref(body);
+    drupal_response_free(r);
+    ASYNC(w, drupal_entity_update(NULL, m, "node", created, patch, strlen(patch), waiter_callback, &w));
+    CHECK_RESPONSE(w.response, DRUPAL_OK, 200);
+    waiter_clear(&w);
+    CHECK_CODE(drupal_entity_delete_sync(&r, m, "node", created), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 204);
+    drupal_response_free(r);
+    CHECK_CODE(drupal_entity_get_sync(&r, m, "node", created), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 404);
+    drupal_response_free(r);
+
+    /* The paged view. */
+    CHECK_CODE(drupal_view_sync(&r, m, "/api/articles", NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_response_json(&body, r), DRUPAL_OK);
+    CHECK_CODE(drupal_json_view_count(&count, body), DRUPAL_OK);
+    CHECK(count >= 1 && count <= 2);
+    json_decref(body);
+    drupal_response_free(r);
+    CHECK_CODE(drupal_view_sync(&r, m, "/api/articles", page1), DRUPAL_OK);
+    drupal_response_free(r);
+
+    /* A stub overrides everything; a later one replaces it. */
+    CHECK_CODE(drupal_mock_stub(m, "GET", "/node/1", 503, "text/plain", "down", 4), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, m, "node", "1"), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 503);
+    CHECK_STR(drupal_response_body(r, NULL), "down");
+    drupal_response_free(r);
+    CHECK_CODE(drupal_mock_stub(m, "GET", "/custom/thing", 200, "application/json", "{\"ok\":true}", 11), DRUPAL_OK);
+    CHECK_CODE(drupal_request_sync(&r, m, "GET", "/custom/thing", NULL), DRUPAL_OK);
+    CHECK_STR(drupal_response_body(r, NULL), "{\"ok\":true}");
+    CHECK(strstr(drupal_response_header(r, "content-type"), "application/json") != NULL);
+    drupal_response_free(r);
+
+    /* Mock-only functions refuse a live client. */
+    CHECK_CODE(drupal_client_new(&live, "http://127.0.0.1:1", NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_mock_add_user(NULL, live, "x", "y", NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_entity(NULL, live, "node", article), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_stub(live, "GET", "/x", 200, "text/plain", "x", 1), DRUPAL_E_INVALID_ARGUMENT);
+    drupal_client_free(live);
+
+    drupal_free(uid);
+    drupal_free(nid);
+    drupal_client_free(m);
+}
+
+int main(void) {
+    test_mock();
+    return check_summary();
+}

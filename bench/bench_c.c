@@ -1,0 +1,293 @@
+/* Drivers for libdrupalsdk through its C API. Each mode prints RESULT lines (see common.h).
+ *   bench_c seq-sync  BASE N WARM           drupal_entity_get_sync("node","1") in a loop; rps
+ *   bench_c seq-async BASE N WARM           drupal_entity_get + callback + condvar, 1 in flight; rps
+ *   bench_c conc      BASE N WARM INFLIGHT  drupal_entity_get, INFLIGHT calls kept in flight; rps
+ *   bench_c mock      N WARM                mock client FFI floor; per-call us (and C-only floors)
+ *   bench_c memory    BASE N1 N2            RSS after N2 requests minus RSS after N1 (bytes)
+ *   bench_c clients   BASE K                RSS per extra client handle (K clients)
+ *   bench_c json      FILE ITER             view page: helpers vs Jansson alone; us per parse+read
+ */
+#include "common.h"
+#include <pthread.h>
+#include <drupalsdk.h>
+
+/* ---- a counter with a condvar: "wait until in-flight < limit" ----------------------------- */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    long inflight, done, errors;
+} gate;
+
+static gate G = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0 };
+
+static void on_done(drupal_code code, drupal_response *response, void *userdata) {
+    (void)userdata;
+    int bad = code != DRUPAL_OK || drupal_response_status(response) != 200;
+    if (bad) fprintf(stderr, "call failed: %s %d %s\n", drupal_code_name(code), drupal_response_status(response),
+                     drupal_response_error_message(response));
+    size_t len = 0;
+    (void)drupal_response_body(response, &len);
+    pthread_mutex_lock(&G.mu);
+    G.inflight--;
+    G.done++;
+    G.errors += bad;
+    pthread_cond_signal(&G.cv);
+    pthread_mutex_unlock(&G.mu);
+}
+
+static void start_get(drupal_client *c) {
+    pthread_mutex_lock(&G.mu);
+    G.inflight++;
+    pthread_mutex_unlock(&G.mu);
+    if (drupal_entity_get(NULL, c, "node", "1", on_done, NULL) != DRUPAL_OK)
+        DIE("drupal_entity_get: %s", drupal_last_error());
+}
+
+static void wait_below(long limit) {
+    pthread_mutex_lock(&G.mu);
+    while (G.inflight >= limit) pthread_cond_wait(&G.cv, &G.mu);
+    pthread_mutex_unlock(&G.mu);
+    if (G.errors) DIE("%ld calls failed", G.errors);
+}
+
+/* Runs `count` GETs keeping `inflight` in flight; returns when all are done. */
+static void run_inflight(drupal_client *c, long count, long inflight) {
+    for (long i = 0; i < count; i++) {
+        wait_below(inflight);
+        start_get(c);
+    }
+    wait_below(1);
+}
+
+static drupal_client *client_for(const char *base) {
+    drupal_client *c = NULL;
+    if (drupal_client_new(&c, base, NULL) != DRUPAL_OK) DIE("drupal_client_new: %s", drupal_last_error());
+    return c;
+}
+
+static void get_sync(drupal_client *c) {
+    drupal_response *r = NULL;
+    drupal_code code = drupal_entity_get_sync(&r, c, "node", "1");
+    if (code != DRUPAL_OK || drupal_response_status(r) != 200)
+        DIE("drupal_entity_get_sync: %s (%s)", drupal_code_name(code), drupal_last_error());
+    size_t len = 0;
+    (void)drupal_response_body(r, &len);
+    drupal_response_free(r);
+}
+
+static int mode_seq_sync(const char *base, long n, long warm) {
+    drupal_client *c = client_for(base);
+    for (long i = 0; i < warm; i++) get_sync(c);
+    double t0 = now_s();
+    for (long i = 0; i < n; i++) get_sync(c);
+    result("rps", n / (now_s() - t0));
+    drupal_client_free(c);
+    return 0;
+}
+
+static int mode_inflight(const char *base, long n, long warm, long inflight) {
+    drupal_client *c = client_for(base);
+    run_inflight(c, warm, inflight);
+    double t0 = now_s();
+    run_inflight(c, n, inflight);
+    result("rps", n / (now_s() - t0));
+    drupal_client_free(c);
+    return 0;
+}
+
+/* ---- mock client: the FFI floor ---------------------------------------------------------- */
+static void *pong_thread(void *arg) {
+    /* C-only floor for a cross-thread hand-off: the other thread posts, we answer. */
+    long n = (long)arg;
+    for (long i = 0; i < n; i++) {
+        pthread_mutex_lock(&G.mu);
+        while (G.inflight == 0) pthread_cond_wait(&G.cv, &G.mu);
+        G.inflight = 0;
+        G.done++;
+        pthread_cond_broadcast(&G.cv);
+        pthread_mutex_unlock(&G.mu);
+    }
+    return NULL;
+}
+
+static double handoff_floor_us(long n) {
+    pthread_t t;
+    G.inflight = 0;
+    G.done = 0;
+    double *lat = malloc(n * sizeof *lat);
+    pthread_create(&t, NULL, pong_thread, (void *)n);
+    for (long i = 0; i < n; i++) {
+        double t0 = now_s();
+        pthread_mutex_lock(&G.mu);
+        G.inflight = 1;
+        pthread_cond_broadcast(&G.cv);
+        while (G.inflight != 0) pthread_cond_wait(&G.cv, &G.mu);
+        pthread_mutex_unlock(&G.mu);
+        lat[i] = (now_s() - t0) * 1e6;
+    }
+    pthread_join(t, NULL);
+    double m = median(lat, n);
+    free(lat);
+    return m;
+}
+
+static int mode_mock(long n, long warm) {
+    drupal_client *c = NULL;
+    if (drupal_mock_client_new(&c) != DRUPAL_OK) DIE("drupal_mock_client_new: %s", drupal_last_error());
+    const char *body = "{\"nid\":[{\"value\":1}],\"title\":[{\"value\":\"Article 1\"}]}";
+    if (drupal_mock_stub(c, "GET", "/node/1", 200, "application/json", body, strlen(body)) != DRUPAL_OK)
+        DIE("drupal_mock_stub: %s", drupal_last_error());
+    run_inflight(c, warm, 1);
+    /* 1: one call at a time, each timed from the call to the callback's wake-up (median). */
+    double *lat = malloc(n * sizeof *lat);
+    for (long i = 0; i < n; i++) {
+        double t0 = now_s();
+        start_get(c);
+        wait_below(1);
+        lat[i] = (now_s() - t0) * 1e6;
+    }
+    result("mock_roundtrip_us", median(lat, n));
+    /* 2: the amortised cost per call when calls are issued back to back (median of batches). */
+    long batch = 200, batches = n / batch > 5 ? n / batch : 5;
+    double *per = malloc(batches * sizeof *per);
+    for (long b = 0; b < batches; b++) {
+        double t0 = now_s();
+        run_inflight(c, batch, batch);
+        per[b] = (now_s() - t0) * 1e6 / batch;
+    }
+    result("mock_pipelined_us", median(per, batches));
+    /* 3: the same, sync. */
+    for (long i = 0; i < n; i++) {
+        double t0 = now_s();
+        get_sync(c);
+        lat[i] = (now_s() - t0) * 1e6;
+    }
+    result("mock_sync_us", median(lat, n));
+    drupal_client_free(c);
+    /* The floor of any cross-thread callback design: a C-only condvar ping-pong. */
+    result("handoff_floor_us", handoff_floor_us(n));
+    free(lat);
+    free(per);
+    return 0;
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+static int mode_memory(const char *base, long n1, long n2) {
+    drupal_client *c = client_for(base);
+    run_inflight(c, n1, 32);
+    long r1 = rss_bytes();
+    run_inflight(c, n2 - n1, 32);
+    long r2 = rss_bytes();
+    result("rss_after_n1", r1);
+    result("rss_after_n2", r2);
+    result("rss_growth", r2 - r1);
+    drupal_client_free(c);
+    return 0;
+}
+
+static int mode_clients(const char *base, long k) {
+    drupal_client *first = client_for(base);
+    get_sync(first);
+    long r0 = rss_bytes();
+    drupal_client **cs = calloc(k, sizeof *cs);
+    for (long i = 0; i < k; i++) cs[i] = client_for(base);
+    long r1 = rss_bytes();
+    result("rss_per_client", (double)(r1 - r0) / k);
+    /* The same clients after one request each (connection, buffers, easy handle). */
+    for (long i = 0; i < k; i++) get_sync(cs[i]);
+    long r2 = rss_bytes();
+    result("rss_per_used_client", (double)(r2 - r0) / k);
+    for (long i = 0; i < k; i++) drupal_client_free(cs[i]);
+    drupal_client_free(first);
+    free(cs);
+    return 0;
+}
+
+/* ---- JSON helpers ----------------------------------------------------------------------- */
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) DIE("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = malloc(*len + 1);
+    if (fread(p, 1, *len, f) != *len) DIE("short read");
+    fclose(f);
+    return p;
+}
+
+static volatile long sink;
+
+static void json_helpers(const char *text, size_t len) {
+    json_t *doc = NULL, *rows = NULL;
+    size_t count = 0;
+    if (drupal_json_parse(&doc, text, len) != DRUPAL_OK) DIE("parse: %s", drupal_last_error());
+    if (drupal_json_view_rows(&rows, doc) || drupal_json_view_count(&count, rows)) DIE("rows");
+    for (size_t i = 0; i < count; i++) {
+        json_t *row;
+        int64_t nid;
+        const char *title, *uuid;
+        if (drupal_json_view_row(&row, rows, i) || drupal_json_field_int(&nid, row, "nid") ||
+            drupal_json_view_column(&title, rows, i, "title") || drupal_json_view_column(&uuid, rows, i, "uuid"))
+            DIE("row %zu: %s", i, drupal_last_error());
+        sink += nid + title[0] + uuid[0];
+    }
+    json_decref(doc);
+}
+
+static void json_jansson(const char *text, size_t len) {
+    json_error_t err;
+    json_t *doc = json_loadb(text, len, 0, &err);
+    if (!doc || !json_is_array(doc)) DIE("json_loadb: %s", err.text);
+    size_t n = json_array_size(doc);
+    for (size_t i = 0; i < n; i++) {
+        json_t *row = json_array_get(doc, i);
+        const char *nid = json_string_value(json_object_get(row, "nid"));
+        const char *title = json_string_value(json_object_get(row, "title"));
+        const char *uuid = json_string_value(json_object_get(row, "uuid"));
+        if (!nid || !title || !uuid) DIE("row %zu", i);
+        sink += strtoll(nid, NULL, 10) + title[0] + uuid[0];
+    }
+    json_decref(doc);
+}
+
+static double time_us(void (*fn)(const char *, size_t), const char *text, size_t len, long iter) {
+    double *t = malloc(iter * sizeof *t);
+    for (long i = 0; i < iter; i++) {
+        double t0 = now_s();
+        fn(text, len);
+        t[i] = (now_s() - t0) * 1e6;
+    }
+    double m = median(t, iter);
+    free(t);
+    return m;
+}
+
+static int mode_json(const char *path, long iter) {
+    size_t len;
+    char *text = slurp(path, &len);
+    for (int i = 0; i < 20; i++) { json_helpers(text, len); json_jansson(text, len); }
+    result("helpers_us", time_us(json_helpers, text, len, iter));
+    result("jansson_us", time_us(json_jansson, text, len, iter));
+    free(text);
+    return 0;
+}
+
+static const char *arg(int argc, char **argv, int i) {
+    if (i >= argc) DIE("%s: missing argument %d", argv[1], i);
+    return argv[i];
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) DIE("usage: see the comment at the top of bench_c.c");
+    const char *m = argv[1];
+#define ARG(i) arg(argc, argv, i)
+    if (!strcmp(m, "seq-sync")) return mode_seq_sync(ARG(2), atol(ARG(3)), atol(ARG(4)));
+    if (!strcmp(m, "seq-async")) return mode_inflight(ARG(2), atol(ARG(3)), atol(ARG(4)), 1);
+    if (!strcmp(m, "conc")) return mode_inflight(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)));
+    if (!strcmp(m, "mock")) return mode_mock(atol(ARG(2)), atol(ARG(3)));
+    if (!strcmp(m, "memory")) return mode_memory(ARG(2), atol(ARG(3)), atol(ARG(4)));
+    if (!strcmp(m, "clients")) return mode_clients(ARG(2), atol(ARG(3)));
+    if (!strcmp(m, "json")) return mode_json(ARG(2), atol(ARG(3)));
+    DIE("unknown mode %s", m);
+}

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""Python drivers: the drupalsdk binding and its baselines (http.client, requests, aiohttp,
+json, a bare ctypes callback). Prints `RESULT <name> <value>` lines, or `SKIP <reason>` when the
+binding is not importable. Run by bench/harness.py with bench/.venv's python.
+
+    bench_py.py seq-http-client URL N WARM [parse]
+    bench_py.py seq-requests    URL N WARM [parse]
+    bench_py.py seq-binding     BASE N WARM
+    bench_py.py aiohttp         URL N WARM INFLIGHT
+    bench_py.py futures         BASE N WARM INFLIGHT
+    bench_py.py asyncio         BASE N WARM INFLIGHT
+    bench_py.py ctypes-floor    N
+    bench_py.py mock-binding    N
+    bench_py.py json            FILE ITER
+"""
+import asyncio
+import ctypes
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+import urllib.parse
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(BENCH)
+sys.path.insert(0, os.path.join(REPO, "bindings", "python", "src"))
+os.environ.setdefault("DRUPALSDK_LIBRARY", os.path.join(REPO, "build", "lib", "libdrupalsdk.so"))
+
+
+def result(name, value):
+    print(f"RESULT {name} {value:.6g}", flush=True)
+
+
+def skip(reason):
+    print(f"SKIP {reason}", flush=True)
+    sys.exit(0)
+
+
+def binding():
+    """The drupalsdk package, or SKIP if it is not there (yet)."""
+    try:
+        import drupalsdk
+    except Exception as e:  # not written yet, or broken: reported as SKIP, not as a crash
+        skip(f"binding not available ({type(e).__name__}: {e})")
+    for name in ("Client",):
+        if not hasattr(drupalsdk, name):
+            skip(f"binding not available (drupalsdk.{name} missing)")
+    return drupalsdk
+
+
+def timed_loop(fn, n, warm):
+    for _ in range(warm):
+        fn()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return n / (time.perf_counter() - t0)
+
+
+def consume(r):
+    """What a caller does with the binding's answer: gets at the body bytes (or parsed JSON)."""
+    for attr in ("body", "content", "data"):
+        v = getattr(r, attr, None)
+        if v is not None:
+            return v
+    return r
+
+
+# ---- sequential ----------------------------------------------------------------------------
+
+def seq_http_client(url, n, warm, parse=False):
+    import http.client
+    u = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port)
+    target = u.path + ("?" + u.query if u.query else "")
+
+    def one():
+        conn.request("GET", target)
+        r = conn.getresponse()
+        body = r.read()
+        if r.status != 200:
+            raise SystemExit(f"status {r.status}")
+        return json.loads(body) if parse else body
+    result("rps", timed_loop(one, n, warm))
+
+
+def seq_requests(url, n, warm, parse=False):
+    import requests
+    s = requests.Session()
+
+    def one():
+        r = s.get(url)
+        if r.status_code != 200:
+            raise SystemExit(f"status {r.status_code}")
+        return r.json() if parse else r.content
+    result("rps", timed_loop(one, n, warm))
+
+
+def seq_binding(base, n, warm):
+    d = binding()
+    c = d.Client(base)
+    result("rps", timed_loop(lambda: consume(c.get("node", "1")), n, warm))
+
+
+# ---- 32 in flight --------------------------------------------------------------------------
+
+def run_aiohttp(url, n, warm, inflight):
+    import aiohttp
+
+    async def main():
+        conn = aiohttp.TCPConnector(limit=inflight)
+        async with aiohttp.ClientSession(connector=conn) as s:
+            async def worker(counter):
+                while counter[0] > 0:
+                    counter[0] -= 1
+                    async with s.get(url) as r:
+                        await r.read()
+                        if r.status != 200:
+                            raise SystemExit(f"status {r.status}")
+            warm_counter = [warm]
+            await asyncio.gather(*(worker(warm_counter) for _ in range(inflight)))
+            counter = [n]
+            t0 = time.perf_counter()
+            await asyncio.gather(*(worker(counter) for _ in range(inflight)))
+            return n / (time.perf_counter() - t0)
+    result("rps", asyncio.run(main()))
+
+
+def run_futures(base, n, warm, inflight):
+    d = binding()
+    c = d.Client(base)
+    submit = getattr(c, "submit_get", None)
+    if submit is None:
+        skip("binding not available (Client.submit_get missing)")
+
+    def batch(count):
+        slots = threading.Semaphore(inflight)
+        errors = []
+
+        def done(f):
+            if f.exception() is not None:
+                errors.append(f.exception())
+            slots.release()
+        for _ in range(count):
+            slots.acquire()
+            submit("node", "1").add_done_callback(done)
+        for _ in range(inflight):
+            slots.acquire()
+        if errors:
+            raise SystemExit(f"{len(errors)} calls failed: {errors[0]!r}")
+    batch(warm)
+    t0 = time.perf_counter()
+    batch(n)
+    result("rps", n / (time.perf_counter() - t0))
+
+
+def run_asyncio(base, n, warm, inflight):
+    d = binding()
+    if not hasattr(d, "AsyncClient"):
+        skip("binding not available (drupalsdk.AsyncClient missing)")
+
+    async def main():
+        c = d.AsyncClient(base)
+
+        async def worker(counter):
+            while counter[0] > 0:
+                counter[0] -= 1
+                consume(await c.get("node", "1"))
+        warm_counter = [warm]
+        await asyncio.gather(*(worker(warm_counter) for _ in range(inflight)))
+        counter = [n]
+        t0 = time.perf_counter()
+        await asyncio.gather(*(worker(counter) for _ in range(inflight)))
+        rps = n / (time.perf_counter() - t0)
+        close = getattr(c, "aclose", None) or getattr(c, "close", None)
+        if close:
+            r = close()
+            if asyncio.iscoroutine(r):
+                await r
+        return rps
+    result("rps", asyncio.run(main()))
+
+
+# ---- FFI floor -----------------------------------------------------------------------------
+
+def per_call_us(fn, n, batch=100):
+    """Median over batches of the mean time per call (us)."""
+    for _ in range(min(n, 500)):
+        fn()
+    means = []
+    for _ in range(max(n // batch, 5)):
+        t0 = time.perf_counter_ns()
+        for _ in range(batch):
+            fn()
+        means.append((time.perf_counter_ns() - t0) / batch / 1e3)
+    return statistics.median(means)
+
+
+CB = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+
+def ctypes_floor(n):
+    lib = ctypes.CDLL(os.path.join(BENCH, ".build", "ffi_floor.so"))
+    lib.ffi_floor_call.argtypes = [CB, ctypes.c_void_p]
+    lib.ffi_floor_call.restype = None
+    box = []
+
+    @CB
+    def cb(code, response, userdata):
+        box.append(code)
+
+    def one():
+        lib.ffi_floor_call(cb, None)
+        box.pop()
+    result("us", per_call_us(one, n))
+
+
+def mock_binding(n):
+    d = binding()
+    mock = getattr(d.Client, "mock", None)
+    if mock is None:
+        skip("binding not available (Client.mock missing)")
+    c = mock()
+    body = b'{"nid":[{"value":1}],"title":[{"value":"Article 1"}]}'
+    stub = getattr(c, "stub", None) or getattr(c, "mock_stub", None)
+    if stub is not None:
+        try:
+            stub("GET", "/node/1", 200, "application/json", body)
+        except TypeError:
+            stub("GET", "/node/1", status=200, content_type="application/json", body=body)
+    result("us", per_call_us(lambda: consume(c.get("node", "1")), n))
+
+
+# ---- JSON ----------------------------------------------------------------------------------
+
+def json_case(path, iters):
+    with open(path, "rb") as f:
+        text = f.read()
+
+    def one():
+        acc = 0
+        for row in json.loads(text):
+            acc += int(row["nid"]) + len(row["title"]) + len(row["uuid"])
+        return acc
+    for _ in range(20):
+        one()
+    times = []
+    for _ in range(iters):
+        t0 = time.perf_counter_ns()
+        one()
+        times.append((time.perf_counter_ns() - t0) / 1e3)
+    result("us", statistics.median(times))
+
+
+def main(argv):
+    mode, args = argv[1], argv[2:]
+    parse = "parse" in args
+    args = [a for a in args if a != "parse"]
+    if mode == "seq-http-client":
+        seq_http_client(args[0], int(args[1]), int(args[2]), parse)
+    elif mode == "seq-requests":
+        seq_requests(args[0], int(args[1]), int(args[2]), parse)
+    elif mode == "seq-binding":
+        seq_binding(args[0], int(args[1]), int(args[2]))
+    elif mode == "aiohttp":
+        run_aiohttp(args[0], int(args[1]), int(args[2]), int(args[3]))
+    elif mode == "futures":
+        run_futures(args[0], int(args[1]), int(args[2]), int(args[3]))
+    elif mode == "asyncio":
+        run_asyncio(args[0], int(args[1]), int(args[2]), int(args[3]))
+    elif mode == "ctypes-floor":
+        ctypes_floor(int(args[0]))
+    elif mode == "mock-binding":
+        mock_binding(int(args[0]))
+    elif mode == "json":
+        json_case(args[0], int(args[1]))
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

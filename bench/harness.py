@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""Runs every benchmark case against servers it starts itself, and prints one table.
+
+Called by bench/run (which installs and builds what is needed first). Standard library only.
+Every driver program prints `RESULT <name> <value>` lines (or `SKIP <reason>`); this script runs
+the library and its baseline back to back in each repetition, on the same server, and reports
+the median of the repetitions.
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(BENCH)
+OUT = os.path.join(BENCH, ".build")          # compiled drivers (git-ignored)
+PY = os.path.join(BENCH, ".venv", "bin", "python")
+LIB = os.path.join(REPO, "build", "lib", "libdrupalsdk.so")
+
+
+class CaseError(Exception):
+    pass
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, timeout=10):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise CaseError(f"nothing listening on port {port}")
+
+
+# ---- servers -------------------------------------------------------------------------------
+
+class Servers:
+    def __init__(self):
+        self.tmp = tempfile.mkdtemp(prefix="drupalsdk-bench-")
+        os.chmod(self.tmp, 0o755)   # nginx workers run as an unprivileged user when started as root
+        self.procs = []
+
+    def start(self):
+        www = os.path.join(self.tmp, "www")
+        os.makedirs(os.path.join(self.tmp, "tmp"))
+        subprocess.run([sys.executable, os.path.join(BENCH, "gen_data.py"), www], check=True)
+        self.articles = os.path.join(www, "articles.json")
+        port = free_port()
+        with open(os.path.join(BENCH, "nginx.conf.in")) as f:
+            conf = f.read().replace("@ROOT@", self.tmp).replace("@PORT@", str(port))
+        conf_path = os.path.join(self.tmp, "nginx.conf")
+        with open(conf_path, "w") as f:
+            f.write(conf)
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        self.procs.append(subprocess.Popen([nginx, "-c", conf_path, "-p", self.tmp],
+                                           stdin=subprocess.DEVNULL))
+        wait_port(port)
+        self.nginx = f"http://127.0.0.1:{port}"
+        fake = subprocess.Popen([sys.executable, os.path.join(REPO, "Tests", "fake_drupal", "fake_drupal.py"),
+                                 "--port", "0", "--delay-ms", "20", "--exit-with-stdin"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.procs.append(fake)
+        line = fake.stdout.readline().strip()
+        m = re.match(r"LISTENING (http://\S+)", line)
+        if not m:
+            raise CaseError(f"fake Drupal did not start: {line!r}")
+        self.fake = m.group(1)
+        log(f"nginx at {self.nginx}, fake Drupal (20 ms) at {self.fake}")
+
+    def stop(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+# ---- running drivers -----------------------------------------------------------------------
+
+def run(cmd, timeout=300):
+    """Runs one driver; returns {name: value} or the string 'SKIP: reason'."""
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise CaseError(f"timed out after {timeout}s: {' '.join(cmd)}")
+    out = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("SKIP"):
+            return "SKIP: " + line[4:].strip(" :")
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "RESULT":
+            out[parts[1]] = float(parts[2])
+    if p.returncode != 0 or not out:
+        raise CaseError(f"exit {p.returncode}: {' '.join(cmd)}\n{p.stderr.strip()[-2000:]}")
+    log(f"  {time.time() - t0:5.1f}s {' '.join(os.path.basename(c) if i == 0 else c for i, c in enumerate(cmd))}"
+        f" -> {', '.join(f'{k}={v:.4g}' for k, v in out.items())}")
+    return out
+
+
+def measure(commands, reps):
+    """Runs each command once per repetition, interleaved (A B C A B C ...).
+    Returns one {name: median} per command (or a 'SKIP: ...' string)."""
+    samples = [dict() for _ in commands]
+    skipped = [None] * len(commands)
+    for _ in range(reps):
+        for i, cmd in enumerate(commands):
+            if skipped[i]:
+                continue
+            r = run(cmd)
+            if isinstance(r, str):
+                skipped[i] = r
+                continue
+            for k, v in r.items():
+                samples[i].setdefault(k, []).append(v)
+    return [skipped[i] or {k: statistics.median(v) for k, v in samples[i].items()} for i in range(len(commands))]
+
+
+# ---- the table -----------------------------------------------------------------------------
+
+class Table:
+    def __init__(self):
+        self.rows = []
+        self.errors = 0
+
+    def add(self, case, what, lib, base, ratio, target, verdict, note=""):
+        self.rows.append((case, what, lib, base, ratio, target, verdict, note))
+
+    def compare(self, case, what, lib, base, unit, target_ratio, higher_is_better=True, note=""):
+        """lib/base: numbers or SKIP strings. Ratio = lib/base for throughput, base/lib for times."""
+        if isinstance(lib, str) or isinstance(base, str):
+            reason = lib if isinstance(lib, str) else base
+            self.add(case, what, fmt(lib, unit), fmt(base, unit), "-", f">= {target_ratio}x", "SKIP", reason)
+            return
+        ratio = lib / base if higher_is_better else base / lib
+        verdict = "PASS" if ratio >= target_ratio else "FAIL"
+        self.add(case, what, fmt(lib, unit), fmt(base, unit), f"{ratio:.2f}x", f">= {target_ratio}x", verdict, note)
+
+    def limit(self, case, what, value, unit, limit, note="", base="-"):
+        """An absolute figure with an upper limit."""
+        if isinstance(value, str):
+            self.add(case, what, value, base, "-", f"<= {fmt(limit, unit)}", "SKIP", value)
+            return
+        verdict = "PASS" if value <= limit else "FAIL"
+        self.add(case, what, fmt(value, unit), base, "-", f"<= {fmt(limit, unit)}", verdict, note)
+
+    def error(self, case, msg):
+        self.errors += 1
+        self.add(case, "(crashed or errored)", "-", "-", "-", "-", "ERROR", msg.splitlines()[0][:200])
+        log(f"ERROR in {case}: {msg}")
+
+    def markdown(self):
+        head = "| case | measurement | library | baseline | ratio | target | result | note |"
+        lines = [head, "|" + "---|" * 8]
+        for r in self.rows:
+            lines.append("| " + " | ".join(str(c).replace("|", "/") for c in r) + " |")
+        return "\n".join(lines)
+
+    def text(self):
+        cols = list(zip(*([("case", "measurement", "library", "baseline", "ratio", "target", "result", "note")]
+                          + self.rows)))
+        widths = [max(len(str(c)) for c in col) for col in cols]
+        widths[-1] = 0
+        out = []
+        for i, r in enumerate([cols_row for cols_row in zip(*cols)]):
+            out.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+            if i == 0:
+                out.append("  ".join("-" * w for w in widths[:-1]) + "  ----")
+        return "\n".join(out)
+
+
+def fmt(v, unit):
+    if isinstance(v, str):
+        return "SKIP"
+    if unit == "rps":
+        return f"{v:,.0f} req/s"
+    if unit == "us":
+        return f"{v:.2f} us"
+    if unit == "ms":
+        return f"{v:.2f} ms"
+    if unit == "bytes":
+        if abs(v) >= 1 << 20:
+            return f"{v / (1 << 20):.2f} MB"
+        return f"{v / 1024:.1f} KB"
+    return f"{v:.4g}"
+
+
+# ---- the cases -----------------------------------------------------------------------------
+
+def cases(s, quick):
+    """Yields (case name, function(table)). Sizes: full runs aim at ~5 minutes in total."""
+    C = os.path.join(OUT, "bench_c")
+    CURL = os.path.join(OUT, "baseline_curl")
+    BPY = [PY, os.path.join(BENCH, "bench_py.py")]
+    node = s.nginx + "/node/1?_format=json"
+    slow_node = s.fake + "/node/1?_format=json"
+    q = quick
+    reps = 2 if q else 5
+
+    def c1(t):
+        n, w = ("300", "50") if q else ("20000", "1000")
+        curl, sync, asyn = measure([[CURL, "seq", node, n, w], [C, "seq-sync", s.nginx, n, w],
+                                    [C, "seq-async", s.nginx, n, w]], reps)
+        t.compare("1 C sequential", "sync GET /node/1 vs curl easy", sync["rps"], curl["rps"], "rps", 0.8)
+        t.compare("1 C sequential", "async GET /node/1 (1 in flight) vs curl easy", asyn["rps"], curl["rps"], "rps", 0.8)
+
+    def c2(t):
+        n, w = ("2000", "200") if q else ("100000", "5000")
+        curl, lib = measure([[CURL, "multi", node, n, w, "32"], [C, "conc", s.nginx, n, w, "32"]], reps)
+        t.compare("2 C 32 in flight", "async GET, 32 in flight vs curl multi", lib["rps"], curl["rps"], "rps", 0.8)
+
+    def c3(t):
+        n, w = ("300", "50") if q else ("5000", "300")
+        rn = "300" if q else "2000"
+        r = measure([BPY + ["seq-http-client", node, n, w], BPY + ["seq-requests", node, rn, w],
+                     BPY + ["seq-binding", s.nginx, n, w]], 2 if q else 3)
+        hc, rq, lib = (x if isinstance(x, str) else x["rps"] for x in r)
+        t.compare("3 Python sequential", "binding vs http.client", lib, hc, "rps", 1.0)
+        t.compare("3 Python sequential", "binding vs requests.Session", lib, rq, "rps", 5.0)
+
+    def c4(t):
+        n, w = ("1000", "100") if q else ("20000", "1000")
+        r = measure([BPY + ["aiohttp", node, n, w, "32"], BPY + ["futures", s.nginx, n, w, "32"],
+                     BPY + ["asyncio", s.nginx, n, w, "32"]], 2 if q else 3)
+        aio, fut, asy = (x if isinstance(x, str) else x["rps"] for x in r)
+        t.compare("4 Python 32 in flight", "binding futures vs aiohttp", fut, aio, "rps", 1.5)
+        t.compare("4 Python 32 in flight", "binding AsyncClient vs aiohttp", asy, aio, "rps", 1.5)
+
+    def c5(t):
+        n1, nn = ("30", "300") if q else ("150", "3000")
+        one, many, curl1, curlm = measure([[C, "seq-async", s.fake, n1, "5"], [C, "conc", s.fake, nn, "64", "32"],
+                                           [CURL, "seq", slow_node, n1, "5"],
+                                           [CURL, "multi", slow_node, nn, "64", "32"]], 1 if q else 3)
+        t.compare("5 latency (20 ms server)", "32 in flight vs 1 in flight (library)", many["rps"], one["rps"],
+                  "rps", 25.0)
+        t.add("5 latency (20 ms server)", "same with raw curl (the server's floor)", fmt(curlm["rps"], "rps"),
+              fmt(curl1["rps"], "rps"), f"{curlm['rps'] / curl1['rps']:.2f}x", "-", "INFO",
+              "curl multi 32 vs curl easy, same fake server")
+
+    def c6(t):
+        n = "2000" if q else "20000"
+        r, = measure([[C, "mock", n, "500"]], 1 if q else 3)
+        t.limit("6 FFI floor (C)", "mock call C->Swift->C callback, pipelined, per call", r["mock_pipelined_us"], "us", 5.0,
+                "median of batches of 200 calls in flight")
+        t.limit("6 FFI floor (C)", "mock call, one at a time, call -> callback -> waiter woken",
+                r["mock_roundtrip_us"], "us", 5.0, "includes a cross-thread wake-up",
+                base=fmt(r["handoff_floor_us"], "us") + " (C condvar ping-pong)")
+        t.add("6 FFI floor (C)", "mock call, _sync", fmt(r["mock_sync_us"], "us"), "-", "-", "-", "INFO", "")
+        pn = "2000" if q else "20000"
+        floor, lib = measure([BPY + ["ctypes-floor", pn], BPY + ["mock-binding", pn]], 1 if q else 3)
+        if isinstance(lib, str) or isinstance(floor, str):
+            t.add("6 FFI floor (Python)", "binding mock call vs bare ctypes callback round trip",
+                  fmt(lib, "us") if isinstance(lib, str) else fmt(lib["us"], "us"),
+                  fmt(floor, "us") if isinstance(floor, str) else fmt(floor["us"], "us"),
+                  "-", "<= 3x slower", "SKIP", lib if isinstance(lib, str) else floor)
+        else:
+            ratio = lib["us"] / floor["us"]
+            t.add("6 FFI floor (Python)", "binding mock call vs bare ctypes callback round trip",
+                  fmt(lib["us"], "us"), fmt(floor["us"], "us"), f"{ratio:.2f}x slower", "<= 3x slower",
+                  "PASS" if ratio <= 3 else "FAIL", "")
+
+    def c7(t):
+        n2 = "20000" if q else "100000"
+        r, = measure([[C, "memory", s.nginx, "1000", n2]], 1 if q else 3)
+        t.limit("7 memory", f"RSS after {int(n2):,} requests - after 1,000", r["rss_growth"], "bytes", 2 << 20,
+                "" if not q else "quick mode: 20,000 requests")
+        r, = measure([[C, "clients", s.nginx, "100"]], 1 if q else 3)
+        t.limit("7 memory", "RSS per extra client handle (100 clients)", r["rss_per_client"], "bytes", 256 << 10)
+        t.add("7 memory", "RSS per extra client after one request each", fmt(r["rss_per_used_client"], "bytes"),
+              "-", "-", "-", "INFO", "")
+
+    def c8(t):
+        k = 5 if q else 15
+        now = [run([os.path.join(OUT, "dlopen_time"), LIB])["dlopen_ms"] for _ in range(k)]
+        lazy = [run([os.path.join(OUT, "dlopen_time"), LIB, "lazy"])["dlopen_ms"] for _ in range(k)]
+        curl = [run([os.path.join(OUT, "dlopen_time"), "libcurl.so.4", "nosym"])["dlopen_ms"] for _ in range(k)]
+        t.limit("8 start-up", "dlopen(RTLD_NOW) in a fresh process", statistics.median(now), "ms", 5.0,
+                f"median of {k}; RTLD_LAZY {statistics.median(lazy):.2f} ms",
+                base=f"{statistics.median(curl):.2f} ms (libcurl)")
+        real = os.path.realpath(LIB)
+        size = os.path.getsize(real)
+        stripped = os.path.join(OUT, "libdrupalsdk.stripped.so")
+        subprocess.run(["strip", "-o", stripped, real], check=True)
+        t.limit("8 start-up", "library file size", size, "bytes", 25 << 20,
+                f"stripped: {fmt(os.path.getsize(stripped), 'bytes')}")
+
+    def c9(t):
+        it = "100" if q else "1000"
+        cr, pr = measure([[C, "json", s.articles, it], BPY + ["json", s.articles, it]], 1 if q else 3)
+        t.compare("9 JSON helpers", "64 KB view page: parse + 3 fields/row, C helpers vs Python json",
+                  cr["helpers_us"], pr["us"], "us", 2.0, higher_is_better=False)
+        t.add("9 JSON helpers", "same with Jansson alone (json_loadb + json_object_get)",
+              fmt(cr["jansson_us"], "us"), fmt(cr["helpers_us"], "us") + " (helpers)",
+              f"{cr['helpers_us'] / cr['jansson_us']:.2f}x", "-", "INFO", "helpers time / Jansson time")
+
+    return [("1", c1), ("2", c2), ("3", c3), ("4", c4), ("5", c5), ("6", c6), ("7", c7), ("8", c8), ("9", c9)]
+
+
+def machine():
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} CPUs (nproc), {model}, {platform.system()} {platform.release()}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated case numbers, e.g. 1,2")
+    ap.add_argument("--results", default="", help="write the markdown table here")
+    ap.add_argument("--command", default="bench/run")
+    args = ap.parse_args()
+    t0 = time.time()
+    table = Table()
+    servers = Servers()
+    try:
+        servers.start()
+        only = set(filter(None, args.only.split(",")))
+        for name, fn in cases(servers, args.quick):
+            if only and name not in only:
+                continue
+            log(f"case {name}")
+            try:
+                fn(table)
+            except (CaseError, KeyError, ValueError, OSError, subprocess.CalledProcessError) as e:
+                table.error(name, f"{type(e).__name__}: {e}")
+    except CaseError as e:
+        table.error("setup", str(e))
+    finally:
+        servers.stop()
+    elapsed = time.time() - t0
+    header = (f"drupalsdk benchmarks ({'quick' if args.quick else 'full'} run), "
+              f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}\n"
+              f"machine: {machine()}\ncommand: {args.command}\ncases took {elapsed:.0f} s")
+    print(header)
+    print()
+    print(table.text())
+    fails = sum(1 for r in table.rows if r[6] == "FAIL")
+    print(f"\n{sum(1 for r in table.rows if r[6] == 'PASS')} PASS, {fails} FAIL, "
+          f"{sum(1 for r in table.rows if r[6] == 'SKIP')} SKIP, {table.errors} ERROR")
+    if args.results:
+        with open(args.results, "w") as f:
+            f.write("# drupalsdk benchmark results\n\n")
+            f.write("Written by `bench/run` (full mode); see bench/README.md for what each case measures.\n\n")
+            f.write("- date: " + f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}\n")
+            f.write(f"- machine: {machine()}\n- command: `{args.command}`\n- cases took {elapsed:.0f} s\n\n")
+            f.write(table.markdown() + "\n\n")
+            f.write(f"{sum(1 for r in table.rows if r[6] == 'PASS')} PASS, {fails} FAIL, "
+                    f"{sum(1 for r in table.rows if r[6] == 'SKIP')} SKIP, {table.errors} ERROR\n")
+    if table.errors:
+        return 2
+    if fails and not args.quick:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

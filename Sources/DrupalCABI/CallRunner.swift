@@ -53,6 +53,7 @@ enum CallRunner {
         }
         let operation: ClientHandle.Operation
         do { operation = try prepare(handle) } catch { fail(error); return nil }
+        if handle.canRunBlocking { return handle.runBlocking(operation) }
         let box = ResultBox()
         let started = handle.begin(CallHandle(), operation) { response in
             box.response = response

@@ -57,6 +57,40 @@ final class ClientHandle: @unchecked Sendable {
         }
     }
 
+    /// Runs an operation to completion with the calling thread doing the I/O, when the transport
+    /// allows it (no thread switch per call). Nil when it does not, or when the client is being
+    /// freed (then the last error says so).
+    func runBlocking(_ operation: @escaping Operation) -> ResponseHandle? {
+        guard let runBlocking = client.runBlocking else { return nil }
+        let call = CallHandle()
+        let id = registry.withLock { registry -> UInt64? in
+            if registry.closed { return nil }
+            let id = registry.nextID
+            registry.nextID += 1
+            registry.calls[id] = call
+            inFlight.enter()
+            return id
+        }
+        guard let id else {
+            fail(.state, "the client is being freed")
+            return nil
+        }
+        let client = self.client
+        let box = BlockingResult()
+        runBlocking({ task in
+            call.task.withLock { $0 = task }
+            // free() may have run between registering and here: honour its cancellation.
+            if registry.withLock({ $0.closed }) { task.cancel() }
+        }, {
+            let response = await ResponseHandle.run { try await operation(client) }
+            box.response.withLock { $0 = response }
+        })
+        end(id)
+        return box.response.withLock { $0 }
+    }
+
+    var canRunBlocking: Bool { client.runBlocking != nil }
+
     private func end(_ id: UInt64) {
         let shutDownNow = registry.withLock { registry -> Bool in
             registry.calls.removeValue(forKey: id)
@@ -86,6 +120,11 @@ final class ClientHandle: @unchecked Sendable {
         for token in tokens { client.removeObserver(token) }
         client.shutdown()
     }
+}
+
+/// The response of a blocking call, handed from its task to the waiting thread.
+final class BlockingResult: Sendable {
+    let response = Mutex<ResponseHandle?>(nil)
 }
 
 /// What a drupal_call points at: the task of one async call, for cancellation.

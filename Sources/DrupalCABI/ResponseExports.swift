@@ -52,12 +52,12 @@ public func drupal_response_body(_ response: OpaquePointer?, _ length: UnsafeMut
 @_cdecl("drupal_response_header")
 public func drupal_response_header(_ response: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let handle = ResponseHandle.from(response), let name else { return nil }
-    return handle.headers.first { strcasecmp($0.name, name) == 0 }.map { UnsafePointer($0.value) }
+    return handle.headers.first { strcasecmp($0.0, name) == 0 }.map { UnsafePointer($0.1) }
 }
 
 @_cdecl("drupal_response_header_count")
 public func drupal_response_header_count(_ response: OpaquePointer?) -> Int {
-    ResponseHandle.from(response)?.headers.count ?? 0
+    ResponseHandle.from(response)?.headerCount ?? 0
 }
 
 @_cdecl("drupal_response_header_at")
@@ -67,17 +67,18 @@ public func drupal_response_header_at(_ name: UnsafeMutablePointer<UnsafePointer
     name?.pointee = nil
     value?.pointee = nil
     guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
-    guard index >= 0, index < handle.headers.count else {
-        return fail(.notFound, "header index \(index) is past the last header (\(handle.headers.count))")
+    guard index >= 0, index < handle.headerCount else {
+        return fail(.notFound, "header index \(index) is past the last header (\(handle.headerCount))")
     }
-    name?.pointee = UnsafePointer(handle.headers[index].name)
-    value?.pointee = UnsafePointer(handle.headers[index].value)
+    let header = handle.headers[index]
+    name?.pointee = UnsafePointer(header.0)
+    value?.pointee = UnsafePointer(header.1)
     return drupalOK
 }
 
 @_cdecl("drupal_response_violation_count")
 public func drupal_response_violation_count(_ response: OpaquePointer?) -> Int {
-    ResponseHandle.from(response)?.violations.count ?? 0
+    ResponseHandle.from(response)?.violationCount ?? 0
 }
 
 @_cdecl("drupal_response_violation_at")
@@ -87,11 +88,12 @@ public func drupal_response_violation_at(_ path: UnsafeMutablePointer<UnsafePoin
     path?.pointee = nil
     message?.pointee = nil
     guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
-    guard index >= 0, index < handle.violations.count else {
-        return fail(.notFound, "violation index \(index) is past the last violation (\(handle.violations.count))")
+    guard index >= 0, index < handle.violationCount else {
+        return fail(.notFound, "violation index \(index) is past the last violation (\(handle.violationCount))")
     }
-    path?.pointee = UnsafePointer(handle.violations[index].path)
-    message?.pointee = UnsafePointer(handle.violations[index].message)
+    let violation = handle.violations[index]
+    path?.pointee = UnsafePointer(violation.0)
+    message?.pointee = UnsafePointer(violation.1)
     return drupalOK
 }
 

@@ -1,6 +1,7 @@
 import CDrupal
 import DrupalSDK
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,8 +14,16 @@ final class ResponseHandle: @unchecked Sendable {
     let message: UnsafeMutablePointer<CChar>
     let body: UnsafeMutablePointer<CChar>
     let bodyLength: Int
-    let headers: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
-    let violations: [(path: UnsafeMutablePointer<CChar>, message: UnsafeMutablePointer<CChar>)]
+    private let headerFields: HTTPHeaders
+    private let violationList: [DrupalError.Violation]
+    /// C copies of headers and violations, made on first use: most callers never ask.
+    private let cStrings = Mutex<CStrings?>(nil)
+
+    typealias CStringPairs = [(UnsafeMutablePointer<CChar>, UnsafeMutablePointer<CChar>)]
+    private struct CStrings: @unchecked Sendable {
+        var headers: CStringPairs
+        var violations: CStringPairs
+    }
 
     init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
          violations: [DrupalError.Violation]) {
@@ -29,8 +38,27 @@ final class ResponseHandle: @unchecked Sendable {
         buffer[body.count] = 0
         self.body = buffer
         self.bodyLength = body.count
-        self.headers = headers.map { (duplicateCString($0.name), duplicateCString($0.value)) }
-        self.violations = violations.map { (duplicateCString($0.path), duplicateCString($0.message)) }
+        self.headerFields = headers
+        self.violationList = violations
+    }
+
+    var headerCount: Int { headerFields.count }
+    var violationCount: Int { violationList.count }
+
+    /// Header (name, value) pairs as C strings owned by this handle.
+    var headers: CStringPairs { converted().headers }
+    /// Violation (path, message) pairs as C strings owned by this handle.
+    var violations: CStringPairs { converted().violations }
+
+    private func converted() -> CStrings {
+        cStrings.withLock { cached in
+            if let cached { return cached }
+            let made = CStrings(
+                headers: headerFields.map { (duplicateCString($0.name), duplicateCString($0.value)) },
+                violations: violationList.map { (duplicateCString($0.path), duplicateCString($0.message)) })
+            cached = made
+            return made
+        }
     }
 
     convenience init(_ response: DrupalResponse) {
@@ -47,8 +75,12 @@ final class ResponseHandle: @unchecked Sendable {
     deinit {
         free(message)
         body.deallocate()
-        for header in headers { free(header.name); free(header.value) }
-        for violation in violations { free(violation.path); free(violation.message) }
+        if let made = cStrings.withLock({ $0 }) {
+            for (first, second) in made.headers + made.violations {
+                free(first)
+                free(second)
+            }
+        }
     }
 
     /// Runs an operation and captures its outcome as a handle.

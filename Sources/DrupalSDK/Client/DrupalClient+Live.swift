@@ -35,6 +35,7 @@ extension DrupalClient {
             addObserver: { session.events.add($0) },
             removeObserver: { session.events.remove($0) },
             executor: transport.executor,
+            runBlocking: transport.runBlocking,
             shutdown: { session.transport.shutdown() }
         )
     }

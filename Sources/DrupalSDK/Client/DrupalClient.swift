@@ -29,6 +29,9 @@ public struct DrupalClient: Sendable {
     public var removeObserver: @Sendable (ObserverToken) -> Void
     /// Where the client completes requests; tasks that prefer it avoid thread hops.
     public var executor: (any TaskExecutor)?
+    /// Runs async work with the calling thread doing the I/O (for blocking APIs), if the
+    /// transport can; see `Transport.runBlocking`.
+    public var runBlocking: Transport.BlockingRunner?
     /// Cancels requests in flight and releases connections and threads.
     public var shutdown: @Sendable () -> Void
 
@@ -50,6 +53,7 @@ public struct DrupalClient: Sendable {
         addObserver: @escaping @Sendable (@escaping @Sendable (DrupalEvent) -> Void) -> ObserverToken,
         removeObserver: @escaping @Sendable (ObserverToken) -> Void,
         executor: (any TaskExecutor)? = nil,
+        runBlocking: Transport.BlockingRunner? = nil,
         shutdown: @escaping @Sendable () -> Void = {}
     ) {
         self.login = login
@@ -69,6 +73,7 @@ public struct DrupalClient: Sendable {
         self.addObserver = addObserver
         self.removeObserver = removeObserver
         self.executor = executor
+        self.runBlocking = runBlocking
         self.shutdown = shutdown
     }
 }

@@ -29,7 +29,7 @@ public struct DrupalRequest: Sendable {
     }
 
     var isUnsafeMethod: Bool {
-        !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method.uppercased())
+        !["GET", "HEAD", "OPTIONS", "TRACE"].contains { $0.caseInsensitiveEquals(method) }
     }
 }
 

@@ -54,7 +54,10 @@ struct EntityPathTable: Sendable {
         try validateEntityType(entityType)
         guard !id.isEmpty else { throw DrupalError.invalidArgument("the \(entityType) id is empty") }
         let template = (paths[entityType] ?? .generic(entityType)).canonical
-        return template.replacingOccurrences(of: "{id}", with: try PathSafety.encodeSegment(id))
+        let encodedID = try PathSafety.encodeSegment(id)
+        // Templates of the form "/node/{id}" (every core type but two): no search needed.
+        if template.hasSuffix("/{id}") { return template.dropLast(4) + encodedID }
+        return template.replacingOccurrences(of: "{id}", with: encodedID)
     }
 
     func createPath(_ entityType: String) throws -> String {

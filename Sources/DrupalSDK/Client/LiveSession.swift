@@ -10,7 +10,10 @@ final class LiveSession: Sendable {
         var csrfToken: String?
         var logoutToken: String?
         var user: CurrentUser?
-        var csrfFetch: Task<String, any Error>?
+        /// Single flight: while one caller fetches /session/token, the others wait here.
+        var csrfFetching = false
+        var csrfWaiters: [UnsafeContinuation<String, any Error>] = []
+        var csrfLastFetch: Result<String, DrupalError>?
     }
 
     let baseURL: String
@@ -117,34 +120,47 @@ final class LiveSession: Sendable {
 
     /// The CSRF token: the held one, or one fetch from /session/token shared by every concurrent
     /// caller. With `forceRefresh`, a token other than `stale` that someone else fetched meanwhile
-    /// is used as is; otherwise a new one is fetched (again shared).
+    /// is used as is; otherwise a new one is fetched (again shared). No extra task is started: the
+    /// first caller fetches, the others wait on continuations.
     func token(forceRefresh: Bool, stale: String?) async throws -> String {
-        enum Step { case have(String), wait(Task<String, any Error>) }
+        enum Step { case have(String), fetch, wait }
         let step = state.withLock { state -> Step in
             if let held = state.csrfToken, !forceRefresh || (stale != nil && held != stale) { return .have(held) }
-            if let fetch = state.csrfFetch { return .wait(fetch) }
+            if state.csrfFetching { return .wait }
+            state.csrfFetching = true
             if forceRefresh { state.csrfToken = nil }
-            let fetch = Task { try await self.fetchSessionToken() }
-            state.csrfFetch = fetch
-            return .wait(fetch)
+            return .fetch
         }
         switch step {
         case .have(let token):
             return token
-        case .wait(let fetch):
-            do {
-                let token = try await fetch.value
-                state.withLock { state in
-                    if state.csrfFetch == fetch {
-                        state.csrfToken = token
-                        state.csrfFetch = nil
+        case .wait:
+            return try await withUnsafeThrowingContinuation { continuation in
+                let finished = state.withLock { state -> Result<String, DrupalError>? in
+                    if state.csrfFetching {
+                        state.csrfWaiters.append(continuation)
+                        return nil
                     }
+                    return state.csrfLastFetch ?? .failure(DrupalError(.internal, "the CSRF token fetch vanished"))
                 }
-                return token
-            } catch {
-                state.withLock { state in if state.csrfFetch == fetch { state.csrfFetch = nil } }
-                throw error
+                if let finished { continuation.resume(with: finished.mapError { $0 as any Error }) }
             }
+        case .fetch:
+            let result: Result<String, DrupalError>
+            do {
+                result = .success(try await fetchSessionToken())
+            } catch {
+                result = .failure(LiveSession.mapTransportError(error))
+            }
+            let waiters = state.withLock { state -> [UnsafeContinuation<String, any Error>] in
+                if case .success(let token) = result { state.csrfToken = token }
+                state.csrfFetching = false
+                state.csrfLastFetch = result
+                defer { state.csrfWaiters.removeAll() }
+                return state.csrfWaiters
+            }
+            for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+            return try result.get()
         }
     }
 

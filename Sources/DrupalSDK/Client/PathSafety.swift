@@ -38,6 +38,7 @@ public enum PathSafety {
     /// Checks a caller-given path ("/api/articles", "node/1") and returns it absolute and encoded.
     /// Bytes outside the safe set are percent-encoded; existing %XX escapes are kept.
     public static func normalizePath(_ path: String) throws -> String {
+        if isPlainAbsolutePath(path) { return path }
         try rejectControlCharacters(path, what: "path")
         if path.contains("?") || path.contains("#") {
             throw DrupalError.invalidArgument("the path \"\(path)\" contains '?' or '#': pass query items separately")
@@ -64,6 +65,32 @@ public enum PathSafety {
                 || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "=")
         }
+    }
+
+    /// The common case, checked in one pass: "/" followed by segments of unreserved bytes, none
+    /// empty, "." or "..". Such a path needs no encoding and cannot leave the base URL.
+    static func isPlainAbsolutePath(_ path: String) -> Bool {
+        var segmentLength = 0
+        var segmentIsDots = true
+        var first = true
+        for byte in path.utf8 {
+            if first {
+                guard byte == UInt8(ascii: "/") else { return false }
+                first = false
+                continue
+            }
+            if byte == UInt8(ascii: "/") {
+                if segmentLength == 0 || (segmentIsDots && segmentLength <= 2) { return false }
+                segmentLength = 0
+                segmentIsDots = true
+            } else {
+                guard isUnreservedByte(byte) else { return false }
+                segmentLength += 1
+                if byte != UInt8(ascii: ".") { segmentIsDots = false }
+            }
+        }
+        if first { return false }
+        return !(segmentIsDots && segmentLength > 0 && segmentLength <= 2)
     }
 
     /// `key=value&...` with both sides encoded (brackets kept readable for PHP array keys).

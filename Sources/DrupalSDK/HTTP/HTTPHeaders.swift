@@ -40,8 +40,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 }
 
 extension String {
+    /// ASCII case-insensitive comparison, as header names need; no allocation.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+        }
     }
 }
 

@@ -9,9 +9,13 @@ import Glibc
 /// libcurl's global state must be set up once, before any thread uses it.
 private let curlGlobalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
-/// A curl multi handle driven by one thread of its own. The thread is also a Swift task
-/// executor: tasks that prefer it build the request, wait for libcurl and handle the answer
-/// all on this thread, without hopping between threads.
+/// A curl multi handle and the loop that drives it, which is also a Swift task executor: tasks
+/// that prefer it build the request, wait for libcurl and handle the answer all on the loop's
+/// thread, without hopping between threads.
+///
+/// Two ways to drive it: `startThread()` gives it a thread of its own (async calls), and
+/// `drive(until:)` runs the loop on the calling thread until a blocking call is done (so a
+/// blocking call costs no thread switch at all).
 public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private struct Inbox {
         var jobs: [UnownedJob] = []
@@ -21,13 +25,19 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         var stopped = false
     }
 
+    /// The engine a blocking call is driving on this task's thread, if any: its requests go there.
+    @TaskLocal static var inline: CurlEngine?
+
     private let options: TransportOptions
     private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
-    private var thread = pthread_t()
-    // Touched only on the engine thread.
-    private var active: [ObjectIdentifier: CurlTransfer] = [:]
-    private var idleHandles: [UnsafeMutableRawPointer] = []
+    /// The pthread currently running the loop (0 when none): work queued from it needs no wake-up.
+    private let driver = Atomic<UInt>(0)
+    // Touched only by the thread running the loop.
+    /// Transfers added to the multi handle (an array: tens at most, and no hashing per request).
+    private var active: [CurlTransfer] = []
+    /// Easy handles between transfers, with whether their fixed options are still set.
+    private var idleHandles: [(easy: UnsafeMutableRawPointer, configured: Bool)] = []
 
     init(options: TransportOptions) {
         _ = curlGlobalInit
@@ -35,16 +45,39 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         // curl_multi_init fails only when out of memory; nothing sensible can go on then.
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
+    }
+
+    /// Runs the loop on a new thread of its own until `stop()`.
+    func startThread() {
+        var thread = pthread_t()
         let retained = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { argument in
             let engine = Unmanaged<CurlEngine>.fromOpaque(argument!).takeRetainedValue()
-            engine.runLoop()
+            engine.driver.store(UInt(pthread_self()), ordering: .releasing)
+            while engine.runOnce(isDone: { false }) {}
             return nil
         }, retained)
         pthread_detach(thread)
     }
 
-    private var onEngineThread: Bool { pthread_equal(pthread_self(), thread) != 0 }
+    /// Runs `start` and then the loop on the calling thread until `isDone()` holds. Only one
+    /// thread may drive an engine at a time.
+    func drive(start: () -> Void, until isDone: () -> Bool) {
+        driver.store(UInt(pthread_self()), ordering: .releasing)
+        defer { driver.store(0, ordering: .releasing) }
+        start()
+        while !isDone() {
+            if !runOnce(isDone: isDone) { return }
+        }
+    }
+
+    /// Shuts an engine down on the calling thread; for engines that no thread is driving.
+    func shutDownUndriven() {
+        inbox.withLock { $0.stopping = true }
+        shutDown()
+    }
+
+    private var onDriverThread: Bool { driver.load(ordering: .acquiring) == UInt(pthread_self()) }
 
     // MARK: TaskExecutor
 
@@ -58,7 +91,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         if !accepted {
             // The thread has ended: run the job on the global pool instead of losing it.
             globalConcurrentExecutor.enqueue(ExecutorJob(unownedJob))
-        } else if !onEngineThread {
+        } else if !onDriverThread {
             curl_multi_wakeup(multi)
         }
     }
@@ -91,7 +124,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
         if !accepted {
             resume(transfer, with: .failure(DrupalError(.cancelled, "the client was shut down")))
-        } else if !onEngineThread {
+        } else if !onDriverThread {
             curl_multi_wakeup(multi)
         }
     }
@@ -104,31 +137,33 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
     // MARK: The loop
 
-    private func runLoop() {
-        while true {
-            let work = inbox.withLock { inbox -> Inbox in
-                let taken = inbox
-                inbox.jobs.removeAll(keepingCapacity: true)
-                inbox.submissions.removeAll(keepingCapacity: true)
-                inbox.cancellations.removeAll(keepingCapacity: true)
-                return taken
-            }
-            for job in work.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
-            for transfer in work.submissions { start(transfer) }
-            for transfer in work.cancellations { cancel(transfer) }
-            if work.stopping {
-                shutDown()
-                return
-            }
-            var running: Int32 = 0
-            curl_multi_perform(multi, &running)
-            completeFinishedTransfers()
-            // Jobs resumed by completions run before waiting again.
-            let hasWork = inbox.withLock { !$0.jobs.isEmpty || !$0.submissions.isEmpty || $0.stopping }
-            if !hasWork {
-                curl_multi_poll(multi, nil, 0, 1000, nil)
-            }
+    /// One turn: run queued jobs, start and cancel transfers, let libcurl work, complete what
+    /// finished, then wait for sockets or a wake-up if nothing else is queued. False once stopped.
+    private func runOnce(isDone: () -> Bool) -> Bool {
+        let work = inbox.withLock { inbox -> Inbox in
+            let taken = inbox
+            inbox.jobs.removeAll(keepingCapacity: true)
+            inbox.submissions.removeAll(keepingCapacity: true)
+            inbox.cancellations.removeAll(keepingCapacity: true)
+            return taken
         }
+        if work.stopped { return false }
+        for job in work.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        for transfer in work.submissions { start(transfer) }
+        for transfer in work.cancellations { cancel(transfer) }
+        if work.stopping {
+            shutDown()
+            return false
+        }
+        var running: Int32 = 0
+        curl_multi_perform(multi, &running)
+        completeFinishedTransfers()
+        // Jobs resumed by completions run before waiting again.
+        let hasWork = inbox.withLock { !$0.jobs.isEmpty || !$0.submissions.isEmpty || $0.stopping }
+        if !hasWork && !isDone() {
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        return true
     }
 
     private func start(_ transfer: CurlTransfer) {
@@ -136,24 +171,32 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             resume(transfer, with: .failure(DrupalError.cancelled()))
             return
         }
-        guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
+        guard let (easy, configured) = idleHandles.popLast() ?? curl_easy_init().map({ ($0, false) }) else {
             resume(transfer, with: .failure(DrupalError(.noMemory, "curl_easy_init failed")))
             return
         }
-        if let error = transfer.configure(easy, options: options) {
+        if let error = transfer.configure(easy, options: options, fresh: !configured) {
             recycle(easy, of: transfer)
             resume(transfer, with: .failure(error))
             return
         }
-        active[ObjectIdentifier(transfer)] = transfer
+        active.append(transfer)
         curl_multi_add_handle(multi, easy)
     }
 
     private func cancel(_ transfer: CurlTransfer) {
-        guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil, let easy = transfer.easy else { return }
+        guard removeActive(transfer), let easy = transfer.easy else { return }
         curl_multi_remove_handle(multi, easy)
         recycle(easy, of: transfer)
         resume(transfer, with: .failure(DrupalError.cancelled()))
+    }
+
+    @discardableResult
+    private func removeActive(_ transfer: CurlTransfer) -> Bool {
+        guard let index = active.lastIndex(where: { $0 === transfer }) else { return false }
+        active.swapAt(index, active.count - 1)
+        active.removeLast()
+        return true
     }
 
     private func completeFinishedTransfers() {
@@ -166,7 +209,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             curl_multi_remove_handle(multi, easy)
             guard let privatePointer else { continue }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
-            active.removeValue(forKey: ObjectIdentifier(transfer))
+            removeActive(transfer)
             let result = outcome(of: transfer, easy: easy, code: code)
             recycle(easy, of: transfer)
             resume(transfer, with: result)
@@ -185,9 +228,11 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     private func recycle(_ easy: UnsafeMutableRawPointer, of transfer: CurlTransfer) {
+        let clean = transfer.leavesHandleClean
         transfer.releaseResources()
-        curl_easy_reset(easy)
-        idleHandles.append(easy)
+        // A plain GET changed only per-request options, which the next transfer sets again.
+        if !clean { curl_easy_reset(easy) }
+        idleHandles.append((easy, clean))
     }
 
     private func resume(_ transfer: CurlTransfer, with result: Result<HTTPResponse, any Error>) {
@@ -197,7 +242,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     private func shutDown() {
-        for transfer in active.values {
+        for transfer in active {
             if let easy = transfer.easy {
                 curl_multi_remove_handle(multi, easy)
                 recycle(easy, of: transfer)
@@ -218,7 +263,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
         // Jobs that arrived meanwhile (including those the resumes above queued) still run.
         for job in leftover.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
-        for easy in idleHandles { curl_easy_cleanup(easy) }
+        for handle in idleHandles { curl_easy_cleanup(handle.easy) }
         idleHandles.removeAll()
         curl_multi_cleanup(multi)
     }

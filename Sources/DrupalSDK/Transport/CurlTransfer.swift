@@ -22,9 +22,13 @@ final class CurlTransfer: @unchecked Sendable {
         self.maxBodySize = maxBodySize
     }
 
-    /// Sets every option on a fresh (or reset) easy handle. Returns an error for requests that
-    /// must not be sent (bad URL scheme, CR/LF in a header).
-    func configure(_ easy: UnsafeMutableRawPointer, options: TransportOptions) -> DrupalError? {
+    /// True for the requests that leave an easy handle as they found it (plain GETs), so the
+    /// handle can be reused without a reset and its fixed options set again.
+    var leavesHandleClean: Bool { request.body == nil && request.method == "GET" }
+
+    /// Sets the options of this request on an easy handle; the fixed ones (timeouts, TLS...) only
+    /// when `fresh` (a new or reset handle). Returns an error for requests that must not be sent.
+    func configure(_ easy: UnsafeMutableRawPointer, options: TransportOptions, fresh: Bool) -> DrupalError? {
         self.easy = easy
         let url = request.url
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
@@ -32,6 +36,19 @@ final class CurlTransfer: @unchecked Sendable {
         }
         let unmanaged = Unmanaged.passUnretained(self).toOpaque()
         _ = shim_curl_easy_setopt_str(easy, CURLOPT_URL, url)
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, unmanaged)
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, unmanaged)
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
+        errorBuffer.withUnsafeMutableBufferPointer {
+            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, $0.baseAddress)
+        }
+        if fresh { CurlTransfer.configureFixedOptions(easy, options: options, maxBodySize: maxBodySize) }
+        if let error = configureMethodAndBody(easy) { return error }
+        return configureHeaders(easy)
+    }
+
+    private static func configureFixedOptions(_ easy: UnsafeMutableRawPointer, options: TransportOptions,
+                                              maxBodySize: Int) {
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
@@ -46,16 +63,8 @@ final class CurlTransfer: @unchecked Sendable {
         }
         _ = shim_curl_easy_setopt_str(easy, CURLOPT_USERAGENT, options.userAgent)
         _ = shim_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodySize))
-        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, unmanaged)
-        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, unmanaged)
-        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
         _ = shim_curl_easy_setopt_write(easy, curlWriteBody)
         _ = shim_curl_easy_setopt_header(easy, curlWriteHeader)
-        errorBuffer.withUnsafeMutableBufferPointer {
-            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, $0.baseAddress)
-        }
-        if let error = configureMethodAndBody(easy) { return error }
-        return configureHeaders(easy)
     }
 
     private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer) -> DrupalError? {
@@ -120,16 +129,23 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
+    /// One header line from libcurl ("Name: value\r\n"), parsed on bytes: this runs for every
+    /// header of every response, so it avoids Character-level String work.
     func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        let line = bytes.bindMemory(to: UInt8.self)
+        if line.starts(with: "HTTP/".utf8) {
             // A new status line (after 100 Continue or a redirect): start over.
             responseHeaders = HTTPHeaders()
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = String(line[..<colon])
-        let value = line[line.index(after: colon)...].trimmedWhitespace
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = colon + 1
+        var end = line.count
+        while start < end && isSpace(line[start]) { start += 1 }
+        while end > start && isSpace(line[end - 1]) { end -= 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
         responseHeaders.add(name, value)
     }
 

@@ -7,14 +7,23 @@ public struct Transport: Sendable {
     /// The executor on which the transport completes requests, when it has one. Tasks that prefer
     /// it run their whole request on the transport's thread with no thread hops.
     public var executor: (any TaskExecutor)?
+    /// Runs async work to completion with the calling thread doing the I/O, for blocking calls:
+    /// `register` receives the task (to cancel it) before the thread starts waiting. Nil when the
+    /// transport has no such mode; callers then wait for a task on `executor`.
+    public var runBlocking: BlockingRunner?
     /// Cancels every in-flight request and releases the transport's thread and connections.
     public var shutdown: @Sendable () -> Void
 
+    public typealias BlockingRunner = @Sendable (_ register: (Task<Void, Never>) -> Void,
+                                                 _ work: @escaping @Sendable () async -> Void) -> Void
+
     public init(send: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse,
                 executor: (any TaskExecutor)? = nil,
+                runBlocking: BlockingRunner? = nil,
                 shutdown: @escaping @Sendable () -> Void = {}) {
         self.send = send
         self.executor = executor
+        self.runBlocking = runBlocking
         self.shutdown = shutdown
     }
 }
@@ -47,10 +56,18 @@ public enum DrupalSDKVersion {
 }
 
 extension Transport {
-    /// Real HTTP on libcurl: a multi handle driven by its own thread, connections kept alive.
+    /// Real HTTP on libcurl: a multi handle driven by its own thread for async calls, and a pool
+    /// of multi handles that blocking callers drive themselves. Connections are kept alive.
     public static func curl(_ options: TransportOptions = TransportOptions()) -> Transport {
         let engine = CurlEngine(options: options)
-        return Transport(send: { try await engine.send($0) }, executor: engine,
-                         shutdown: { engine.stop() })
+        engine.startThread()
+        let pool = InlineEnginePool(options: options)
+        return Transport(send: { request in try await (CurlEngine.inline ?? engine).send(request) },
+                         executor: engine,
+                         runBlocking: { register, work in pool.run(register: register, work) },
+                         shutdown: {
+                             engine.stop()
+                             pool.shutDown()
+                         })
     }
 }

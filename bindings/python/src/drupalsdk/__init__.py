@@ -1,0 +1,32 @@
+"""drupalsdk: a client for Drupal 10/11 sites (core REST, Views REST exports, sessions, CSRF).
+
+A thin binding over the C library ``libdrupalsdk`` (Swift core, libcurl transport)::
+
+    import drupalsdk
+
+    with drupalsdk.Client("https://example.com") as client:
+        client.login("admin", "secret")
+        node = client.get("node", 1)
+        print(node["title"][0]["value"])
+
+Blocking calls: :class:`Client`. Futures: ``Client.submit_*``. asyncio: :class:`AsyncClient`.
+Tests without a server: :meth:`Client.mock`. Errors: :class:`DrupalError` and its subclasses.
+"""
+from ._ffi import API_VERSION, library_path, library_version
+from ._errors import (AuthenticationError, AuthorizationError, CancelledError, DecodeError, DrupalError,
+                      DrupalTimeoutError, Headers, HTTPError, InvalidArgumentError, NetworkError, NotFoundError,
+                      TLSError, TooLargeError, ValidationError)
+from ._managed import ClosedError
+from ._response import Response
+from ._calls import DrupalFuture
+from ._client import AsyncClient, AsyncMockClient, Client, Event, Listener, MockClient
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Client", "AsyncClient", "MockClient", "AsyncMockClient", "Response", "Headers", "Event", "Listener",
+    "DrupalFuture", "DrupalError", "HTTPError", "AuthenticationError", "AuthorizationError", "NotFoundError",
+    "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
+    "CancelledError", "TooLargeError", "DecodeError", "ClosedError", "library_version", "library_path",
+    "API_VERSION",
+]

@@ -1,0 +1,162 @@
+"""Async calls: ONE ctypes trampoline, an integer-keyed registry, Futures and asyncio hand-off.
+
+Every async C call gets ``userdata`` = a fresh integer key into ``_pending``; the value is the
+Python object waiting for the answer (a :class:`DrupalFuture` or an :class:`AsyncCall`), kept
+alive by the registry until the library calls back (exactly once). The trampoline reads the
+borrowed response while it is valid, converts it, and hands the outcome over. Nothing raised in
+it ever reaches the library thread: failures land on the future or in the ``drupalsdk`` log.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import itertools
+import logging
+from collections import deque
+from typing import Any, Deque, Dict, Optional, Tuple
+
+from . import _ffi
+from ._response import convert
+
+__all__ = ["DrupalFuture", "AsyncCall", "LoopDispatcher", "TRAMPOLINE", "new_key", "pending"]
+
+log = logging.getLogger("drupalsdk")
+
+#: key -> the object whose ``_complete(code, response)`` the trampoline calls.
+pending: Dict[int, Any] = {}
+#: next(_keys) is atomic under the GIL; 0 would be NULL, so keys start at 1.
+new_key = itertools.count(1).__next__
+
+_CANCELLED = _ffi.DRUPAL_E_CANCELLED
+_call_cancel = _ffi.call_cancel
+_call_free = _ffi.call_free
+_response_error = _ffi.response_error
+_InvalidState = concurrent.futures.InvalidStateError
+
+
+def _on_complete(code: int, response: int, key: int) -> None:
+    try:
+        waiter = pending.pop(key)
+    except KeyError:
+        log.error("drupalsdk: completion for unknown call key %r (code %d)", key, code)
+        return
+    try:
+        waiter._complete(code, response)
+    except BaseException as error:  # never let anything escape into the library thread
+        try:
+            waiter._fail(error)
+        except BaseException:
+            log.exception("drupalsdk: a call completion failed")
+
+
+#: The single C callback object, created once and alive for the life of the process.
+TRAMPOLINE = _ffi.CALLBACK(_on_complete)
+
+
+class DrupalFuture(concurrent.futures.Future):
+    """A ``concurrent.futures.Future`` for one call in flight.
+
+    :meth:`cancel` cancels the C call (``drupal_call_cancel``) and resolves the future as
+    cancelled at once. A call cancelled by ``Client.close()`` resolves as cancelled too.
+    Exceptions raised by done-callbacks are logged by ``concurrent.futures`` (they run on a
+    library thread), never lost.
+    """
+
+    def __init__(self, kind: int, login: bool = False) -> None:
+        super().__init__()
+        self._kind = kind
+        self._login = login
+        self._call: Optional[int] = None  # owned drupal_call *, freed with the future
+
+    def cancel(self) -> bool:
+        """Cancels the call; True if the future is now cancelled (False if it already ended)."""
+        call = self._call
+        if call and not self.done():
+            _call_cancel(call)
+        return super().cancel()
+
+    def _complete(self, code: int, response: int) -> None:
+        if code == 0:
+            value = convert(self._kind, response, False)
+            try:
+                self.set_result(value)
+            except _InvalidState:  # cancelled meanwhile: drop the value
+                pass
+        elif code == _CANCELLED:
+            concurrent.futures.Future.cancel(self)
+        else:
+            self._fail(_response_error(code, response, self._login))
+
+    def _fail(self, error: BaseException) -> None:
+        try:
+            self.set_exception(error)
+        except _InvalidState:
+            pass
+
+    def __del__(self) -> None:
+        call = self._call
+        if call:
+            self._call = None
+            try:
+                _call_free(call)
+            except BaseException:
+                pass
+
+
+class LoopDispatcher:
+    """Hands outcomes from library threads to one event loop, batching wake-ups.
+
+    Only the first outcome queued since the last drain calls ``loop.call_soon_threadsafe``;
+    the drain then resolves everything queued, so 32 calls finishing together cost one wake-up.
+    """
+
+    __slots__ = ("loop", "_queue", "_scheduled", "__weakref__")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._queue: Deque[Tuple[asyncio.Future, Any, Optional[BaseException]]] = deque()
+        self._scheduled = False
+
+    def post(self, future: asyncio.Future, value: Any, error: Optional[BaseException]) -> None:
+        self._queue.append((future, value, error))
+        if not self._scheduled:  # appended first, checked second: see _drain
+            self._scheduled = True
+            try:
+                self.loop.call_soon_threadsafe(self._drain)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                self._scheduled = False
+                self._queue.clear()
+
+    def _drain(self) -> None:
+        self._scheduled = False
+        queue = self._queue
+        popleft = queue.popleft
+        while queue:
+            future, value, error = popleft()
+            if future.done():  # the awaiting task was cancelled
+                continue
+            if error is None:
+                future.set_result(value)
+            else:
+                future.set_exception(error)
+
+
+class AsyncCall:
+    """The registry entry of an awaited call: converts on the library thread, resolves on the loop."""
+
+    __slots__ = ("dispatcher", "future", "kind", "login")
+
+    def __init__(self, dispatcher: LoopDispatcher, future: asyncio.Future, kind: int, login: bool) -> None:
+        self.dispatcher = dispatcher
+        self.future = future
+        self.kind = kind
+        self.login = login
+
+    def _complete(self, code: int, response: int) -> None:
+        if code == 0:
+            self.dispatcher.post(self.future, convert(self.kind, response, False), None)
+        else:
+            self.dispatcher.post(self.future, None, _response_error(code, response, self.login))
+
+    def _fail(self, error: BaseException) -> None:
+        self.dispatcher.post(self.future, None, error)

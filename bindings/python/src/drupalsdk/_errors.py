@@ -1,0 +1,209 @@
+"""The exception hierarchy, mapped from the C library's ``drupal_code`` and HTTP status.
+
+::
+
+    DrupalError
+    ├── HTTPError                     (DRUPAL_E_HTTP: any status >= 400 not listed below)
+    │   ├── AuthenticationError       (401; 400 from login: bad credentials)
+    │   ├── AuthorizationError        (403)
+    │   ├── NotFoundError             (404)
+    │   └── ValidationError           (422; .violations)
+    ├── InvalidArgumentError          (DRUPAL_E_INVALID_ARGUMENT; also a ValueError)
+    ├── NetworkError                  (DRUPAL_E_NETWORK, DRUPAL_E_TLS; also a ConnectionError)
+    │   └── TLSError                  (DRUPAL_E_TLS)
+    ├── DrupalTimeoutError            (DRUPAL_E_TIMEOUT; also a builtins.TimeoutError)
+    ├── CancelledError                (DRUPAL_E_CANCELLED; also a concurrent.futures.CancelledError)
+    ├── TooLargeError                 (DRUPAL_E_TOO_LARGE)
+    └── DecodeError                   (DRUPAL_E_DECODE, and bodies that are not the JSON expected)
+
+Any other code (DRUPAL_E_STATE, DRUPAL_E_INTERNAL, ...) raises ``DrupalError`` itself.
+"""
+from __future__ import annotations
+
+import builtins
+import concurrent.futures
+from typing import Iterator, List, Mapping, Optional, Tuple
+
+__all__ = [
+    "DrupalError", "HTTPError", "AuthenticationError", "AuthorizationError", "NotFoundError",
+    "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
+    "CancelledError", "TooLargeError", "DecodeError", "Headers",
+]
+
+
+class Headers(Mapping[str, str]):
+    """A read-only, case-insensitive mapping of response headers.
+
+    ``headers["content-type"]`` and ``headers["Content-Type"]`` are the same entry. When a header
+    came more than once, the mapping gives the first value; :meth:`get_all` gives every value and
+    :meth:`items_raw` every field in the order received.
+    """
+
+    __slots__ = ("_fields", "_index")
+
+    def __init__(self, fields: "List[Tuple[str, str]] | None" = None) -> None:
+        self._fields: List[Tuple[str, str]] = list(fields or ())
+        index: dict = {}
+        for name, value in self._fields:
+            index.setdefault(name.lower(), (name, value))
+        self._index = index
+
+    def __getitem__(self, name: str) -> str:
+        return self._index[name.lower()][1]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.lower() in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, _ in self._index.values())
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def get_all(self, name: str) -> List[str]:
+        """Every value of a header, in the order received (``[]`` if absent)."""
+        key = name.lower()
+        return [value for field, value in self._fields if field.lower() == key]
+
+    def items_raw(self) -> List[Tuple[str, str]]:
+        """Every header field as received: ``[(name, value), ...]``."""
+        return list(self._fields)
+
+    def __repr__(self) -> str:
+        return "Headers(%r)" % (self._fields,)
+
+
+_EMPTY_HEADERS = Headers()
+
+
+class DrupalError(Exception):
+    """Base class of every error the library reports.
+
+    Attributes:
+        code: the C library's code name, e.g. ``"DRUPAL_E_HTTP"`` or ``"DRUPAL_E_TIMEOUT"``.
+        status: the HTTP status, or ``None`` when no answer arrived.
+        message: Drupal's message (``{"message": ...}``) or a description of the failure.
+        body: the response body (``b""`` when there was none).
+        headers: the response headers (a case-insensitive :class:`Headers` mapping).
+    """
+
+    def __init__(self, message: str, *, code: str = "DRUPAL_E_INTERNAL", status: Optional[int] = None,
+                 body: bytes = b"", headers: Optional[Headers] = None) -> None:
+        Exception.__init__(self, message)
+        self.code = code
+        self.status = status
+        self.message = message
+        self.body = body
+        self.headers: Headers = headers if headers is not None else _EMPTY_HEADERS
+
+    def __str__(self) -> str:
+        if self.status:
+            return "%s (HTTP %d): %s" % (self.code, self.status, self.message)
+        return "%s: %s" % (self.code, self.message)
+
+    def __repr__(self) -> str:
+        return "%s(code=%r, status=%r, message=%r)" % (type(self).__name__, self.code, self.status, self.message)
+
+    # OSError-derived subclasses (timeouts, network) must pickle and format like the others.
+    def __reduce__(self):  # type: ignore[override]
+        return (_rebuild, (type(self), self.message, self.code, self.status, self.body,
+                           self.headers.items_raw(), getattr(self, "violations", None)))
+
+
+def _rebuild(cls, message, code, status, body, fields, violations):  # type: ignore[no-untyped-def]
+    error = cls.__new__(cls)
+    DrupalError.__init__(error, message, code=code, status=status, body=body, headers=Headers(fields))
+    if violations is not None:
+        error.violations = violations
+    return error
+
+
+class HTTPError(DrupalError):
+    """The server answered with a status >= 400 (see :attr:`status`)."""
+
+
+class AuthenticationError(HTTPError):
+    """401: no or bad credentials; also login's 400 for an unknown user name or password."""
+
+
+class AuthorizationError(HTTPError):
+    """403: the user is authenticated but may not do this (or the CSRF token was refused)."""
+
+
+class NotFoundError(HTTPError):
+    """404: no such entity, view or route."""
+
+
+class ValidationError(HTTPError):
+    """422: Drupal refused the entity.
+
+    Attributes:
+        violations: ``[(field_path, message), ...]``, e.g. ``[("title", "This value should not be null.")]``.
+    """
+
+    def __init__(self, message: str, *, violations: "List[Tuple[str, str]] | None" = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(message, **kwargs)
+        self.violations: List[Tuple[str, str]] = list(violations or ())
+
+
+class InvalidArgumentError(DrupalError, ValueError):
+    """An argument was refused before anything was sent (unsafe path, header with CR/LF, ...)."""
+
+
+class NetworkError(DrupalError, ConnectionError):
+    """Could not connect, the connection was reset, DNS failed, or TLS failed."""
+
+    def __init__(self, message: str, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        DrupalError.__init__(self, message, **kwargs)
+
+
+class TLSError(NetworkError):
+    """TLS handshake or certificate verification failed."""
+
+
+class DrupalTimeoutError(DrupalError, builtins.TimeoutError):
+    """The connect or total timeout expired. Also a ``builtins.TimeoutError``."""
+
+    def __init__(self, message: str, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        DrupalError.__init__(self, message, **kwargs)
+
+
+class CancelledError(DrupalError, concurrent.futures.CancelledError):
+    """The call was cancelled (``future.cancel()``, task cancellation, or ``Client.close()``)."""
+
+
+class TooLargeError(DrupalError):
+    """The response body exceeded the client's ``max_body_size``."""
+
+
+class DecodeError(DrupalError):
+    """A body was not the JSON (or text) expected."""
+
+
+_BY_CODE = {
+    1: InvalidArgumentError,
+    2: NetworkError,
+    3: DrupalTimeoutError,
+    5: DecodeError,
+    6: CancelledError,
+    8: TooLargeError,
+    9: TLSError,
+}
+
+_BY_STATUS = {
+    401: AuthenticationError,
+    403: AuthorizationError,
+    404: NotFoundError,
+    422: ValidationError,
+}
+
+DRUPAL_E_HTTP = 4
+
+
+def error_class(code: int, status: int, login: bool = False) -> type:
+    """The exception class for a ``drupal_code`` and HTTP status."""
+    if code == DRUPAL_E_HTTP:
+        if login and status == 400:
+            return AuthenticationError
+        return _BY_STATUS.get(status, HTTPError)
+    return _BY_CODE.get(code, DrupalError)

@@ -1,0 +1,112 @@
+"""Turning a C response into Python values: the Response class and the per-kind converters."""
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+from . import _ffi
+from ._errors import DecodeError, Headers
+
+__all__ = ["Response"]
+
+_free = _ffi.lib.drupal_response_free
+_retain = _ffi.lib.drupal_response_retain
+_status = _ffi.lib.drupal_response_status
+_body = _ffi.response_body
+_loads = json.loads
+
+
+class Response:
+    """The answer to :meth:`Client.request`: status, headers, body.
+
+    ``status`` and ``content`` are read when the call ends; ``headers`` are read from the C
+    response the first time they are asked for (the C response is then released; it is also
+    released by :meth:`close` or when the object is collected).
+    """
+
+    __slots__ = ("status", "content", "_handle", "_headers")
+
+    def __init__(self, status: int, content: bytes, handle: Optional[int] = None,
+                 headers: Optional[Headers] = None) -> None:
+        self.status: int = status
+        self.content: bytes = content
+        self._handle = handle
+        self._headers = headers
+
+    @property
+    def headers(self) -> Headers:
+        """The response headers, a case-insensitive read-only mapping."""
+        headers = self._headers
+        if headers is None:
+            handle = self._handle
+            headers = _ffi.response_headers(handle) if handle else Headers()
+            self._headers = headers
+            self.close()
+        return headers
+
+    @property
+    def text(self) -> str:
+        """The body decoded as UTF-8 (invalid bytes replaced)."""
+        return self.content.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        """The body parsed as JSON; :class:`DecodeError` if it is not JSON."""
+        try:
+            return _loads(self.content)
+        except ValueError as error:
+            raise DecodeError("the response body is not JSON: %s" % error, code="DRUPAL_E_DECODE",
+                              status=self.status, body=self.content, headers=self.headers) from None
+
+    @property
+    def ok(self) -> bool:
+        """True for a status below 400 (always, for responses the client returns)."""
+        return self.status < 400
+
+    def close(self) -> None:
+        """Releases the C response (headers not read by then are lost). Idempotent."""
+        handle = self._handle
+        if handle:
+            self._handle = None
+            _free(handle)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except BaseException:
+            pass
+
+    def __repr__(self) -> str:
+        return "<Response [%d] %d bytes>" % (self.status, len(self.content))
+
+
+# ---- Converters: (borrowed response, owned?) -> value. Run only for DRUPAL_OK. ---------------------
+
+KIND_JSON = 0       # dict or list from the body
+KIND_NONE = 1       # None (delete, logout)
+KIND_BOOL = 2       # body "1" -> True
+KIND_TEXT = 3       # body as str (csrf token)
+KIND_RESPONSE = 4   # a Response (keeps the C response for lazy headers)
+
+
+def _decode_failure(response: int, body: bytes, error: Exception) -> DecodeError:
+    return DecodeError("the response body is not JSON: %s" % error, code="DRUPAL_E_DECODE",
+                       status=_status(response), body=body, headers=_ffi.response_headers(response))
+
+
+def convert(kind: int, response: int, owned: bool) -> Any:
+    """The value of a successful call. Takes over an owned response only for KIND_RESPONSE."""
+    if kind == KIND_JSON:
+        body = _body(response)
+        if not body:
+            return {}
+        try:
+            return _loads(body)
+        except ValueError as error:
+            raise _decode_failure(response, body, error) from None
+    if kind == KIND_NONE:
+        return None
+    if kind == KIND_RESPONSE:
+        return Response(_status(response), _body(response), response if owned else _retain(response))
+    if kind == KIND_BOOL:
+        return _body(response).strip() == b"1"
+    return _body(response).decode("utf-8", "replace")

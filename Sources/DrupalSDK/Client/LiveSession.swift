@@ -65,21 +65,22 @@ final class LiveSession: Sendable {
         var http = try buildHTTPRequest(request, csrfToken: csrfToken)
         for middleware in configuration.middleware { try middleware.onRequest(&http) }
         events.emit(.requestStarted(method: http.method, path: request.path))
-        let started = ContinuousClock.now
+        // The clock is read only when someone listens: this runs for every request.
+        let started = events.hasObservers ? ContinuousClock.now : nil
+        func elapsed() -> Duration { started.map { ContinuousClock.now - $0 } ?? .zero }
         var response: HTTPResponse
         do {
             response = try await transport.send(http)
         } catch {
             let mapped = LiveSession.mapTransportError(error)
-            events.emit(.requestFinished(method: http.method, path: request.path, status: nil,
-                                         duration: ContinuousClock.now - started))
+            events.emit(.requestFinished(method: http.method, path: request.path, status: nil, duration: elapsed()))
             throw mapped
         }
         let setCookies = response.headers.values(for: "Set-Cookie")
         if !setCookies.isEmpty { state.withLock { $0.cookies.store(setCookieHeaders: setCookies) } }
         for middleware in configuration.middleware.reversed() { try middleware.onResponse(http, &response) }
         events.emit(.requestFinished(method: http.method, path: request.path, status: response.status,
-                                     duration: ContinuousClock.now - started))
+                                     duration: elapsed()))
         return response
     }
 

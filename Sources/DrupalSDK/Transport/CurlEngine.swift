@@ -23,7 +23,22 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         var cancellations: [CurlTransfer] = []
         var stopping = false
         var stopped = false
+        /// The loop is (about to be) blocked in curl_multi_poll: whoever queues work wakes it,
+        /// once. At all other times queued work is picked up without a system call.
+        var sleeping = false
+
+        var hasWork: Bool { !jobs.isEmpty || !submissions.isEmpty || !cancellations.isEmpty || stopping }
+
+        /// Called with new work queued: true if the loop must be woken (and only the first time).
+        mutating func takeWakeUp() -> Bool {
+            defer { sleeping = false }
+            return sleeping
+        }
     }
+
+    /// How long the loop keeps checking for new work after delivering results before it sleeps:
+    /// a caller that answers a callback with its next request is then served without a wake-up.
+    private static let spinNanoseconds: UInt64 = 20_000
 
     /// The engine a blocking call is driving on this task's thread, if any: its requests go there.
     @TaskLocal static var inline: CurlEngine?
@@ -31,8 +46,6 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private let options: TransportOptions
     private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
-    /// The pthread currently running the loop (0 when none): work queued from it needs no wake-up.
-    private let driver = Atomic<UInt>(0)
     // Touched only by the thread running the loop.
     /// Transfers added to the multi handle (an array: tens at most, and no hashing per request).
     private var active: [CurlTransfer] = []
@@ -53,7 +66,6 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         let retained = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { argument in
             let engine = Unmanaged<CurlEngine>.fromOpaque(argument!).takeRetainedValue()
-            engine.driver.store(UInt(pthread_self()), ordering: .releasing)
             while engine.runOnce(isDone: { false }) {}
             return nil
         }, retained)
@@ -63,8 +75,6 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Runs `start` and then the loop on the calling thread until `isDone()` holds. Only one
     /// thread may drive an engine at a time.
     func drive(start: () -> Void, until isDone: () -> Bool) {
-        driver.store(UInt(pthread_self()), ordering: .releasing)
-        defer { driver.store(0, ordering: .releasing) }
         start()
         while !isDone() {
             if !runOnce(isDone: isDone) { return }
@@ -77,21 +87,19 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         shutDown()
     }
 
-    private var onDriverThread: Bool { driver.load(ordering: .acquiring) == UInt(pthread_self()) }
-
     // MARK: TaskExecutor
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
-        let accepted = inbox.withLock { inbox -> Bool in
-            if inbox.stopped { return false }
+        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
+            if inbox.stopped { return (false, false) }
             inbox.jobs.append(unownedJob)
-            return true
+            return (true, inbox.takeWakeUp())
         }
         if !accepted {
             // The thread has ended: run the job on the global pool instead of losing it.
             globalConcurrentExecutor.enqueue(ExecutorJob(unownedJob))
-        } else if !onDriverThread {
+        } else if wake {
             curl_multi_wakeup(multi)
         }
     }
@@ -108,23 +116,24 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             }
         } onCancel: {
             transfer.cancelRequested.store(true, ordering: .relaxed)
-            let running = inbox.withLock { inbox -> Bool in
+            let wake = inbox.withLock { inbox -> Bool in
+                if inbox.stopped { return false }
                 inbox.cancellations.append(transfer)
-                return !inbox.stopped
+                return inbox.takeWakeUp()
             }
-            if running { curl_multi_wakeup(multi) }
+            if wake { curl_multi_wakeup(multi) }
         }
     }
 
     private func submit(_ transfer: CurlTransfer) {
-        let accepted = inbox.withLock { inbox -> Bool in
-            if inbox.stopping || inbox.stopped { return false }
+        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
+            if inbox.stopping || inbox.stopped { return (false, false) }
             inbox.submissions.append(transfer)
-            return true
+            return (true, inbox.takeWakeUp())
         }
         if !accepted {
             resume(transfer, with: .failure(DrupalError(.cancelled, "the client was shut down")))
-        } else if !onDriverThread {
+        } else if wake {
             curl_multi_wakeup(multi)
         }
     }
@@ -132,6 +141,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Cancels every request in flight and ends the thread. Safe to call more than once.
     public func stop() {
         inbox.withLock { $0.stopping = true }
+        // Unconditional: stop may race with the loop deciding to sleep.
         curl_multi_wakeup(multi)
     }
 
@@ -157,13 +167,28 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
         var running: Int32 = 0
         curl_multi_perform(multi, &running)
-        completeFinishedTransfers()
+        let completed = completeFinishedTransfers()
+        if isDone() { return true }
+        if completed > 0 || !work.jobs.isEmpty { spinForWork() }
         // Jobs resumed by completions run before waiting again.
-        let hasWork = inbox.withLock { !$0.jobs.isEmpty || !$0.submissions.isEmpty || $0.stopping }
-        if !hasWork && !isDone() {
+        let sleep = inbox.withLock { inbox -> Bool in
+            if inbox.hasWork { return false }
+            inbox.sleeping = true
+            return true
+        }
+        if sleep {
             curl_multi_poll(multi, nil, 0, 1000, nil)
+            inbox.withLock { $0.sleeping = false }
         }
         return true
+    }
+
+    /// Checks for queued work for a few microseconds before the loop goes to sleep.
+    private func spinForWork() {
+        let deadline = monotonicNanoseconds() + CurlEngine.spinNanoseconds
+        repeat {
+            if inbox.withLock({ $0.hasWork }) { return }
+        } while monotonicNanoseconds() < deadline
     }
 
     private func start(_ transfer: CurlTransfer) {
@@ -199,7 +224,9 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         return true
     }
 
-    private func completeFinishedTransfers() {
+    /// Resumes the tasks of finished transfers; returns how many finished.
+    private func completeFinishedTransfers() -> Int {
+        var finished = 0
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
@@ -213,7 +240,9 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             let result = outcome(of: transfer, easy: easy, code: code)
             recycle(easy, of: transfer)
             resume(transfer, with: result)
+            finished += 1
         }
+        return finished
     }
 
     private func outcome(of transfer: CurlTransfer, easy: UnsafeMutableRawPointer,
@@ -292,4 +321,10 @@ enum CurlErrors {
             return DrupalError(.network, "\(transfer.request.method) \(url) failed: \(detail)")
         }
     }
+}
+
+private func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }

@@ -15,15 +15,9 @@ private func getOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CCh
     return { try await $0.get(type, id) }
 }
 
-/// Entity bodies must be JSON: refuse them before the call starts, not in its callback.
-private func requireJSON(_ body: Data) throws {
-    guard JSONValue.parse(body) != nil else {
-        throw DrupalError(.invalidArgument, "body is not valid JSON (\(body.count) bytes)")
-    }
-}
-
 private func createOperation(_ type: UnsafePointer<CChar>?, _ body: Data) throws -> ClientHandle.Operation {
-    try requireJSON(body)
+    // Refused before the call starts, not in its callback.
+    try JSONValue.validateEntityBody(body)
     let type = try CInput.nonEmptyString(type, "entity_type")
     try EntityPath.validate(entityType: type)
     return { try await $0.create(type, body) }
@@ -31,7 +25,8 @@ private func createOperation(_ type: UnsafePointer<CChar>?, _ body: Data) throws
 
 private func updateOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ body: Data) throws
     -> ClientHandle.Operation {
-    try requireJSON(body)
+    // Refused before the call starts, not in its callback.
+    try JSONValue.validateEntityBody(body)
     let type = try CInput.nonEmptyString(type, "entity_type")
     let id = try CInput.nonEmptyString(id, "id")
     try EntityPath.validate(entityType: type, id: id)
@@ -150,6 +145,7 @@ private func uploadOperation(_ type: UnsafePointer<CChar>?, _ bundle: UnsafePoin
                             field: try CInput.nonEmptyString(field, "field"),
                             filename: try CInput.nonEmptyString(filename, "filename"),
                             data: try CInput.bytes(data, length, "data"))
+    try upload.validate()
     return { try await $0.uploadFile(upload) }
 }
 

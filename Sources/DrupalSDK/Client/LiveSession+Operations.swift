@@ -63,12 +63,12 @@ extension LiveSession {
     }
 
     func create(_ entityType: String, _ body: Data) async throws -> DrupalResponse {
-        try LiveSession.requireJSON(body)
+        try JSONValue.validateEntityBody(body)
         return try await perform(DrupalRequest(method: "POST", path: try paths.createPath(entityType), body: body))
     }
 
     func update(_ entityType: String, _ id: String, _ body: Data) async throws -> DrupalResponse {
-        try LiveSession.requireJSON(body)
+        try JSONValue.validateEntityBody(body)
         return try await perform(DrupalRequest(method: "PATCH", path: try paths.canonicalPath(entityType, id: id),
                                                body: body))
     }
@@ -82,24 +82,29 @@ extension LiveSession {
     }
 
     func uploadFile(_ upload: FileUpload) async throws -> DrupalResponse {
-        let segments = try [upload.entityType, upload.bundle, upload.field].map(PathSafety.encodeSegment)
-        let filename = try LiveSession.uploadFilename(upload.filename)
-        var headers = HTTPHeaders()
-        headers.add("Content-Type", "application/octet-stream")
-        headers.add("Content-Disposition", "file; filename=\"\(filename)\"")
-        let path = "/file/upload/" + segments.joined(separator: "/")
-        return try await perform(DrupalRequest(method: "POST", path: path, headers: headers, body: upload.data))
+        try await perform(try upload.request())
     }
 
-    /// Entity bodies must be JSON; a typo is caught here rather than as Drupal's 400 or 500.
-    static func requireJSON(_ body: Data) throws {
-        guard JSONValue.parse(body) != nil else {
-            throw DrupalError.invalidArgument("the entity body is not valid JSON (\(body.count) bytes)")
-        }
+
+}
+
+extension FileUpload {
+    /// Throws `.invalidArgument` for a file name or path part that cannot be sent safely,
+    /// exactly as `uploadFile` would before sending.
+    public func validate() throws { _ = try request() }
+
+    /// POST /file/upload/{entity_type}/{bundle}/{field} with the raw bytes.
+    func request() throws -> DrupalRequest {
+        let segments = try [entityType, bundle, field].map(PathSafety.encodeSegment)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/octet-stream")
+        headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.baseName(filename))\"")
+        return DrupalRequest(method: "POST", path: "/file/upload/" + segments.joined(separator: "/"),
+                             headers: headers, body: data)
     }
 
     /// Drupal keeps only the base name and wants it quoted, without quotes, CR or LF inside.
-    static func uploadFilename(_ filename: String) throws -> String {
+    static func baseName(_ filename: String) throws -> String {
         let base = String(filename.split(separator: "/").last ?? "")
         if base.isEmpty || base == "." || base == ".." {
             throw DrupalError.invalidArgument("the upload file name \"\(filename)\" is empty")

@@ -109,3 +109,47 @@ final class TransportTests: FakeDrupalTestCase {
         XCTAssertEqual(afterShutdown?.code, .cancelled)
     }
 }
+
+/// Blocking calls: the calling thread drives the request itself (what the C `_sync` calls use).
+final class BlockingRunnerTests: FakeDrupalTestCase {
+    func testBlockingCallsRunOnTheCallingThreadAndReuseTheConnection() throws {
+        let client = try makeClient()
+        let runBlocking = try XCTUnwrap(client.runBlocking)
+        let statuses = LineLog()
+        for _ in 0..<20 {
+            runBlocking({ _ in }, {
+                let status = (try? await client.get("node", "1").status) ?? 0
+                statuses.add(String(status))
+            })
+        }
+        XCTAssertEqual(statuses.lines, Array(repeating: "200", count: 20))
+        XCTAssertEqual(try server.stats().connections, 1)
+    }
+
+    func testBlockingCallCanBeCancelledThroughItsTask() throws {
+        let client = try makeClient()
+        let runBlocking = try XCTUnwrap(client.runBlocking)
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "stall;seconds=5")
+        let request = DrupalRequest(method: "GET", path: "/node/1", headers: headers)
+        let outcome = LineLog()
+        let started = Date()
+        runBlocking({ task in
+            Task.detached {
+                try? await Task.sleep(for: .milliseconds(200))
+                task.cancel()
+            }
+        }, {
+            do {
+                _ = try await client.request(request)
+                outcome.add("finished")
+            } catch let error as DrupalError {
+                outcome.add("\(error.code)")
+            } catch {
+                outcome.add("\(error)")
+            }
+        })
+        XCTAssertEqual(outcome.lines, ["cancelled"])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
+    }
+}

@@ -10,17 +10,24 @@ final class FakeDrupalServer: @unchecked Sendable {
     let baseURL: String
     private var process: Process?
 
-    private init() {
+    private convenience init() {
         if let url = ProcessInfo.processInfo.environment["DRUPAL_FAKE_URL"], !url.isEmpty {
-            baseURL = url
-            return
+            self.init(runningAt: url)
+        } else {
+            self.init(extraArguments: [])
         }
+    }
+
+    private init(runningAt url: String) { baseURL = url }
+
+    /// Starts another fake server, e.g. one serving HTTPS with `--tls-cert`.
+    init(extraArguments: [String]) {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", root.appendingPathComponent("Tests/fake_drupal/fake_drupal.py").path,
-                             "--port", "0", "--exit-with-stdin"]
+                             "--port", "0", "--exit-with-stdin"] + extraArguments
         let output = Pipe()
         process.standardOutput = output
         // The server stops when this pipe closes, i.e. when the test process ends however it ends.
@@ -32,6 +39,8 @@ final class FakeDrupalServer: @unchecked Sendable {
         baseURL = String(line.dropFirst("LISTENING ".count))
         self.process = process
     }
+
+    deinit { process?.terminate() }
 
     private static func readLine(_ handle: FileHandle) -> String {
         var bytes = Data()

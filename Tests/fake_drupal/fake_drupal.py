@@ -4,11 +4,12 @@
 Usage: python3 fake_drupal.py [--host 127.0.0.1] [--port 0] [--delay-ms N]
                               [--login-message 10|11.4] [--site-name NAME]
                               [--flood-limit N] [--verbose]
-Prints "LISTENING http://HOST:PORT" once listening; runs until SIGTERM/SIGINT.
+Prints "LISTENING http(s)://HOST:PORT" once listening; runs until SIGTERM/SIGINT.
 """
 import argparse
 import os
 import signal
+import ssl
 import sys
 import threading
 
@@ -30,6 +31,8 @@ def main(argv=None):
     p.add_argument('--flood-limit', type=int, default=0,
                    help='failed logins per user+IP before 403 (0 = flood control off)')
     p.add_argument('--verbose', action='store_true', help='log each request to stderr')
+    p.add_argument('--tls-cert', help='serve HTTPS with this PEM certificate (with --tls-key)')
+    p.add_argument('--tls-key', help='the PEM private key of --tls-cert')
     p.add_argument('--exit-with-stdin', action='store_true',
                    help='stop when standard input closes (the parent died), so tests never leave servers behind')
     args = p.parse_args(argv)
@@ -37,7 +40,12 @@ def main(argv=None):
     config = Config(site_name=args.site_name, login_message=args.login_message,
                     flood_limit=args.flood_limit)
     app = App(Store(), config)
-    server = FakeDrupalServer((args.host, args.port), app, delay_ms=args.delay_ms, verbose=args.verbose)
+    tls_context = None
+    if args.tls_cert:
+        tls_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls_context.load_cert_chain(args.tls_cert, args.tls_key)
+    server = FakeDrupalServer((args.host, args.port), app, delay_ms=args.delay_ms, verbose=args.verbose,
+                              tls_context=tls_context)
 
     def stop(signum, frame):
         # Don't raise here: that can interrupt the main thread anywhere (even inside
@@ -51,7 +59,8 @@ def main(argv=None):
         threading.Thread(target=_stop_at_eof, args=(stop,), daemon=True).start()
     host, port = server.server_address[:2]
     shown = '[%s]' % host if ':' in host else host
-    sys.stdout.write('LISTENING http://%s:%d\n' % (shown, port))
+    scheme = 'https' if tls_context else 'http'
+    sys.stdout.write('LISTENING %s://%s:%d\n' % (scheme, shown, port))
     sys.stdout.flush()
     server.serve_forever(poll_interval=0.2)
     server.server_close()

@@ -147,13 +147,21 @@ class FakeDrupalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
     allow_reuse_address = True
     request_queue_size = 512
 
-    def __init__(self, address, app, delay_ms=0, verbose=False):
+    def __init__(self, address, app, delay_ms=0, verbose=False, tls_context=None):
+        self.tls_context = tls_context
         self.app = app
         self.delay_ms = delay_ms
         self.verbose = verbose
         self.stats = Stats()
         self.faults = Faults()
         super().__init__(address, Connection)
+
+    def get_request(self):
+        sock, address = super().get_request()
+        if self.tls_context is not None:
+            # The handshake happens on first read, in the connection's own thread.
+            sock = self.tls_context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
+        return sock, address
 
     def handle_error(self, request, client_address):
         if self.verbose:

@@ -1,0 +1,58 @@
+"""The Python examples run against the fake server, so they can never rot."""
+import os
+import subprocess
+import sys
+
+from conftest import ROOT
+
+EXAMPLES = os.path.join(ROOT, "examples", "python")
+
+
+def run(script, base_url, *args, **env_overrides):
+    env = dict(os.environ, DRUPAL_BASE_URL=base_url, **env_overrides)
+    return subprocess.run([sys.executable, os.path.join(EXAMPLES, script)] + list(args),
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_tour(server):
+    result = run("tour.py", server.base_url)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for line in ("logged in as admin (uid 1)", "created node 6", "read node 6: 'Hello from Python'",
+                 "updated node 6: 'Hello again from Python'", "view /api/articles: 6 rows",
+                 "deleted node 6", "logged out", "tour complete"):
+        assert line in out, (line, out)
+    assert "Article 5" in out
+
+
+def test_tour_reports_bad_credentials(server):
+    result = run("tour.py", server.base_url, DRUPAL_USER="admin", DRUPAL_PASSWORD="wrong")
+    assert result.returncode == 1
+    assert "login refused" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_tour_reports_unreachable_site():
+    result = run("tour.py", "http://127.0.0.1:9")
+    assert result.returncode == 1
+    assert "cannot reach" in result.stderr
+
+
+def test_bulk_import_creates_and_deletes(server):
+    result = run("bulk_import.py", server.base_url, "--count", "60", "--concurrency", "8")
+    assert result.returncode == 0, result.stderr
+    assert "\rcreated 60/60 (0 failed)" in result.stdout
+    assert "created 60 articles in" in result.stdout and "/s)" in result.stdout
+    assert "deleted 60 articles in" in result.stdout
+    from drupalsdk import Client
+    with Client(server.base_url) as client:
+        assert len(list(client.view_all("/api/articles"))) == 5  # all deleted again
+
+
+def test_bulk_import_keep(server):
+    result = run("bulk_import.py", server.base_url, "--count", "7", "--concurrency", "3", "--keep")
+    assert result.returncode == 0, result.stderr
+    assert "kept 7 articles" in result.stdout
+    from drupalsdk import Client
+    with Client(server.base_url) as client:
+        assert len(list(client.view_all("/api/articles"))) == 12

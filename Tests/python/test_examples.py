@@ -10,8 +10,12 @@ EXAMPLES = os.path.join(ROOT, "examples", "python")
 
 def run(script, base_url, *args, **env_overrides):
     env = dict(os.environ, DRUPAL_BASE_URL=base_url, **env_overrides)
-    return subprocess.run([sys.executable, os.path.join(EXAMPLES, script)] + list(args),
-                          capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run([sys.executable, os.path.join(EXAMPLES, script)] + list(args),
+                            capture_output=True, env=env, timeout=120)
+    # Bytes, decoded by hand: text mode would turn the progress line's "\r" into "\n".
+    result.stdout = result.stdout.decode()
+    result.stderr = result.stderr.decode()
+    return result
 
 
 def test_tour(server):

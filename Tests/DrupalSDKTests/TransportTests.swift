@@ -153,3 +153,31 @@ final class BlockingRunnerTests: FakeDrupalTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 3)
     }
 }
+
+/// Redirects are not followed by default; when they are, credentials stay with the original host.
+final class RedirectTests: FakeDrupalTestCase {
+    func testRedirectsAreReturnedNotFollowedByDefault() async throws {
+        let client = try makeClient()
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "redirect;to=/node/2;code=302")
+        let response = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        XCTAssertEqual(response.status, 302)
+        XCTAssertEqual(response.headers["Location"], "/node/2")
+    }
+
+    func testCredentialsAreNotSentToAnotherHostOnRedirect() async throws {
+        let other = FakeDrupalServer(extraArguments: [])
+        let client = try makeClient { $0.transport.followRedirects = true }
+        _ = try await client.login("admin", "admin")   // a session cookie...
+        try client.setAuthentication(.basic(user: "admin", password: "admin"))   // ...and Authorization
+        // A one-shot fault on this server only (a header would follow the redirect too).
+        try server.control("POST", "/__fake/faults",
+                           json: #"{"mode": "redirect", "to": "\#(other.baseURL)/node/1?_format=json", "count": 1}"#)
+        let response = try await client.get("node", "1")
+        XCTAssertEqual(response.status, 200)
+        let seen = String(decoding: try other.control("GET", "/__fake/last-request"), as: UTF8.self)
+        XCTAssertTrue(seen.contains("/node/1"), seen)
+        XCTAssertFalse(seen.lowercased().contains("authorization"), seen)
+        XCTAssertFalse(seen.lowercased().contains("cookie"), seen)
+    }
+}

@@ -52,6 +52,13 @@ def handle(req, server):
                 return _json(400, {'message': 'Expected {"mode": one of %s, ...}.' % ', '.join(MODES)})
             faults.set(data)
             return no_content
+    if path == '/__fake/last-request' and method == 'GET':
+        # What the last Drupal request carried, e.g. to prove credentials did not follow a redirect.
+        last = server.last_request
+        if last is None:
+            return _json(200, {})
+        return _json(200, {'method': last.method, 'target': last.target,
+                           'headers': [[name, value] for name, value in last.header_list]})
     if path == '/__fake/config' and method == 'POST':
         data = _body(req)
         if data is None:

@@ -2,7 +2,7 @@
 
 A fault comes from the per-request header "X-Fake-Fault: mode;key=value..."
 or from the global fault set with POST /__fake/faults. Modes: stall, reset,
-status, malformed, huge, delay, slow_body.
+status, malformed, huge, delay, slow_body, redirect (redirect;to=URL;code=302).
 """
 import socket
 import struct
@@ -11,7 +11,7 @@ import time
 
 from .responses import GENERIC_5XX, Response, JSON, TEXT
 
-MODES = ('stall', 'reset', 'status', 'malformed', 'huge', 'delay', 'slow_body')
+MODES = ('stall', 'reset', 'status', 'malformed', 'huge', 'delay', 'slow_body', 'redirect')
 TRUNCATED_JSON = b'{"nid":[{"value":1}],"uuid":[{"value":"d1c4e6a0-trunc'
 
 
@@ -85,6 +85,10 @@ class Faults:
             return resp, True
         if mode == 'malformed':
             return Response(200, TRUNCATED_JSON, JSON), True
+        if mode == 'redirect':
+            resp = Response(int(_num(fault, 'code', 302)), b'', TEXT)
+            resp.add_header('Location', fault.get('to', '/'))
+            return resp, True
         if mode == 'stall':
             self.sleep(_num(fault, 'seconds', 30))
             return None, False

@@ -133,6 +133,7 @@ class Connection(socketserver.BaseRequestHandler):
     def drupal(self, req, sock):
         server = self.server
         server.stats.drupal_request(self)
+        server.last_request = req
         if server.delay_ms:
             server.faults.sleep(server.delay_ms / 1000.0)
         fault = server.faults.pick(req)
@@ -149,6 +150,7 @@ class FakeDrupalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
 
     def __init__(self, address, app, delay_ms=0, verbose=False, tls_context=None):
         self.tls_context = tls_context
+        self.last_request = None   # for /__fake/last-request
         self.app = app
         self.delay_ms = delay_ms
         self.verbose = verbose

@@ -14,6 +14,7 @@ _retain = _ffi.lib.drupal_response_retain
 _status = _ffi.lib.drupal_response_status
 _body = _ffi.response_body
 _loads = json.loads
+_decode_json = json.JSONDecoder().decode  # str -> value; skips loads()'s encoding detection
 
 
 class Response:
@@ -100,8 +101,8 @@ def convert(kind: int, response: int, owned: bool) -> Any:
         if not body:
             return {}
         try:
-            return _loads(body)
-        except ValueError as error:
+            return _decode_json(body.decode("utf-8"))
+        except ValueError as error:  # UnicodeDecodeError and JSONDecodeError alike
             raise _decode_failure(response, body, error) from None
     if kind == KIND_NONE:
         return None

@@ -2,6 +2,7 @@
  *   bench_c seq-sync  BASE N WARM           drupal_entity_get_sync("node","1") in a loop; rps
  *   bench_c seq-async BASE N WARM           drupal_entity_get + callback + condvar, 1 in flight; rps
  *   bench_c conc      BASE N WARM INFLIGHT  drupal_entity_get, INFLIGHT calls kept in flight; rps
+ *   bench_c conc-chain BASE N WARM INFLIGHT as conc, but each callback starts the next call itself
  *   bench_c mock      N WARM                mock client FFI floor; per-call us (and C-only floors)
  *   bench_c memory    BASE N1 N2            RSS after N2 requests minus RSS after N1 (bytes)
  *   bench_c clients   BASE K                RSS per extra client handle (K clients)
@@ -59,6 +60,37 @@ static void run_inflight(drupal_client *c, long count, long inflight) {
     wait_below(1);
 }
 
+/* Chained: INFLIGHT calls are started, and each callback starts the next one until `remaining`
+ * runs out; the caller only waits for the end. Shows the cost of the caller's wake-ups in conc. */
+static long chain_remaining;
+
+static void on_chain(drupal_code code, drupal_response *response, void *userdata) {
+    drupal_client *c = userdata;
+    int bad = code != DRUPAL_OK || drupal_response_status(response) != 200;
+    if (bad) fprintf(stderr, "call failed: %s %d\n", drupal_code_name(code), drupal_response_status(response));
+    pthread_mutex_lock(&G.mu);
+    G.errors += bad;
+    int more = chain_remaining > 0;
+    if (more) chain_remaining--;
+    else G.inflight--;
+    pthread_cond_signal(&G.cv);
+    pthread_mutex_unlock(&G.mu);
+    if (more && drupal_entity_get(NULL, c, "node", "1", on_chain, c) != DRUPAL_OK)
+        DIE("drupal_entity_get: %s", drupal_last_error());
+}
+
+static void run_chain(drupal_client *c, long count, long inflight) {
+    if (inflight > count) inflight = count;
+    pthread_mutex_lock(&G.mu);
+    chain_remaining = count - inflight;
+    G.inflight = inflight;
+    pthread_mutex_unlock(&G.mu);
+    for (long i = 0; i < inflight; i++)
+        if (drupal_entity_get(NULL, c, "node", "1", on_chain, c) != DRUPAL_OK)
+            DIE("drupal_entity_get: %s", drupal_last_error());
+    wait_below(1);
+}
+
 static drupal_client *client_for(const char *base) {
     drupal_client *c = NULL;
     if (drupal_client_new(&c, base, NULL) != DRUPAL_OK) DIE("drupal_client_new: %s", drupal_last_error());
@@ -90,6 +122,16 @@ static int mode_inflight(const char *base, long n, long warm, long inflight) {
     run_inflight(c, warm, inflight);
     double t0 = now_s();
     run_inflight(c, n, inflight);
+    result("rps", n / (now_s() - t0));
+    drupal_client_free(c);
+    return 0;
+}
+
+static int mode_chain(const char *base, long n, long warm, long inflight) {
+    drupal_client *c = client_for(base);
+    run_chain(c, warm, inflight);
+    double t0 = now_s();
+    run_chain(c, n, inflight);
     result("rps", n / (now_s() - t0));
     drupal_client_free(c);
     return 0;
@@ -285,6 +327,7 @@ int main(int argc, char **argv) {
     if (!strcmp(m, "seq-sync")) return mode_seq_sync(ARG(2), atol(ARG(3)), atol(ARG(4)));
     if (!strcmp(m, "seq-async")) return mode_inflight(ARG(2), atol(ARG(3)), atol(ARG(4)), 1);
     if (!strcmp(m, "conc")) return mode_inflight(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)));
+    if (!strcmp(m, "conc-chain")) return mode_chain(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)));
     if (!strcmp(m, "mock")) return mode_mock(atol(ARG(2)), atol(ARG(3)));
     if (!strcmp(m, "memory")) return mode_memory(ARG(2), atol(ARG(3)), atol(ARG(4)));
     if (!strcmp(m, "clients")) return mode_clients(ARG(2), atol(ARG(3)));

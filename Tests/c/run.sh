@@ -5,7 +5,8 @@
 # and every example against the server, also under valgrind.
 # Last line: "N passed, M failed" (every check summed); exits non-zero on any failure.
 #   Tests/c/run.sh                 everything
-#   Tests/c/run.sh --known-bugs    also the checks of known library bugs (expected to fail)
+#   Tests/c/run.sh --known-bugs    also run Tests/c/bugs/*.c, repros of known library bugs
+#                                  (expected to fail until fixed), without their suppressions
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -30,6 +31,9 @@ tally() { # tally <name> <log> <exit code>
 }
 
 [ -e build/lib/libdrupalsdk.so ] || scripts/build-lib || { echo "0 passed, 1 failed"; exit 1; }
+if [ -n "$(find Sources include -newer "$(readlink -f build/lib/libdrupalsdk.so)" -type f 2>/dev/null | head -1)" ]; then
+    echo "warning: build/lib/libdrupalsdk.so is older than Sources/ or include/; run scripts/build-lib" >&2
+fi
 export PKG_CONFIG_PATH="$root/build/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 CFLAGS="-std=c99 -Wall -Wextra -Werror -g $extra_cflags"
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"

@@ -292,16 +292,11 @@ static void test_entity_calls(drupal_client *c) {
     BAD_ASYNC(drupal_file_upload(&call, c, "node", "article", "field_image", "a.png", NULL, 1, CB));
     BAD_ASYNC(drupal_file_upload(&call, c, "node", "article", "field_image", "a.png", "x", 1, NULL, NULL));
     BAD_SYNC(drupal_file_upload_sync(&out, c, "node", "article", "field_image", INVALID_UTF8, "x", 1));
-#ifdef DRUPAL_TEST_KNOWN_BUGS
-    /* BUG (upload-filename-late): a file name with CR/LF or '"' is refused only after the call has
-     * started: drupal_file_upload returns DRUPAL_OK and the callback then runs with
-     * DRUPAL_E_INVALID_ARGUMENT; drupal_file_upload_sync returns DRUPAL_E_INVALID_ARGUMENT but
-     * with a non-NULL *out. The header says such calls start nothing. Skipped until fixed; run
-     * with CFLAGS=-DDRUPAL_TEST_KNOWN_BUGS (see Tests/c/run.sh --known-bugs). */
+    /* File names with CR/LF or '"' are refused up front (once they were refused only after the
+     * call had started; fixed in db196dd). */
     BAD_ASYNC(drupal_file_upload(&call, c, "node", "article", "field_image", "a\r\n.png", "x", 1, CB));
     BAD_ASYNC(drupal_file_upload(&call, c, "node", "article", "field_image", "a\".png", "x", 1, CB));
     BAD_SYNC(drupal_file_upload_sync(&out, c, "node", "article", "field_image", "a\r\n.png", "x", 1));
-#endif
     BAD(drupal_file_upload_sync(NULL, c, "node", "article", "field_image", "a.png", "x", 1));
 }
 

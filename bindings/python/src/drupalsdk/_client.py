@@ -10,9 +10,9 @@ import json
 import logging
 import threading
 from collections.abc import Mapping
-from ctypes import byref, c_char_p, c_int, c_uint64, c_void_p, string_at
+from ctypes import byref, c_int, c_uint64, c_void_p, string_at
 from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence,
-                    Tuple, TypeVar, Union)
+                    Tuple, Union)
 
 from . import _ffi
 from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, new_key, pending
@@ -36,7 +36,6 @@ Id = Union[str, int]
 Query = Union[Mapping, Sequence[Tuple[str, Any]], None]
 HeadersArg = Union[Mapping, Sequence[Tuple[str, str]], Sequence[str], None]
 Body = Union[bytes, bytearray, memoryview, dict, list, str, None]
-_C = TypeVar("_C", bound="_ClientBase")
 
 
 class _Op(NamedTuple):

@@ -32,8 +32,8 @@ static void on_done(drupal_code code, drupal_response *response, void *userdata)
     G.inflight--;
     G.done++;
     G.errors += bad;
-    pthread_cond_signal(&G.cv);
     pthread_mutex_unlock(&G.mu);
+    pthread_cond_signal(&G.cv);   /* after unlocking: the waiter does not wake into a held mutex */
 }
 
 static void start_get(drupal_client *c) {
@@ -73,8 +73,8 @@ static void on_chain(drupal_code code, drupal_response *response, void *userdata
     int more = chain_remaining > 0;
     if (more) chain_remaining--;
     else G.inflight--;
-    pthread_cond_signal(&G.cv);
     pthread_mutex_unlock(&G.mu);
+    pthread_cond_signal(&G.cv);
     if (more && drupal_entity_get(NULL, c, "node", "1", on_chain, c) != DRUPAL_OK)
         DIE("drupal_entity_get: %s", drupal_last_error());
 }
@@ -146,8 +146,8 @@ static void *pong_thread(void *arg) {
         while (G.inflight == 0) pthread_cond_wait(&G.cv, &G.mu);
         G.inflight = 0;
         G.done++;
-        pthread_cond_broadcast(&G.cv);
         pthread_mutex_unlock(&G.mu);
+        pthread_cond_broadcast(&G.cv);
     }
     return NULL;
 }
@@ -162,7 +162,9 @@ static double handoff_floor_us(long n) {
         double t0 = now_s();
         pthread_mutex_lock(&G.mu);
         G.inflight = 1;
+        pthread_mutex_unlock(&G.mu);
         pthread_cond_broadcast(&G.cv);
+        pthread_mutex_lock(&G.mu);
         while (G.inflight != 0) pthread_cond_wait(&G.cv, &G.mu);
         pthread_mutex_unlock(&G.mu);
         lat[i] = (now_s() - t0) * 1e6;

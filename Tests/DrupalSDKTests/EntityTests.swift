@@ -131,3 +131,15 @@ final class EntityTests: FakeDrupalTestCase {
         XCTAssertNil(response.headers["Location"])
     }
 }
+
+final class ViolationParsingTests: XCTestCase {
+    func testFieldLinesAndWholeLines() {
+        let fields = DrupalError.violations(in: "Unprocessable Entity: validation failed.\ntitle: This value should not be null.\nfield_tags.0.target_id: The referenced entity (taxonomy_term: 99) does not exist.\n")
+        XCTAssertEqual(fields, [
+            .init(path: "title", message: "This value should not be null."),
+            .init(path: "field_tags.0.target_id", message: "The referenced entity (taxonomy_term: 99) does not exist."),
+        ])
+        let file = DrupalError.violations(in: "Unprocessable Entity: file validation failed.\nOnly files with the following extensions are allowed: png gif jpg jpeg webp.")
+        XCTAssertEqual(file, [.init(path: "", message: "Only files with the following extensions are allowed: png gif jpg jpeg webp.")])
+    }
+}

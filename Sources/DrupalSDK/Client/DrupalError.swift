@@ -100,13 +100,20 @@ extension DrupalError {
         return text.trimmedWhitespace
     }
 
-    /// Splits "Unprocessable Entity: validation failed.\ntitle: msg\n..." into (path, message) pairs.
+    /// Splits "Unprocessable Entity: validation failed.\ntitle: msg\n..." into (path, message)
+    /// pairs. A field path has no spaces ("title", "field_tags.0.target_id"); a line without one
+    /// (e.g. "Only files with the following extensions are allowed: png gif") is kept whole, with
+    /// an empty path.
     static func violations(in message: String) -> [Violation] {
         let lines = message.split(separator: "\n").dropFirst()
-        return lines.compactMap { line in
-            guard let colon = line.firstRange(of: ": ") else { return nil }
-            return Violation(path: String(line[..<colon.lowerBound]),
-                             message: String(line[colon.upperBound...]))
+        return lines.map { line in
+            if let colon = line.firstRange(of: ": ") {
+                let path = line[..<colon.lowerBound]
+                if !path.isEmpty && !path.contains(where: { $0.isWhitespace }) {
+                    return Violation(path: String(path), message: String(line[colon.upperBound...]))
+                }
+            }
+            return Violation(path: "", message: String(line))
         }
     }
 }

@@ -105,7 +105,7 @@ extension FileUpload {
 
     /// Drupal keeps only the base name and wants it quoted, without quotes, CR or LF inside.
     static func baseName(_ filename: String) throws -> String {
-        let base = String(filename.split(separator: "/").last ?? "")
+        let base = filename.hasSuffix("/") ? "" : String(filename.split(separator: "/").last ?? "")
         if base.isEmpty || base == "." || base == ".." {
             throw DrupalError.invalidArgument("the upload file name \"\(filename)\" is empty")
         }

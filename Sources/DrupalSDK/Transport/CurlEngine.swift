@@ -29,10 +29,11 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
         var hasWork: Bool { !jobs.isEmpty || !submissions.isEmpty || !cancellations.isEmpty || stopping }
 
-        /// Called with new work queued: true if the loop must be woken (and only the first time).
-        mutating func takeWakeUp() -> Bool {
-            defer { sleeping = false }
-            return sleeping
+        /// Called with new work queued, under the lock: wakes the loop if it sleeps (once).
+        /// Under the lock because the loop frees the multi handle once `stopped` is set.
+        mutating func wakeIfSleeping(_ multi: UnsafeMutableRawPointer) {
+            if sleeping && !stopped { curl_multi_wakeup(multi) }
+            sleeping = false
         }
     }
 
@@ -91,16 +92,15 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
-        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
-            if inbox.stopped { return (false, false) }
+        let accepted = inbox.withLock { [multi] inbox -> Bool in
+            if inbox.stopped { return false }
             inbox.jobs.append(unownedJob)
-            return (true, inbox.takeWakeUp())
+            inbox.wakeIfSleeping(multi)
+            return true
         }
         if !accepted {
             // The thread has ended: run the job on the global pool instead of losing it.
             globalConcurrentExecutor.enqueue(ExecutorJob(unownedJob))
-        } else if wake {
-            curl_multi_wakeup(multi)
         }
     }
 
@@ -116,33 +116,34 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             }
         } onCancel: {
             transfer.cancelRequested.store(true, ordering: .relaxed)
-            let wake = inbox.withLock { inbox -> Bool in
-                if inbox.stopped { return false }
+            inbox.withLock { [multi] inbox in
+                if inbox.stopped { return }
                 inbox.cancellations.append(transfer)
-                return inbox.takeWakeUp()
+                inbox.wakeIfSleeping(multi)
             }
-            if wake { curl_multi_wakeup(multi) }
         }
     }
 
     private func submit(_ transfer: CurlTransfer) {
-        let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
-            if inbox.stopping || inbox.stopped { return (false, false) }
+        let accepted = inbox.withLock { [multi] inbox -> Bool in
+            if inbox.stopping || inbox.stopped { return false }
             inbox.submissions.append(transfer)
-            return (true, inbox.takeWakeUp())
+            inbox.wakeIfSleeping(multi)
+            return true
         }
         if !accepted {
             resume(transfer, with: .failure(DrupalError(.cancelled, "the client was shut down")))
-        } else if wake {
-            curl_multi_wakeup(multi)
         }
     }
 
     /// Cancels every request in flight and ends the thread. Safe to call more than once.
     public func stop() {
-        inbox.withLock { $0.stopping = true }
-        // Unconditional: stop may race with the loop deciding to sleep.
-        curl_multi_wakeup(multi)
+        inbox.withLock { [multi] inbox in
+            inbox.stopping = true
+            // Unconditional (the loop may be about to sleep), but never after the loop freed
+            // the multi handle.
+            if !inbox.stopped { curl_multi_wakeup(multi) }
+        }
     }
 
     // MARK: The loop

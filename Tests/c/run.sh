@@ -3,16 +3,13 @@
 # Drupal server, builds every test and example (C99, -Wall -Wextra -Werror, via pkg-config),
 # runs the tests under ASan+UBSan, the JSON helper suite (Tests/c/json/run.sh), scripts/check-abi,
 # and every example against the server, also under valgrind.
+# and every example against the server, also under valgrind, plus the regression programs of
+# fixed library bugs (Tests/c/regressions/).
 # Last line: "N passed, M failed" (every check summed); exits non-zero on any failure.
-#   Tests/c/run.sh                 everything
-#   Tests/c/run.sh --known-bugs    also run Tests/c/bugs/*.c, repros of known library bugs
-#                                  (expected to fail until fixed), without their suppressions
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 start=$(date +%s)
-extra_cflags=""
-[ "${1:-}" = "--known-bugs" ] && extra_cflags="-DDRUPAL_TEST_KNOWN_BUGS"
 
 passed=0 failed=0
 pass() { passed=$((passed + 1)); }
@@ -35,7 +32,7 @@ if [ -n "$(find Sources include -newer "$(readlink -f build/lib/libdrupalsdk.so)
     echo "warning: build/lib/libdrupalsdk.so is older than Sources/ or include/; run scripts/build-lib" >&2
 fi
 export PKG_CONFIG_PATH="$root/build/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-CFLAGS="-std=c99 -Wall -Wextra -Werror -g $extra_cflags"
+CFLAGS="-std=c99 -Wall -Wextra -Werror -g"
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 LIBS="$(pkg-config --libs drupalsdk) -lpthread"
 INC="$(pkg-config --cflags drupalsdk)"
@@ -101,8 +98,6 @@ else cat "$out/make.log" >&2; fail "make -C examples/c"; fi
 # ("still reachable"/"possibly lost") for the life of the process. No suppressions are needed.
 VALGRIND="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite"
 VALGRIND="$VALGRIND --error-exitcode=1"
-# BUG (client-free-uaf): see Tests/c/valgrind.supp; --known-bugs runs without it.
-[ -z "$extra_cflags" ] && VALGRIND="$VALGRIND --suppressions=$root/Tests/c/valgrind.supp"
 # Valgrind 3.19 gives up on the DWARF 5 debug info of the Swift-built library ("Possibly corrupted
 # debuginfo file"), so the examples run under valgrind load a copy without debug info; it is the
 # same code (found first through LD_LIBRARY_PATH, since the examples use RUNPATH).
@@ -118,15 +113,13 @@ for ex in drupal_tour async_many errors mock_client; do
 done
 make -s -C examples/c clean
 
-if [ -n "$extra_cflags" ]; then
-    echo "== known library bugs (Tests/c/bugs/*.c; each fails while its bug is there)"
-    for src in Tests/c/bugs/*.c; do
-        name=$(basename "$src" .c)
-        cc $CFLAGS $INC "$src" -o "$out/$name" $LIBS || { fail "compile $src"; continue; }
-        if LD_LIBRARY_PATH="$out/vglib" $VALGRIND "$out/$name"; then pass; echo "ok: $name (fixed)"
-        else fail "BUG $name still reproduces"; fi
-    done
-fi
+echo "== regressions (Tests/c/regressions/*.c: fixed library bugs, under valgrind)"
+for src in Tests/c/regressions/*.c; do
+    name=$(basename "$src" .c)
+    cc $CFLAGS $INC "$src" -o "$out/$name" $LIBS || { fail "compile $src"; continue; }
+    if LD_LIBRARY_PATH="$out/vglib" $VALGRIND "$out/$name"; then pass; echo "ok: $name"
+    else fail "regression $name"; fi
+done
 
 echo "== $(( $(date +%s) - start )) s"
 echo "$passed passed, $failed failed"

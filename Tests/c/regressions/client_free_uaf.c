@@ -1,7 +1,8 @@
-/* BUG repro: drupal_client_free races with the client's curl thread: CurlEngine.stop() calls
- * curl_multi_wakeup(multi) after the engine thread may already have run shutDown() ->
- * curl_multi_cleanup(multi): a use after free. Run under valgrind (ASan can't see it: the
- * read happens inside uninstrumented libcurl). No server needed. */
+/* Regression (fixed): drupal_client_free raced with the client's curl thread: CurlEngine.stop()
+ * called curl_multi_wakeup(multi) after the engine thread could already have run shutDown() ->
+ * curl_multi_cleanup(multi), a use after free. Now every wake-up happens under the inbox lock and
+ * never once the loop is stopped. Run under valgrind (ASan can't see it: the read happened inside
+ * uninstrumented libcurl). No server needed. */
 #include <stdio.h>
 #include <drupalsdk.h>
 int main(void) {

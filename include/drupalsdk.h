@@ -310,7 +310,7 @@ drupal_code drupal_file_upload_sync(drupal_response **out, drupal_client *client
  * GETs a Views REST export (e.g. "/api/articles") with query parameters (exposed filters,
  * "page" for paged displays). The body is a JSON array of rows (empty past the last page).
  * @param query NULL, or a NULL-terminated array of alternating names and values:
- *              {"title", "Article", "page", "1", NULL}; copied.
+ *              {"title", "Article", "page", "1", NULL}; copied. Names must not be empty.
  */
 drupal_code drupal_view(drupal_call **call, drupal_client *client, const char *path, const char *const *query,
                         drupal_callback callback, void *userdata);
@@ -373,7 +373,8 @@ const char *drupal_response_header(const drupal_response *response, const char *
 size_t drupal_response_header_count(const drupal_response *response);
 /**
  * The index-th header field. @return DRUPAL_OK; DRUPAL_E_NOT_FOUND past the end;
- * DRUPAL_E_INVALID_ARGUMENT for NULL. Outputs are borrowed.
+ * DRUPAL_E_INVALID_ARGUMENT for a NULL response. Outputs are borrowed; either may be NULL when
+ * not wanted.
  */
 drupal_code drupal_response_header_at(const char **name, const char **value, const drupal_response *response,
                                       size_t index);

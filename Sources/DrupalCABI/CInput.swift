@@ -53,7 +53,12 @@ enum CInput {
         guard items.count % 2 == 0 else {
             throw DrupalError(.invalidArgument, "\(name) must hold name/value pairs (found \(items.count) strings)")
         }
-        return stride(from: 0, to: items.count, by: 2).map { (items[$0], items[$0 + 1]) }
+        return try stride(from: 0, to: items.count, by: 2).map { index in
+            guard !items[index].isEmpty else {
+                throw DrupalError(.invalidArgument, "\(name)[\(index)]: a parameter name is empty")
+            }
+            return (items[index], items[index + 1])
+        }
     }
 
     /// "Name: value" lines.

@@ -66,6 +66,8 @@ public func drupal_mock_stub(_ client: OpaquePointer?, _ method: UnsafePointer<C
         let site = try mockSite(client)
         let method = try CInput.nonEmptyString(method, "method")
         let path = try CInput.nonEmptyString(path, "path")
+        // A stub for a path the client would refuse could never be reached.
+        _ = try PathSafety.normalizePath(path)
         guard (100...599).contains(status) else { throw DrupalError(.invalidArgument, "status \(status) is not 100-599") }
         var headers = HTTPHeaders()
         if let type = try CInput.optionalString(contentType, "content_type") { headers.add("Content-Type", type) }

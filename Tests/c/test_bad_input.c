@@ -319,6 +319,10 @@ static void test_view_and_request(drupal_client *c) {
     BAD_ASYNC(drupal_view(&call, c, "/api/articles", odd_query, CB));
     BAD_ASYNC(drupal_view(&call, c, "/api/articles", bad_query, CB));
     BAD_SYNC(drupal_view_sync(&out, c, "/api/articles", odd_query));
+    {
+        const char *empty_name[] = {"", "x", NULL};
+        BAD_SYNC(drupal_view_sync(&out, c, "/api/articles", empty_name));
+    }
     BAD(drupal_view_sync(NULL, c, "/api/articles", NULL));
 
     for (i = 0; UNSAFE_PATHS[i]; i++) {
@@ -413,6 +417,7 @@ static void test_mock_functions(void) {
     BAD(drupal_mock_stub(m, "GET", "/x", 200, "text/plain", NULL, 1));
     BAD(drupal_mock_stub(m, "GET", "/x", 200, "text/plain\r\nX-Evil: 1", "x", 1));
     BAD(drupal_mock_stub(m, "GET", "/x", 42, "text/plain", "x", 1));
+    BAD(drupal_mock_stub(m, "GET", "/../x", 200, "text/plain", "x", 1));
     drupal_client_free(m);
 }
 

@@ -31,7 +31,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
         /// Called with new work queued, under the lock: wakes the loop if it sleeps (once).
         /// Under the lock because the loop frees the multi handle once `stopped` is set.
-        mutating func wakeIfSleeping(_ multi: UnsafeMutableRawPointer) {
+        mutating func wakeIfSleeping(_ multi: UnsafeMutableRawPointer, _ posts: borrowing Atomic<UInt64>) {
+            posts.add(1, ordering: .releasing)
             if sleeping && !stopped { curl_multi_wakeup(multi) }
             sleeping = false
         }
@@ -47,6 +48,9 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     private let options: TransportOptions
     private let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
+    /// Counts work queued, so the loop can watch for new work without taking the inbox lock
+    /// (spinning on the lock would make every poster wait for it).
+    private let posts = Atomic<UInt64>(0)
     // Touched only by the thread running the loop.
     /// Transfers added to the multi handle (an array: tens at most, and no hashing per request).
     private var active: [CurlTransfer] = []
@@ -92,10 +96,10 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
-        let accepted = inbox.withLock { [multi] inbox -> Bool in
+        let accepted = inbox.withLock { [multi, self] inbox -> Bool in
             if inbox.stopped { return false }
             inbox.jobs.append(unownedJob)
-            inbox.wakeIfSleeping(multi)
+            inbox.wakeIfSleeping(multi, self.posts)
             return true
         }
         if !accepted {
@@ -116,19 +120,19 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             }
         } onCancel: {
             transfer.cancelRequested.store(true, ordering: .relaxed)
-            inbox.withLock { [multi] inbox in
+            inbox.withLock { [multi, self] inbox in
                 if inbox.stopped { return }
                 inbox.cancellations.append(transfer)
-                inbox.wakeIfSleeping(multi)
+                inbox.wakeIfSleeping(multi, self.posts)
             }
         }
     }
 
     private func submit(_ transfer: CurlTransfer) {
-        let accepted = inbox.withLock { [multi] inbox -> Bool in
+        let accepted = inbox.withLock { [multi, self] inbox -> Bool in
             if inbox.stopping || inbox.stopped { return false }
             inbox.submissions.append(transfer)
-            inbox.wakeIfSleeping(multi)
+            inbox.wakeIfSleeping(multi, self.posts)
             return true
         }
         if !accepted {
@@ -160,7 +164,12 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
         if work.stopped { return false }
         for job in work.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
-        for transfer in work.submissions { start(transfer) }
+        // Requests the jobs just made start in this same turn.
+        let madeByJobs = work.jobs.isEmpty ? [] : inbox.withLock { inbox -> [CurlTransfer] in
+            defer { inbox.submissions.removeAll(keepingCapacity: true) }
+            return inbox.submissions
+        }
+        for transfer in work.submissions + madeByJobs { start(transfer) }
         for transfer in work.cancellations { cancel(transfer) }
         if work.stopping {
             shutDown()
@@ -169,9 +178,10 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         var running: Int32 = 0
         curl_multi_perform(multi, &running)
         let completed = completeFinishedTransfers()
-        if isDone() { return true }
+        if isDone() || inbox.withLock({ $0.hasWork }) { return true }
+        // Nothing queued. Right after delivering results, a caller often answers at once with
+        // its next request: watch for it briefly before paying for a sleep and a wake-up.
         if completed > 0 || !work.jobs.isEmpty { spinForWork() }
-        // Jobs resumed by completions run before waiting again.
         let sleep = inbox.withLock { inbox -> Bool in
             if inbox.hasWork { return false }
             inbox.sleeping = true
@@ -186,9 +196,10 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
     /// Checks for queued work for a few microseconds before the loop goes to sleep.
     private func spinForWork() {
+        let seen = posts.load(ordering: .acquiring)
         let deadline = monotonicNanoseconds() + CurlEngine.spinNanoseconds
         repeat {
-            if inbox.withLock({ $0.hasWork }) { return }
+            if posts.load(ordering: .acquiring) != seen { return }
         } while monotonicNanoseconds() < deadline
     }
 

@@ -365,6 +365,17 @@ def cases(s, quick, pin):
     return [("1", c1), ("2", c2), ("3", c3), ("4", c4), ("5", c5), ("6", c6), ("7", c7), ("8", c8), ("9", c9)]
 
 
+def library_info():
+    try:
+        head = subprocess.run(["git", "-C", REPO, "log", "-1", "--format=%h %cd"], capture_output=True,
+                              text=True).stdout.strip()
+    except OSError:
+        head = "?"
+    real = os.path.realpath(LIB)
+    built = datetime.datetime.fromtimestamp(os.path.getmtime(real), datetime.timezone.utc) if os.path.exists(real) else None
+    return f"{os.path.basename(real)} built {built:%Y-%m-%d %H:%M:%S UTC}; repo HEAD {head}" if built else "missing"
+
+
 def machine():
     model = "unknown"
     try:
@@ -407,7 +418,8 @@ def main():
     elapsed = time.time() - t0
     header = (f"drupalsdk benchmarks ({'quick' if args.quick else 'full'} run), "
               f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}\n"
-              f"machine: {machine()}\ncommand: {args.command}\ncases took {elapsed:.0f} s")
+              f"machine: {machine()}\nlibrary: {library_info()}\ncommand: {args.command}\n"
+              f"cases took {elapsed:.0f} s")
     print(header)
     print()
     print(table.text())
@@ -419,7 +431,8 @@ def main():
             f.write("# drupalsdk benchmark results\n\n")
             f.write("Written by `bench/run` (full mode); see bench/README.md for what each case measures.\n\n")
             f.write("- date: " + f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}\n")
-            f.write(f"- machine: {machine()}\n- command: `{args.command}`\n- cases took {elapsed:.0f} s\n\n")
+            f.write(f"- machine: {machine()}\n- library: {library_info()}\n- command: `{args.command}`\n"
+                    f"- cases took {elapsed:.0f} s (bench/run total: see the end of its output)\n\n")
             f.write(table.markdown() + "\n\n")
             f.write(f"{sum(1 for r in table.rows if r[6] == 'PASS')} PASS, {fails} FAIL, "
                     f"{sum(1 for r in table.rows if r[6] == 'SKIP')} SKIP, {table.errors} ERROR\n")

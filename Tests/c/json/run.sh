@@ -16,8 +16,10 @@ build() { # build <dir> <extra flags...>
         cc -std=c11 $WARN "$@" -I include -I Sources/CDrupal/include $JANSSON_CFLAGS \
             -c "$src" -o "$dir/$(basename "$src" .c).o"
     done
-    cc -std=c99 $WARN "$@" -I include -I Sources/CDrupal/include $JANSSON_CFLAGS \
-        -c Tests/c/json/test_json_helpers.c -o "$dir/test_json_helpers.o"
+    for src in Tests/c/json/*.c; do
+        cc -std=c99 $WARN "$@" -I include -I Sources/CDrupal/include -I Sources/CDrupal $JANSSON_CFLAGS \
+            -c "$src" -o "$dir/test_$(basename "$src" .c).o"
+    done
     cc "$@" "$dir"/*.o $JANSSON_LIBS -lm -o "$dir/test_json_helpers"
 }
 

@@ -775,8 +775,12 @@ static void test_view(void) {
     json_decref(node);
 }
 
+/* test_json_fastparse.c: the fast parser against json_loadb. */
+void test_fastparse(int *passed, int *failed);
+
 int main(void) {
     test_parse();
+    test_fastparse(&passed, &failed);
     test_field_readers_node();
     test_field_readers_non_objects();
     test_field_readers_term_login_flat();

@@ -6,7 +6,8 @@
  *   bench_c mock      N WARM                mock client FFI floor; per-call us (and C-only floors)
  *   bench_c memory    BASE N1 N2            RSS after N2 requests minus RSS after N1 (bytes)
  *   bench_c clients   BASE K                RSS per extra client handle (K clients)
- *   bench_c json      FILE ITER             view page: helpers vs Jansson alone; us per parse+read
+ *   bench_c json      FILE ITER             view page: helpers vs Jansson alone; us per parse+read;
+ *                                           also parse alone and the Jansson tree-building floor
  */
 #include "common.h"
 #include <pthread.h>
@@ -295,6 +296,125 @@ static void json_jansson(const char *text, size_t len) {
     json_decref(doc);
 }
 
+/* The floor for building a Jansson tree: the page pre-tokenized into a tape (keys and strings
+ * already decoded, numbers converted), replayed into json_t values with the same calls a parser
+ * must make (json_object/json_array/json_stringn_nocheck/json_integer, json_object_setn_new_nocheck,
+ * json_array_append_new), then json_decref. No lexing at all: what is left is Jansson's
+ * allocations, key hashing and frees. */
+enum { T_OBJECT, T_ARRAY, T_CLOSE, T_KEY, T_STRING, T_INTEGER, T_REAL, T_TRUE, T_FALSE, T_NULL };
+typedef struct {
+    int kind;
+    size_t len;
+    const char *str;
+    json_int_t integer;
+    double real;
+} tape_op;
+static tape_op *tape;
+static size_t tape_len, tape_cap;
+
+static void tape_push(int kind, const char *str, size_t len, json_int_t integer, double real) {
+    if (tape_len == tape_cap) {
+        tape_cap = tape_cap ? tape_cap * 2 : 1024;
+        tape = realloc(tape, tape_cap * sizeof *tape);
+        if (!tape) DIE("out of memory");
+    }
+    tape[tape_len++] = (tape_op){kind, len, str, integer, real};
+}
+
+/* Strings point into the parsed tree, which stays alive while the tape is used. */
+static void tape_record(json_t *v) {
+    const char *key;
+    json_t *child;
+    size_t i;
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        tape_push(T_OBJECT, NULL, 0, 0, 0);
+        json_object_foreach(v, key, child) {
+            tape_push(T_KEY, key, strlen(key), 0, 0);
+            tape_record(child);
+        }
+        tape_push(T_CLOSE, NULL, 0, 0, 0);
+        break;
+    case JSON_ARRAY:
+        tape_push(T_ARRAY, NULL, 0, 0, 0);
+        json_array_foreach(v, i, child) tape_record(child);
+        tape_push(T_CLOSE, NULL, 0, 0, 0);
+        break;
+    case JSON_STRING: tape_push(T_STRING, json_string_value(v), json_string_length(v), 0, 0); break;
+    case JSON_INTEGER: tape_push(T_INTEGER, NULL, 0, json_integer_value(v), 0); break;
+    case JSON_REAL: tape_push(T_REAL, NULL, 0, 0, json_real_value(v)); break;
+    case JSON_TRUE: tape_push(T_TRUE, NULL, 0, 0, 0); break;
+    case JSON_FALSE: tape_push(T_FALSE, NULL, 0, 0, 0); break;
+    case JSON_NULL: tape_push(T_NULL, NULL, 0, 0, 0); break;
+    }
+}
+
+static json_t *tape_build(void) {
+    json_t *stack[64], *root = NULL;
+    int depth = 0;
+    const char *key = NULL;
+    size_t key_len = 0;
+    for (size_t i = 0; i < tape_len; i++) {
+        const tape_op *op = &tape[i];
+        json_t *v;
+        switch (op->kind) {
+        case T_KEY: key = op->str; key_len = op->len; continue;
+        case T_CLOSE: depth--; continue;
+        case T_OBJECT: v = json_object(); break;
+        case T_ARRAY: v = json_array(); break;
+        case T_STRING: v = json_stringn_nocheck(op->str, op->len); break;
+        case T_INTEGER: v = json_integer(op->integer); break;
+        case T_REAL: v = json_real(op->real); break;
+        case T_TRUE: v = json_true(); break;
+        case T_FALSE: v = json_false(); break;
+        default: v = json_null(); break;
+        }
+        if (!v) DIE("out of memory");
+        if (depth == 0) root = v;
+        else if (json_is_array(stack[depth - 1])) json_array_append_new(stack[depth - 1], v);
+        else json_object_setn_new_nocheck(stack[depth - 1], key, key_len, v);
+        if (op->kind == T_OBJECT || op->kind == T_ARRAY) {
+            if (depth == 64) DIE("tape too deep");
+            stack[depth++] = v;
+        }
+    }
+    return root;
+}
+
+static void json_tape_build(const char *text, size_t len) {
+    (void)text, (void)len;
+    json_decref(tape_build());
+}
+
+/* drupal_json_parse alone (no field reads). */
+static void json_parse_only(const char *text, size_t len) {
+    json_t *doc = NULL;
+    if (drupal_json_parse(&doc, text, len) != DRUPAL_OK) DIE("parse: %s", drupal_last_error());
+    json_decref(doc);
+}
+
+/* Jansson allocations per parse, through a counting allocator. */
+static long alloc_count;
+static void *counting_malloc(size_t size) { alloc_count++; return malloc(size); }
+
+/* json_decref alone, and tape_build without the json_decref: the split of the floor. */
+static void build_free_split(long iter, double *build_us, double *free_us) {
+    double *tb = malloc(iter * sizeof *tb), *tf = malloc(iter * sizeof *tf);
+    for (long i = 0; i < iter; i++) {
+        double t0 = now_s();
+        json_t *doc = tape_build();
+        double t1 = now_s();
+        json_decref(doc);
+        double t2 = now_s();
+        tb[i] = (t1 - t0) * 1e6;
+        tf[i] = (t2 - t1) * 1e6;
+    }
+    *build_us = median(tb, iter);
+    *free_us = median(tf, iter);
+    free(tb);
+    free(tf);
+}
+
 static double time_us(void (*fn)(const char *, size_t), const char *text, size_t len, long iter) {
     double *t = malloc(iter * sizeof *t);
     for (long i = 0; i < iter; i++) {
@@ -313,6 +433,28 @@ static int mode_json(const char *path, long iter) {
     for (int i = 0; i < 20; i++) { json_helpers(text, len); json_jansson(text, len); }
     result("helpers_us", time_us(json_helpers, text, len, iter));
     result("jansson_us", time_us(json_jansson, text, len, iter));
+    /* Where the helpers' time goes: the parse alone, and the floor of any parser that returns a
+     * Jansson tree (building it from a pre-tokenized tape, then freeing it). */
+    result("parse_us", time_us(json_parse_only, text, len, iter));
+    json_t *doc = NULL;
+    if (drupal_json_parse(&doc, text, len) != DRUPAL_OK) DIE("parse: %s", drupal_last_error());
+    tape_record(doc);
+    for (int i = 0; i < 20; i++) json_tape_build(text, len);
+    result("tree_floor_us", time_us(json_tape_build, text, len, iter));
+    double build_us, free_us;
+    build_free_split(iter, &build_us, &free_us);
+    result("tree_floor_build_us", build_us);
+    result("tree_floor_free_us", free_us);
+    json_malloc_t old_malloc;
+    json_free_t old_free;
+    json_get_alloc_funcs(&old_malloc, &old_free);
+    json_set_alloc_funcs(counting_malloc, free);
+    json_parse_only(text, len);
+    json_set_alloc_funcs(old_malloc, old_free);
+    result("tree_allocs", alloc_count);
+    result("tape_ops", tape_len);
+    json_decref(doc);
+    free(tape);
     free(text);
     return 0;
 }

@@ -162,7 +162,14 @@ FP_INLINE size_t utf8_sequence(const uchar *p, const uchar *end) {
 }
 
 /* Makes room for `need` bytes in the scratch buffer slot. 0 on success. */
-static int reserve(parser *ps, int slot, size_t need) {
+static int grow(parser *ps, int slot, size_t need);
+
+FP_INLINE int reserve(parser *ps, int slot, size_t need) {
+    if (FP_LIKELY(need <= ps->cap[slot])) return 0;
+    return grow(ps, slot, need);
+}
+
+static int grow(parser *ps, int slot, size_t need) {
     if (need <= ps->cap[slot]) return 0;
     size_t cap = ps->cap[slot] ? ps->cap[slot] : 256;
     while (cap < need) cap *= 2;
@@ -249,13 +256,20 @@ static int decode_escape(parser *ps, const uchar **pp, char *out) {
     return 1;
 }
 
+/* The byte a one-character escape stands for ("\n" -> '\n'); 0 for 'u' and invalid escapes. */
+static const uchar simple_escape[256] = {
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
+/* Room for the decoded bytes so far plus one 16-byte block and one escape (4 bytes). */
+#define STRING_HEADROOM 32
+
 /* The string whose opening quote is at p[-1]. On success returns the position after the closing
  * quote and sets *out and *length: into the input when the string has no escapes, else into the
  * scratch buffer slot (valid until the next string parsed into that slot). NULL after fail(). */
 static const uchar *parse_string(parser *ps, const uchar *p, int slot, const char **out, size_t *length) {
     const uchar *end = ps->end, *run = p;
-    size_t n = 0; /* bytes decoded into ps->buf[slot]; used once an escape was seen */
-    int copying = 0;
+    /* Without escapes (most strings): scan, validating UTF-8, and point into the input. */
     for (;;) {
         p = scan_plain(p, end);
         if (FP_UNLIKELY(p >= end)) {
@@ -264,16 +278,70 @@ static const uchar *parse_string(parser *ps, const uchar *p, int slot, const cha
         }
         uchar c = *p;
         if (FP_LIKELY(c == '"')) {
-            size_t r = (size_t)(p - run);
-            if (!copying) {
-                *out = (const char *)run;
-                *length = r;
-                return p + 1;
+            *out = (const char *)run;
+            *length = (size_t)(p - run);
+            return p + 1;
+        }
+        if (c == '\\') break;
+        if (c < 0x80) {
+            fail(ps, p, "control character 0x%x in a string", c);
+            return NULL;
+        }
+        size_t k = utf8_sequence(p, end);
+        if (k == 0) {
+            fail(ps, p, "invalid UTF-8: unable to decode byte 0x%02x", c);
+            return NULL;
+        }
+        p += k;
+    }
+    /* With escapes: decode into the scratch buffer, copying plain runs a block at a time. */
+    size_t n = (size_t)(p - run);
+    if (reserve(ps, slot, n + STRING_HEADROOM)) { fail_oom(ps, p); return NULL; }
+    char *dst = ps->buf[slot];
+    memcpy(dst, run, n);
+    for (;;) {
+        if (FP_UNLIKELY(n + STRING_HEADROOM > ps->cap[slot])) {
+            if (reserve(ps, slot, n + STRING_HEADROOM)) { fail_oom(ps, p); return NULL; }
+            dst = ps->buf[slot];
+        }
+        if (FP_UNLIKELY(p >= end)) {
+            fail(ps, end, "premature end of input in a string");
+            return NULL;
+        }
+        uchar c = *p;
+        if (c == '\\') {
+            /* The common escapes inline; surrogates, "\u0000" and errors in decode_escape. */
+            if (FP_LIKELY(end - p >= 6) && p[1] == 'u') {
+                int32_t cp = hex4(p + 2);
+                if (cp > 0 && cp < 0x800) {
+                    if (cp < 0x80) dst[n++] = (char)cp;
+                    else {
+                        dst[n++] = (char)(0xC0 | (cp >> 6));
+                        dst[n++] = (char)(0x80 | (cp & 0x3F));
+                    }
+                    p += 6;
+                    continue;
+                }
+                if (cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF)) {
+                    dst[n++] = (char)(0xE0 | (cp >> 12));
+                    dst[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                    dst[n++] = (char)(0x80 | (cp & 0x3F));
+                    p += 6;
+                    continue;
+                }
+            } else if (end - p >= 2 && simple_escape[p[1]] != 0) {
+                dst[n++] = (char)simple_escape[p[1]];
+                p += 2;
+                continue;
             }
-            if (reserve(ps, slot, n + r)) { fail_oom(ps, p); return NULL; }
-            memcpy(ps->buf[slot] + n, run, r);
-            *out = ps->buf[slot];
-            *length = n + r;
+            int k = decode_escape(ps, &p, dst + n);
+            if (k < 0) return NULL;
+            n += (size_t)k;
+            continue;
+        }
+        if (c == '"') {
+            *out = dst;
+            *length = n;
             return p + 1;
         }
         if (c >= 0x80) {
@@ -282,22 +350,54 @@ static const uchar *parse_string(parser *ps, const uchar *p, int slot, const cha
                 fail(ps, p, "invalid UTF-8: unable to decode byte 0x%02x", c);
                 return NULL;
             }
+            memcpy(dst + n, p, k);
+            n += k;
             p += k;
-            continue;
-        }
-        if (c != '\\') {
+        } else if (c < 0x20) {
             fail(ps, p, "control character 0x%x in a string", c);
             return NULL;
         }
-        size_t r = (size_t)(p - run);
-        if (reserve(ps, slot, n + r + 4)) { fail_oom(ps, p); return NULL; }
-        memcpy(ps->buf[slot] + n, run, r);
+        /* A plain run: copy blocks blindly, then keep the part before the first special byte. */
+#if defined(__SSE2__)
+        {
+            const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+            const __m128i space = _mm_set1_epi8(0x20);
+            int stopped = 0;
+            while (end - p >= 16) {
+                if (FP_UNLIKELY(n + STRING_HEADROOM > ps->cap[slot])) {
+                    if (reserve(ps, slot, n + STRING_HEADROOM)) { fail_oom(ps, p); return NULL; }
+                    dst = ps->buf[slot];
+                }
+                __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+                _mm_storeu_si128((__m128i *)(void *)(dst + n), v);
+                __m128i hit = _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                    _mm_cmplt_epi8(v, space));
+                unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+                if (mask != 0) {
+                    unsigned k = (unsigned)__builtin_ctz(mask);
+                    p += k;
+                    n += k;
+                    stopped = 1;
+                    break;
+                }
+                p += 16;
+                n += 16;
+            }
+            if (stopped) continue;
+        }
+#endif
+        const uchar *stop = scan_plain(p, end);
+        size_t r = (size_t)(stop - p);
+        if (reserve(ps, slot, n + r + STRING_HEADROOM)) { fail_oom(ps, p); return NULL; }
+        dst = ps->buf[slot];
+        memcpy(dst + n, p, r);
         n += r;
-        copying = 1;
-        int k = decode_escape(ps, &p, ps->buf[slot] + n);
-        if (k < 0) return NULL;
-        n += (size_t)k;
-        run = p;
+        p = stop;
+        if (FP_UNLIKELY(p >= end)) {
+            fail(ps, end, "premature end of input in a string");
+            return NULL;
+        }
     }
 }
 

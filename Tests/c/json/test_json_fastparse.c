@@ -13,6 +13,11 @@
 
 void test_fastparse(int *passed, int *failed);
 
+/* Mutated inputs per run; build with -DFASTPARSE_MUTATIONS=300000 for a longer soak. */
+#ifndef FASTPARSE_MUTATIONS
+#define FASTPARSE_MUTATIONS 5000
+#endif
+
 static int *n_passed, *n_failed;
 static int accepted_count, refused_count;
 
@@ -30,16 +35,37 @@ static char *dump(const json_t *value) {
     return json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
+/* Jansson 2.14 quirk: a NUL byte right after a number or a literal is swallowed. Its lexer
+ * "ungets" the byte that ends the token, and its stream takes a NUL in its one-character buffer
+ * for "buffer empty", so it never reads that byte again: json_loadb accepts "1\0", "true\0" and
+ * "[1\0,2]" (as 1, true and [1,2]). The fast parser refuses them (a NUL byte is not JSON); this
+ * says whether a refusal is exactly that case: the error is at a NUL byte that follows the last
+ * character of a number or literal. */
+static int swallowed_nul_count;
+static int jansson_swallowed_nul(const char *text, size_t length, const drupal__json_fastparse_error *error) {
+    size_t at = error->position;
+    if (at == 0 || at >= length || text[at] != '\0') return 0;
+    char before = text[at - 1];
+    return (before >= '0' && before <= '9') || before == 'e' || before == 'l'; /* true/false, null */
+}
+
 /* One differential comparison = one check. */
 static void differ(const char *what, const char *text, size_t length) {
     char *copy = malloc(length ? length : 1);
     if (copy == NULL) abort();
     if (length) memcpy(copy, text, length);
+    else copy[0] = '\0'; /* never read: length is 0 */
     json_error_t jerror;
     json_t *expected = json_loadb(copy, length, JSON_DECODE_ANY, &jerror);
     drupal__json_fastparse_error ferror;
     json_t *actual = drupal__json_fastparse(copy, length, &ferror);
     int ok = 1;
+    if (expected != NULL && actual == NULL && jansson_swallowed_nul(copy, length, &ferror)) {
+        /* The one deliberate difference (see jansson_swallowed_nul): the fast parser refuses. */
+        json_decref(expected);
+        expected = NULL;
+        swallowed_nul_count++;
+    }
     if ((expected == NULL) != (actual == NULL)) {
         ok = 0;
         fprintf(stderr, "%s: Jansson %s, fast parser %s\n", what,
@@ -141,6 +167,14 @@ static void edge_cases(void) {
     DIFFER_LIT("[1]\0");
     DIFFER_LIT("\0[1]");
     DIFFER_LIT("[\0]");
+    /* NUL after a number or literal: Jansson swallows it (see jansson_swallowed_nul). */
+    DIFFER_LIT("1\0");
+    DIFFER_LIT("true\0");
+    DIFFER_LIT("[1\0]");
+    DIFFER_LIT("[1\0,2]");
+    DIFFER_LIT("{\"a\":null\0}");
+    DIFFER_LIT("[false\0\0]");
+    DIFFER_LIT("[\"a\"\0]");
     /* Literals. */
     DIFFER_LIT("tru");
     DIFFER_LIT("truex");
@@ -642,10 +676,13 @@ void test_fastparse(int *passed, int *failed) {
     }
     prefixes("prefix of the biggest body", docs.text[biggest], docs.length[biggest]);
     prefixes("prefix of the biggest view body", docs.text[biggest_view], docs.length[biggest_view]);
-    mutations(&docs, 5000);
+    mutations(&docs, FASTPARSE_MUTATIONS);
     corpus_free(&docs);
     out_of_memory();
     messages();
-    fprintf(stderr, "fast parser vs Jansson: %d checks, %d documents accepted by both, %d refused by both\n",
-            *passed + *failed - before, accepted_count, refused_count);
+    check(swallowed_nul_count >= 5, "the NUL-after-token cases were seen");
+    fprintf(stderr,
+            "fast parser vs Jansson: %d checks, %d documents accepted by both, %d refused by both "
+            "(%d of them accepted by Jansson only through its swallowed-NUL quirk)\n",
+            *passed + *failed - before, accepted_count, refused_count, swallowed_nul_count);
 }

@@ -10,11 +10,35 @@ final class ClientHandle: @unchecked Sendable {
     typealias Operation = @Sendable (DrupalClient) async throws -> DrupalResponse
 
     private struct Registry {
-        var calls: [UInt64: CallHandle] = [:]
-        var nextID: UInt64 = 1
+        /// Calls in flight, as an intrusive list (no hashing or allocation per call).
+        var first: CallHandle?
         var closed = false
         /// Set when free was called from a callback: the last call to end shuts the client down.
         var shutDownWhenIdle = false
+
+        mutating func insert(_ call: CallHandle) {
+            call.next = first
+            first?.previous = call
+            first = call
+        }
+
+        mutating func remove(_ call: CallHandle) {
+            if first === call { first = call.next }
+            call.previous?.next = call.next
+            call.next?.previous = call.previous
+            call.previous = nil
+            call.next = nil
+        }
+
+        var all: [CallHandle] {
+            var calls: [CallHandle] = []
+            var cursor = first
+            while let call = cursor {
+                calls.append(call)
+                cursor = call.next
+            }
+            return calls
+        }
     }
 
     let client: DrupalClient
@@ -35,26 +59,28 @@ final class ClientHandle: @unchecked Sendable {
         return Unmanaged<ClientHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
     }
 
+    /// Registers a call unless the client is being freed.
+    private func register(_ call: CallHandle) -> Bool {
+        registry.withLock { registry -> Bool in
+            if registry.closed { return false }
+            registry.insert(call)
+            inFlight.enter()
+            return true
+        }
+    }
+
     /// Starts an operation whose outcome goes to `deliver` exactly once. False once the client
     /// is being freed.
     func begin(_ call: CallHandle, _ operation: @escaping Operation,
                deliver: @escaping @Sendable (ResponseHandle) -> Void) -> Bool {
-        registry.withLock { registry -> Bool in
-            if registry.closed { return false }
-            let id = registry.nextID
-            registry.nextID += 1
-            registry.calls[id] = call
-            inFlight.enter()
-            let client = self.client
-            call.task.withLock { task in
-                task = Task(executorPreference: executor) {
-                    let response = await ResponseHandle.run { try await operation(client) }
-                    deliver(response)
-                    self.end(id)
-                }
-            }
-            return true
-        }
+        guard register(call) else { return false }
+        let client = self.client
+        call.attach(Task(executorPreference: executor) {
+            let response = await ResponseHandle.run { try await operation(client) }
+            deliver(response)
+            self.end(call)
+        })
+        return true
     }
 
     /// Runs an operation to completion with the calling thread doing the I/O, when the transport
@@ -63,38 +89,26 @@ final class ClientHandle: @unchecked Sendable {
     func runBlocking(_ operation: @escaping Operation) -> ResponseHandle? {
         guard let runBlocking = client.runBlocking else { return nil }
         let call = CallHandle()
-        let id = registry.withLock { registry -> UInt64? in
-            if registry.closed { return nil }
-            let id = registry.nextID
-            registry.nextID += 1
-            registry.calls[id] = call
-            inFlight.enter()
-            return id
-        }
-        guard let id else {
+        guard register(call) else {
             fail(.state, "the client is being freed")
             return nil
         }
         let client = self.client
         let box = BlockingResult()
-        runBlocking({ task in
-            call.task.withLock { $0 = task }
-            // free() may have run between registering and here: honour its cancellation.
-            if registry.withLock({ $0.closed }) { task.cancel() }
-        }, {
+        runBlocking({ task in call.attach(task) }, {
             let response = await ResponseHandle.run { try await operation(client) }
             box.response.withLock { $0 = response }
         })
-        end(id)
+        end(call)
         return box.response.withLock { $0 }
     }
 
     var canRunBlocking: Bool { client.runBlocking != nil }
 
-    private func end(_ id: UInt64) {
+    private func end(_ call: CallHandle) {
         let shutDownNow = registry.withLock { registry -> Bool in
-            registry.calls.removeValue(forKey: id)
-            return registry.shutDownWhenIdle && registry.calls.isEmpty
+            registry.remove(call)
+            return registry.shutDownWhenIdle && registry.first == nil
         }
         inFlight.leave()
         if shutDownNow { client.shutdown() }
@@ -104,8 +118,8 @@ final class ClientHandle: @unchecked Sendable {
     func close() {
         let calls = registry.withLock { registry -> [CallHandle] in
             registry.closed = true
-            if drupal__in_callback() != 0 { registry.shutDownWhenIdle = !registry.calls.isEmpty }
-            return Array(registry.calls.values)
+            if drupal__in_callback() != 0 { registry.shutDownWhenIdle = registry.first != nil }
+            return registry.all
         }
         for call in calls { call.cancel() }
         if drupal__in_callback() != 0 {
@@ -127,11 +141,34 @@ final class BlockingResult: Sendable {
     let response = Mutex<ResponseHandle?>(nil)
 }
 
-/// What a drupal_call points at: the task of one async call, for cancellation.
-final class CallHandle: Sendable {
-    let task = Mutex<Task<Void, Never>?>(nil)
+/// What a drupal_call points at: the task of one async call, for cancellation, and its links in
+/// its client's list of calls in flight (guarded by that client's registry lock).
+final class CallHandle: @unchecked Sendable {
+    private struct State {
+        var task: Task<Void, Never>?
+        var cancelled = false
+    }
 
-    func cancel() { task.withLock { $0?.cancel() } }
+    private let state = Mutex(State())
+    var previous: CallHandle?
+    var next: CallHandle?
+
+    /// Sets the call's task; cancels it at once if cancellation came first.
+    func attach(_ task: Task<Void, Never>) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
 
     static func from(_ pointer: OpaquePointer?) -> CallHandle? {
         guard let pointer else { return nil }

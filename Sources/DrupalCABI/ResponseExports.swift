@@ -7,7 +7,6 @@ import Glibc
 
 // drupal_response_*: reading a response. Strings are borrowed from the handle.
 
-nonisolated(unsafe) private let emptyString: UnsafePointer<CChar> = UnsafePointer(strdup("")!)
 
 @_cdecl("drupal_response_retain")
 public func drupal_response_retain(_ response: OpaquePointer?) -> OpaquePointer? {
@@ -35,15 +34,15 @@ public func drupal_response_status(_ response: OpaquePointer?) -> Int32 {
 
 @_cdecl("drupal_response_error_message")
 public func drupal_response_error_message(_ response: OpaquePointer?) -> UnsafePointer<CChar> {
-    guard let handle = ResponseHandle.from(response) else { return emptyString }
-    return UnsafePointer(handle.message)
+    guard let handle = ResponseHandle.from(response) else { return emptyCString }
+    return handle.message
 }
 
 @_cdecl("drupal_response_body")
 public func drupal_response_body(_ response: OpaquePointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar> {
     guard let handle = ResponseHandle.from(response) else {
         length?.pointee = 0
-        return emptyString
+        return emptyCString
     }
     length?.pointee = handle.bodyLength
     return UnsafePointer(handle.body)

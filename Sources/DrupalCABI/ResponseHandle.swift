@@ -8,10 +8,14 @@ import Glibc
 
 /// What a drupal_response points at: everything the accessors return, converted to C once so
 /// borrowed pointers stay valid for the life of the handle.
+/// The "" that success responses hand out as their message.
+nonisolated(unsafe) let emptyCString: UnsafePointer<CChar> = UnsafePointer(strdup("")!)
+
 final class ResponseHandle: @unchecked Sendable {
     let code: drupal_code
     let status: Int32
-    let message: UnsafeMutablePointer<CChar>
+    /// Nil for success (the accessors then return ""): most responses need no message copy.
+    private let ownedMessage: UnsafeMutablePointer<CChar>?
     let body: UnsafeMutablePointer<CChar>
     let bodyLength: Int
     private let headerFields: HTTPHeaders
@@ -29,7 +33,7 @@ final class ResponseHandle: @unchecked Sendable {
          violations: [DrupalError.Violation]) {
         self.code = code?.cCode ?? drupalOK
         self.status = Int32(clamping: status)
-        self.message = duplicateCString(message)
+        self.ownedMessage = message.isEmpty ? nil : duplicateCString(message)
         // One extra NUL so C callers may treat a text body as a string.
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: body.count + 1)
         body.withUnsafeBytes { bytes in
@@ -41,6 +45,8 @@ final class ResponseHandle: @unchecked Sendable {
         self.headerFields = headers
         self.violationList = violations
     }
+
+    var message: UnsafePointer<CChar> { ownedMessage.map { UnsafePointer($0) } ?? emptyCString }
 
     var headerCount: Int { headerFields.count }
     var violationCount: Int { violationList.count }
@@ -73,7 +79,7 @@ final class ResponseHandle: @unchecked Sendable {
     }
 
     deinit {
-        free(message)
+        free(ownedMessage)
         body.deallocate()
         if let made = cStrings.withLock({ $0 }) {
             for (first, second) in made.headers + made.violations {

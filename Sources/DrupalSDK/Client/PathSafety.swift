@@ -11,6 +11,8 @@ public enum PathSafety {
     }
 
     static func percentEncode(_ text: String, keep: (UInt8) -> Bool = isUnreservedByte) -> String {
+        // Most ids, names and values need no escaping at all: keep the string as it is.
+        if text.utf8.allSatisfy(keep) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

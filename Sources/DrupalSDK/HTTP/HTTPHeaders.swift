@@ -43,6 +43,7 @@ extension String {
     /// ASCII case-insensitive comparison, as header names need; no allocation.
     func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
+        if self == other { return true }
         return zip(utf8, other.utf8).allSatisfy { a, b in
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
         }

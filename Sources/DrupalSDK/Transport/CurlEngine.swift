@@ -65,8 +65,12 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         self.multi = multi
     }
 
+    /// Set for an engine with a thread of its own (see `runOnce`).
+    private var spinsForWork = false
+
     /// Runs the loop on a new thread of its own until `stop()`.
     func startThread() {
+        spinsForWork = true
         var thread = pthread_t()
         let retained = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { argument in
@@ -179,9 +183,11 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         curl_multi_perform(multi, &running)
         let completed = completeFinishedTransfers()
         if isDone() || inbox.withLock({ $0.hasWork }) { return true }
-        // Nothing queued. Right after delivering results, a caller often answers at once with
-        // its next request: watch for it briefly before paying for a sleep and a wake-up.
-        if completed > 0 || !work.jobs.isEmpty { spinForWork() }
+        // Nothing queued and nothing in flight right after delivering results: a caller often
+        // answers at once with its next request, so watch for it briefly before paying for a
+        // sleep and a wake-up. (Only on the engine's own thread: a blocking caller drives its
+        // engine itself, and with transfers in flight the network decides.)
+        if spinsForWork && active.isEmpty && (completed > 0 || !work.jobs.isEmpty) { spinForWork() }
         let sleep = inbox.withLock { inbox -> Bool in
             if inbox.hasWork { return false }
             inbox.sleeping = true
@@ -199,7 +205,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         let seen = posts.load(ordering: .acquiring)
         let deadline = monotonicNanoseconds() + CurlEngine.spinNanoseconds
         repeat {
-            if posts.load(ordering: .acquiring) != seen { return }
+            // Read the clock only now and then: the counter is the cheap part.
+            for _ in 0..<64 where posts.load(ordering: .acquiring) != seen { return }
         } while monotonicNanoseconds() < deadline
     }
 

@@ -97,7 +97,7 @@ final class CurlTransfer: @unchecked Sendable {
         var list: UnsafeMutablePointer<curl_slist>? = nil
         // No "Expect: 100-continue" round trip, and no form Content-Type on body-less POSTs.
         list = curl_slist_append(list, "Expect:")
-        if request.body == nil && !request.headers.contains("Content-Type") {
+        if request.body == nil && request.method != "GET" && !request.headers.contains("Content-Type") {
             list = curl_slist_append(list, "Content-Type:")
         }
         for (name, value) in request.headers {
@@ -146,6 +146,11 @@ final class CurlTransfer: @unchecked Sendable {
         while end > start && isSpace(line[end - 1]) { end -= 1 }
         let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
         let value = String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+        // Size the body buffer once instead of growing it chunk by chunk.
+        if colon == 14, name.caseInsensitiveEquals("Content-Length"), let length = Int(value),
+           length > 0, length <= maxBodySize {
+            responseBody.reserveCapacity(length)
+        }
         responseHeaders.add(name, value)
     }
 

@@ -33,18 +33,11 @@ public struct DrupalRequest: Sendable {
     }
 }
 
-/// A successful answer (status below 400): status, headers and body.
-public struct DrupalResponse: Sendable {
-    public var status: Int
-    public var headers: HTTPHeaders
-    public var body: Data
+/// A successful answer (status below 400): status, headers and body. The same value the
+/// transport returned, with helpers to read the body.
+public typealias DrupalResponse = HTTPResponse
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
+extension HTTPResponse {
     /// The body as JSON, or a `.decode` error saying what it was instead.
     public func json() throws -> JSONValue {
         guard let value = JSONValue.parse(body) else {

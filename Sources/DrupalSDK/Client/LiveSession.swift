@@ -51,7 +51,7 @@ final class LiveSession: Sendable {
         guard response.status < 400 else {
             throw DrupalError(response: response, method: request.method, path: request.path)
         }
-        return DrupalResponse(status: response.status, headers: response.headers, body: response.body)
+        return response
     }
 
     private var hasSessionCookie: Bool { state.withLock { !$0.cookies.isEmpty } }

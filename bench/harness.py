@@ -366,7 +366,11 @@ def cases(s, quick, pin):
                   cr["helpers_us"], pr["us"], "us", 2.0, higher_is_better=False)
         t.add("9 JSON helpers", "Jansson alone (json_loadb + json_object_get) vs Python json.loads",
               fmt(cr["jansson_us"], "us"), fmt(pr["us"], "us"), f"{pr['us'] / cr['jansson_us']:.2f}x", "-", "INFO",
-              f"helpers cost {cr['helpers_us'] / cr['jansson_us']:.2f}x Jansson alone")
+              "json_loadb, which the helpers no longer use")
+        if "parse_us" in cr and "tree_floor_us" in cr:
+            t.add("9 JSON helpers", "drupal_json_parse alone / building the same json_t tree (floor)",
+                  fmt(cr["parse_us"], "us"), fmt(cr["tree_floor_us"], "us"), "-", "-", "INFO",
+                  "the floor: allocating and freeing the Jansson tree")
 
     return [("1", c1), ("2", c2), ("3", c3), ("4", c4), ("5", c5), ("6", c6), ("7", c7), ("8", c8), ("9", c9)]
 

@@ -143,3 +143,32 @@ final class ViolationParsingTests: XCTestCase {
         XCTAssertEqual(file, [.init(path: "", message: "Only files with the following extensions are allowed: png gif jpg jpeg webp.")])
     }
 }
+
+/// Answers that are not `{"message": ...}` JSON still give a useful error.
+final class UnusualErrorBodyTests: FakeDrupalTestCase {
+    func testEmpty403MessageNamesTheRequestAndStatus() async throws {
+        let client = try makeClient { $0.authentication = .basic(user: "admin", password: "wrong") }
+        let error = await expectError { try await client.create("node", Self.article("x")) }
+        XCTAssertEqual(error?.status, 403)
+        XCTAssertFalse(error?.message.isEmpty ?? true)
+        XCTAssertTrue(error?.message.contains("403") ?? false, error?.message ?? "")
+    }
+
+    func testXML406GivesItsMessage() async throws {
+        let client = try makeClient()
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", format: "xml"))
+        }
+        XCTAssertEqual(error?.status, 406)
+        XCTAssertEqual(error?.message, "Not acceptable format: xml")
+    }
+
+    func testHTMLPageIsSummarised() async throws {
+        let client = try makeClient()
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/no/such/page", format: nil))
+        }
+        XCTAssertEqual(error?.status, 404)
+        XCTAssertFalse(error?.message.contains("<") ?? true, error?.message ?? "")
+    }
+}

@@ -181,3 +181,18 @@ final class RedirectTests: FakeDrupalTestCase {
         XCTAssertFalse(seen.lowercased().contains("cookie"), seen)
     }
 }
+
+/// The mock's blocking calls run on the caller's thread: no hand-off to another thread.
+final class MockBlockingRunnerTests: XCTestCase {
+    func testMockBlockingCallRunsOnTheCallingThread() throws {
+        let client = DrupalClient.mock()
+        let runBlocking = try XCTUnwrap(client.runBlocking)
+        let caller = pthread_self()
+        let seen = LineLog()
+        runBlocking({ _ in }, {
+            let status = (try? await client.view("/api/articles", []).status) ?? 0
+            seen.add("\(status) \(pthread_equal(pthread_self(), caller) != 0)")
+        })
+        XCTAssertEqual(seen.lines, ["200 true"])
+    }
+}

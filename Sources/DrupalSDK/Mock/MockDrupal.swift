@@ -28,9 +28,11 @@ public final class MockDrupal: Sendable {
         addView(path: "/api/articles", entityType: "node", bundle: "article", itemsPerPage: 2)
     }
 
-    /// The transport a client uses to reach this site. Answers synchronously, in memory.
+    /// The transport a client uses to reach this site. Answers synchronously, in memory; a
+    /// blocking call runs entirely on the caller's thread.
     public var transport: Transport {
-        Transport(send: { [self] request in respond(to: request) })
+        Transport(send: { [self] request in respond(to: request) },
+                  runBlocking: { register, work in CallerThreadExecutor.run(register: register, work) })
     }
 
     /// Answers one request as the site would. Every request counts towards `requestCount`.

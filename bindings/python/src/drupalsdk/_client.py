@@ -407,6 +407,24 @@ class _ClientBase(Managed):
         state = "closed" if self._closed else "open"
         return "<%s %s (%s)>" % (type(self).__name__, getattr(self, "base_url", "?"), state)
 
+    def _start(self, op: _Op, args: Tuple[Any, ...], waiter: Any) -> Optional[int]:
+        """Starts op's async C call with `waiter` registered for the trampoline (which the
+        library calls exactly once if the start succeeds); returns the call handle."""
+        key = new_key()
+        call = c_void_p()
+        handle = self._enter()
+        pending[key] = waiter
+        try:
+            code = op.start(byref(call), handle, *args, TRAMPOLINE, key)
+            if code:
+                raise _last_error(code)
+        except BaseException:
+            pending.pop(key, None)
+            raise
+        finally:
+            self._exit()
+        return call.value
+
 
 def _positive(value: float, what: str) -> float:
     number = float(value)
@@ -456,20 +474,7 @@ class Client(_ClientBase):
 
     def _submit(self, op: _Op, *args: Any) -> DrupalFuture:
         future = DrupalFuture(op.kind, op.login)
-        key = new_key()
-        call = c_void_p()
-        handle = self._enter()
-        pending[key] = future
-        try:
-            code = op.start(byref(call), handle, *args, TRAMPOLINE, key)
-            if code:
-                raise _last_error(code)
-        except BaseException:
-            pending.pop(key, None)
-            raise
-        finally:
-            self._exit()
-        future._call = call.value
+        future._call = self._start(op, args, future)
         return future
 
     # ---- Session ------------------------------------------------------------------------------
@@ -660,20 +665,7 @@ class AsyncClient(_ClientBase):
         if dispatcher is None or dispatcher.loop is not loop:
             dispatcher = self._dispatcher = LoopDispatcher(loop)
         future = loop.create_future()
-        key = new_key()
-        call = c_void_p()
-        handle = self._enter()
-        pending[key] = AsyncCall(dispatcher, future, op.kind, op.login)
-        try:
-            code = op.start(byref(call), handle, *args, TRAMPOLINE, key)
-            if code:
-                raise _last_error(code)
-        except BaseException:
-            pending.pop(key, None)
-            raise
-        finally:
-            self._exit()
-        call_handle = call.value
+        call_handle = self._start(op, args, AsyncCall(dispatcher, future, op.kind, op.login))
         try:
             return await future
         except asyncio.CancelledError:

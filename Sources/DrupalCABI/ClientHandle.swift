@@ -74,9 +74,10 @@ final class ClientHandle: @unchecked Sendable {
     func begin(_ call: CallHandle, _ operation: @escaping Operation,
                deliver: @escaping @Sendable (ResponseHandle) -> Void) -> Bool {
         guard register(call) else { return false }
-        let client = self.client
+        // The task holds this handle, not a copy of the client: copying the client struct would
+        // retain each of its closures, on every call.
         call.attach(Task(executorPreference: executor) {
-            let response = await ResponseHandle.run { try await operation(client) }
+            let response = await ResponseHandle.run { try await operation(self.client) }
             deliver(response)
             self.end(call)
         })
@@ -93,10 +94,9 @@ final class ClientHandle: @unchecked Sendable {
             fail(.state, "the client is being freed")
             return nil
         }
-        let client = self.client
         let box = BlockingResult()
         runBlocking({ task in call.attach(task) }, {
-            let response = await ResponseHandle.run { try await operation(client) }
+            let response = await ResponseHandle.run { try await operation(self.client) }
             box.response.withLock { $0 = response }
         })
         end(call)

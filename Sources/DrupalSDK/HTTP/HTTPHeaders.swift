@@ -24,6 +24,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
 
+    mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Replaces every value of the header with one value.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)

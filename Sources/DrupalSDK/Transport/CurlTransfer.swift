@@ -129,29 +129,31 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    /// One header line from libcurl ("Name: value\r\n"), parsed on bytes: this runs for every
-    /// header of every response, so it avoids Character-level String work.
+    /// One header line from libcurl ("Name: value\r\n"), parsed with plain byte loops: this runs
+    /// for every header of every response, so it avoids generic sequence and Character work.
     func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        let line = bytes.bindMemory(to: UInt8.self)
-        if line.starts(with: "HTTP/".utf8) {
-            // A new status line (after 100 Continue or a redirect): start over.
+        guard let line = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let count = bytes.count
+        if count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F {
+            // A new status line ("HTTP/", after 100 Continue or a redirect): start over.
             responseHeaders = HTTPHeaders()
+            responseHeaders.reserveCapacity(16)
             return
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var colon = 0
+        while colon < count && line[colon] != 0x3A { colon += 1 }
+        guard colon < count else { return }
         var start = colon + 1
-        var end = line.count
-        while start < end && isSpace(line[start]) { start += 1 }
-        while end > start && isSpace(line[end - 1]) { end -= 1 }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
-        let value = String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+        var end = count
+        while start < end && isHeaderSpace(line[start]) { start += 1 }
+        while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
         // Size the body buffer once instead of growing it chunk by chunk.
-        if colon == 14, name.caseInsensitiveEquals("Content-Length"), let length = Int(value),
+        if colon == 14 && asciiLowercaseEquals(line, "content-length"), let length = decimal(line + start, end - start),
            length > 0, length <= maxBodySize {
             responseBody.reserveCapacity(length)
         }
-        responseHeaders.add(name, value)
+        responseHeaders.add(String(decoding: UnsafeBufferPointer(start: line, count: colon), as: UTF8.self),
+                            String(decoding: UnsafeBufferPointer(start: line + start, count: end - start), as: UTF8.self))
     }
 
     var curlErrorMessage: String {
@@ -204,4 +206,25 @@ enum HeaderSafety {
         default: return false
         }
     }
+}
+
+private func isHeaderSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+
+/// Whether the bytes equal a lower-case ASCII word, ignoring case.
+private func asciiLowercaseEquals(_ bytes: UnsafePointer<UInt8>, _ word: StaticString) -> Bool {
+    let expected = word.utf8Start
+    for index in 0..<word.utf8CodeUnitCount where bytes[index] | 0x20 != expected[index] { return false }
+    return true
+}
+
+/// A non-negative decimal number of at most 18 digits, or nil.
+private func decimal(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+    guard count > 0 && count <= 18 else { return nil }
+    var value = 0
+    for index in 0..<count {
+        let digit = Int(bytes[index]) - 0x30
+        guard digit >= 0 && digit <= 9 else { return nil }
+        value = value * 10 + digit
+    }
+    return value
 }

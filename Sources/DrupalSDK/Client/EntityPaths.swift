@@ -37,32 +37,49 @@ extension EntityPath {
     /// Throws `.invalidArgument` for an entity type that is not a machine name or an id that
     /// cannot be a path segment, exactly as the client would before sending.
     public static func validate(entityType: String, id: String? = nil) throws {
-        let table = EntityPathTable(paths: core)
         if let id {
-            _ = try PathSafety.normalizePath(try table.canonicalPath(entityType, id: id))
+            _ = try PathSafety.normalizePath(try EntityPathTable.core.canonicalPath(entityType, id: id))
         } else {
-            _ = try table.createPath(entityType)
+            _ = try EntityPathTable.core.createPath(entityType)
         }
     }
 }
 
 /// Builds the path of an entity operation, refusing names and ids that could escape it.
+/// Templates are split around "{id}" once, so a path is two concatenations per request.
 struct EntityPathTable: Sendable {
-    var paths: [String: EntityPath]
+    private struct Compiled: Sendable {
+        /// The canonical template's pieces: "/node/" and "" for "/node/{id}".
+        var pieces: [String]
+        var create: String
+
+        init(_ path: EntityPath) {
+            pieces = path.canonical.components(separatedBy: "{id}")
+            create = path.create
+        }
+
+        func canonical(_ encodedID: String) -> String { pieces.joined(separator: encodedID) }
+    }
+
+    private let compiled: [String: Compiled]
+
+    static let core = EntityPathTable(paths: EntityPath.core)
+
+    init(paths: [String: EntityPath]) {
+        compiled = paths.mapValues(Compiled.init)
+    }
 
     func canonicalPath(_ entityType: String, id: String) throws -> String {
         try validateEntityType(entityType)
         guard !id.isEmpty else { throw DrupalError.invalidArgument("the \(entityType) id is empty") }
-        let template = (paths[entityType] ?? .generic(entityType)).canonical
         let encodedID = try PathSafety.encodeSegment(id)
-        // Templates of the form "/node/{id}" (every core type but two): no search needed.
-        if template.hasSuffix("/{id}") { return template.dropLast(4) + encodedID }
-        return template.replacingOccurrences(of: "{id}", with: encodedID)
+        guard let path = compiled[entityType] else { return "/entity/" + entityType + "/" + encodedID }
+        return path.canonical(encodedID)
     }
 
     func createPath(_ entityType: String) throws -> String {
         try validateEntityType(entityType)
-        return (paths[entityType] ?? .generic(entityType)).create
+        return compiled[entityType]?.create ?? EntityPath.generic(entityType).create
     }
 
     /// Entity type ids are machine names: lower-case letters, digits and underscores.
@@ -73,18 +90,5 @@ struct EntityPathTable: Sendable {
             throw DrupalError.invalidArgument("invalid entity type \"\(entityType)\": expected a machine name "
                                               + "like node or taxonomy_term")
         }
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }

@@ -5,7 +5,11 @@ import Synchronization
 /// mode (behind one lock, never shared with another client), and the request pipeline.
 final class LiveSession: Sendable {
     struct State {
-        var authentication: Authentication
+        var authentication: Authentication {
+            // The header is encoded once per change, not once per request.
+            didSet { authorizationHeader = authentication.authorizationHeader }
+        }
+        private(set) var authorizationHeader: String?
         var cookies = CookieJar()
         var csrfToken: String?
         var logoutToken: String?
@@ -30,7 +34,8 @@ final class LiveSession: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.paths = EntityPathTable(paths: configuration.entityPaths)
-        self.state = Mutex(State(authentication: configuration.authentication))
+        self.state = Mutex(State(authentication: configuration.authentication,
+                                 authorizationHeader: configuration.authentication.authorizationHeader))
     }
 
     deinit { transport.shutdown() }
@@ -85,14 +90,16 @@ final class LiveSession: Sendable {
     }
 
     private func buildHTTPRequest(_ request: DrupalRequest, csrfToken: String?) throws -> HTTPRequest {
-        let method = request.method.uppercased()
+        let method = request.method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A })
+            ? request.method.uppercased() : request.method
         var url = baseURL + (try PathSafety.normalizePath(request.path))
         var query = request.query
         if let format = request.format, !query.contains(where: { $0.0 == "_format" }) {
             query.append(("_format", format))
         }
         for (key, value) in query {
-            try PathSafety.rejectControlCharacters(key + value, what: "query")
+            try PathSafety.rejectControlCharacters(key, what: "query")
+            try PathSafety.rejectControlCharacters(value, what: "query")
         }
         if !query.isEmpty { url += "?" + PathSafety.queryString(query) }
 
@@ -100,7 +107,7 @@ final class LiveSession: Sendable {
         try request.headers.validate()
         for (name, value) in request.headers { headers.set(name, value) }
         let (authorization, cookie) = state.withLock { state in
-            (state.authentication.authorizationHeader, state.cookies.headerValue)
+            (state.authorizationHeader, state.cookies.headerValue)
         }
         if request.sendsAuthorization, let authorization, !headers.contains("Authorization") {
             headers.add("Authorization", authorization)

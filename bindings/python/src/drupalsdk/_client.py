@@ -426,6 +426,16 @@ class _ClientBase(Managed):
         return call.value
 
 
+def _paging(query: Query) -> Tuple[List[Tuple[str, Any]], int]:
+    """The query without its ``page`` parameter, and the first page to fetch (that page, or 0)."""
+    pairs = _pairs(query)
+    page = 0
+    for name, value in pairs:
+        if name == "page":
+            page = int(value)
+    return [(name, value) for name, value in pairs if name != "page"], page
+
+
 def _positive(value: float, what: str) -> float:
     number = float(value)
     if not number > 0 or number != number or number == float("inf"):
@@ -546,12 +556,7 @@ class Client(_ClientBase):
 
         A ``page`` in ``query`` is the first page fetched. At most ``max_pages`` pages are read.
         """
-        pairs = _pairs(query)
-        page = 0
-        for name, value in pairs:
-            if name == "page":
-                page = int(value)
-        pairs = [(name, value) for name, value in pairs if name != "page"]
+        pairs, page = _paging(query)
         for _ in range(max_pages):
             rows = self.view(path, pairs + [("page", page)])
             if not rows:
@@ -732,12 +737,7 @@ class AsyncClient(_ClientBase):
     async def view_all(self, path: str, query: Query = None, *,
                        max_pages: int = 1000) -> AsyncIterator[Dict[str, Any]]:
         """As :meth:`Client.view_all`, as an async iterator: ``async for row in client.view_all(...)``."""
-        pairs = _pairs(query)
-        page = 0
-        for name, value in pairs:
-            if name == "page":
-                page = int(value)
-        pairs = [(name, value) for name, value in pairs if name != "page"]
+        pairs, page = _paging(query)
         for _ in range(max_pages):
             rows = await self.view(path, pairs + [("page", page)])
             if not rows:

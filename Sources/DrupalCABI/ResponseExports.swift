@@ -63,16 +63,7 @@ public func drupal_response_header_count(_ response: OpaquePointer?) -> Int {
 public func drupal_response_header_at(_ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
                                       _ value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
                                       _ response: OpaquePointer?, _ index: Int) -> drupal_code {
-    name?.pointee = nil
-    value?.pointee = nil
-    guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
-    guard index >= 0, index < handle.headerCount else {
-        return fail(.notFound, "header index \(index) is past the last header (\(handle.headerCount))")
-    }
-    let header = handle.headers[index]
-    name?.pointee = UnsafePointer(header.0)
-    value?.pointee = UnsafePointer(header.1)
-    return drupalOK
+    pair(name, value, response, index, what: "header", count: \.headerCount, pairs: \.headers)
 }
 
 @_cdecl("drupal_response_violation_count")
@@ -84,15 +75,25 @@ public func drupal_response_violation_count(_ response: OpaquePointer?) -> Int {
 public func drupal_response_violation_at(_ path: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
                                          _ message: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
                                          _ response: OpaquePointer?, _ index: Int) -> drupal_code {
-    path?.pointee = nil
-    message?.pointee = nil
+    pair(path, message, response, index, what: "violation", count: \.violationCount, pairs: \.violations)
+}
+
+/// The index-th (first, second) pair of a response's headers or violations, borrowed.
+private func pair(_ first: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                  _ second: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                  _ response: OpaquePointer?, _ index: Int, what: String,
+                  count: KeyPath<ResponseHandle, Int>,
+                  pairs: KeyPath<ResponseHandle, ResponseHandle.CStringPairs>) -> drupal_code {
+    first?.pointee = nil
+    second?.pointee = nil
     guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
-    guard index >= 0, index < handle.violationCount else {
-        return fail(.notFound, "violation index \(index) is past the last violation (\(handle.violationCount))")
+    let total = handle[keyPath: count]
+    guard index >= 0, index < total else {
+        return fail(.notFound, "\(what) index \(index) is past the last \(what) (\(total))")
     }
-    let violation = handle.violations[index]
-    path?.pointee = UnsafePointer(violation.0)
-    message?.pointee = UnsafePointer(violation.1)
+    let item = handle[keyPath: pairs][index]
+    first?.pointee = UnsafePointer(item.0)
+    second?.pointee = UnsafePointer(item.1)
     return drupalOK
 }
 

@@ -4,6 +4,10 @@ import PackageDescription
 // The shared object exports only the drupal_* C API (version script) and carries a soname.
 let exportsMap = "\(Context.packageDirectory)/Sources/DrupalCABI/exports.map"
 
+// Async functions run on their caller's executor instead of hopping to the generic one at every
+// call (Swift 6.2's nonisolated(nonsending) default): a request passes through several.
+let fastAsync: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 let package = Package(
     name: "drupalsdk",
     products: [
@@ -23,9 +27,10 @@ let package = Package(
         .target(name: "CDrupal", dependencies: ["CJansson"],
                 cSettings: [.headerSearchPath("../../include")]),
         // The protocol engine.
-        .target(name: "DrupalSDK", dependencies: ["CCurlShim"]),
+        .target(name: "DrupalSDK", dependencies: ["CCurlShim"], swiftSettings: fastAsync),
         // @_cdecl exports over opaque handles.
         .target(name: "DrupalCABI", dependencies: ["DrupalSDK", "CDrupal"], exclude: ["exports.map"],
+                swiftSettings: fastAsync,
                 linkerSettings: [.unsafeFlags([
                     "-Xlinker", "--version-script=\(exportsMap)",
                     "-Xlinker", "-soname=libdrupalsdk.so.0",

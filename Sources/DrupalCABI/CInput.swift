@@ -10,7 +10,10 @@ import Glibc
 enum CInput {
     static func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {
         guard let pointer else { throw DrupalError(.invalidArgument, "\(name) is NULL") }
-        guard let value = String(validatingCString: pointer) else {
+        // Validated straight from the C buffer (String(validatingCString:) copies it first).
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                        count: strlen(pointer))
+        guard let value = String(validating: bytes, as: UTF8.self) else {
             throw DrupalError(.invalidArgument, "\(name) is not valid UTF-8")
         }
         return value

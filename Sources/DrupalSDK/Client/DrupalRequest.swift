@@ -29,7 +29,10 @@ public struct DrupalRequest: Sendable {
     }
 
     var isUnsafeMethod: Bool {
-        !["GET", "HEAD", "OPTIONS", "TRACE"].contains { $0.caseInsensitiveEquals(method) }
+        switch method {
+        case "GET", "HEAD", "OPTIONS", "TRACE": return false
+        default: return !["GET", "HEAD", "OPTIONS", "TRACE"].contains { $0.caseInsensitiveEquals(method) }
+        }
     }
 }
 

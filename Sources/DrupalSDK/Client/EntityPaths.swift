@@ -38,6 +38,9 @@ extension EntityPath {
     /// cannot be a path segment, exactly as the client would before sending.
     public static func validate(entityType: String, id: String? = nil) throws {
         if let id {
+            // The common case, checked without building the path: an id of unreserved characters
+            // is its own encoding and cannot leave the resource.
+            if PathSafety.isPlainSegment(id) { return try EntityPathTable.validateEntityType(entityType) }
             _ = try PathSafety.normalizePath(try EntityPathTable.core.canonicalPath(entityType, id: id))
         } else {
             _ = try EntityPathTable.core.createPath(entityType)
@@ -58,7 +61,14 @@ struct EntityPathTable: Sendable {
             create = path.create
         }
 
-        func canonical(_ encodedID: String) -> String { pieces.joined(separator: encodedID) }
+        func canonical(_ encodedID: String) -> String {
+            guard pieces.count == 2 else { return pieces.joined(separator: encodedID) }
+            var path = pieces[0]
+            path.reserveCapacity(pieces[0].utf8.count + encodedID.utf8.count + pieces[1].utf8.count)
+            path += encodedID
+            path += pieces[1]
+            return path
+        }
     }
 
     private let compiled: [String: Compiled]
@@ -70,7 +80,7 @@ struct EntityPathTable: Sendable {
     }
 
     func canonicalPath(_ entityType: String, id: String) throws -> String {
-        try validateEntityType(entityType)
+        try EntityPathTable.validateEntityType(entityType)
         guard !id.isEmpty else { throw DrupalError.invalidArgument("the \(entityType) id is empty") }
         let encodedID = try PathSafety.encodeSegment(id)
         guard let path = compiled[entityType] else { return "/entity/" + entityType + "/" + encodedID }
@@ -78,13 +88,13 @@ struct EntityPathTable: Sendable {
     }
 
     func createPath(_ entityType: String) throws -> String {
-        try validateEntityType(entityType)
+        try EntityPathTable.validateEntityType(entityType)
         return compiled[entityType]?.create ?? EntityPath.generic(entityType).create
     }
 
     /// Entity type ids are machine names: lower-case letters, digits and underscores.
-    private func validateEntityType(_ entityType: String) throws {
-        guard !entityType.isEmpty, entityType.utf8.allSatisfy({
+    static func validateEntityType(_ entityType: String) throws {
+        guard !entityType.isEmpty, entityType.utf8AllSatisfy({
             ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F
         }) else {
             throw DrupalError.invalidArgument("invalid entity type \"\(entityType)\": expected a machine name "

@@ -90,18 +90,9 @@ final class LiveSession: Sendable {
     }
 
     private func buildHTTPRequest(_ request: DrupalRequest, csrfToken: String?) throws -> HTTPRequest {
-        let method = request.method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A })
-            ? request.method.uppercased() : request.method
-        var url = baseURL + (try PathSafety.normalizePath(request.path))
-        var query = request.query
-        if let format = request.format, !query.contains(where: { $0.0 == "_format" }) {
-            query.append(("_format", format))
-        }
-        for (key, value) in query {
-            try PathSafety.rejectControlCharacters(key, what: "query")
-            try PathSafety.rejectControlCharacters(value, what: "query")
-        }
-        if !query.isEmpty { url += "?" + PathSafety.queryString(query) }
+        let method = request.method.utf8AllSatisfy({ $0 < 0x61 || $0 > 0x7A })
+            ? request.method : request.method.uppercased()
+        let url = try requestURL(request)
 
         var headers = configuration.defaultHeaders
         try request.headers.validate()
@@ -116,6 +107,26 @@ final class LiveSession: Sendable {
         if let csrfToken { headers.set("X-CSRF-Token", csrfToken) }
         if request.body != nil && !headers.contains("Content-Type") { headers.add("Content-Type", "application/json") }
         return HTTPRequest(method: method, url: url, headers: headers, body: request.body)
+    }
+
+    /// The base URL, the checked path, the query items and `_format` (unless given as an item),
+    /// built into one string.
+    private func requestURL(_ request: DrupalRequest) throws -> String {
+        let path = try PathSafety.normalizePath(request.path)
+        for (key, value) in request.query {
+            try PathSafety.rejectControlCharacters(key, what: "query")
+            try PathSafety.rejectControlCharacters(value, what: "query")
+        }
+        var url = ""
+        url.reserveCapacity(baseURL.utf8.count + path.utf8.count + 32)
+        url += baseURL
+        url += path
+        PathSafety.appendQuery(request.query, to: &url, separator: "?")
+        if let format = request.format, !request.query.contains(where: { $0.0 == "_format" }) {
+            try PathSafety.rejectControlCharacters(format, what: "query")
+            PathSafety.appendQueryItem("_format", format, to: &url, separator: request.query.isEmpty ? "?" : "&")
+        }
+        return url
     }
 
     static func mapTransportError(_ error: any Error) -> DrupalError {

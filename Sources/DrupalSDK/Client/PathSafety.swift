@@ -12,7 +12,7 @@ public enum PathSafety {
 
     static func percentEncode(_ text: String, keep: (UInt8) -> Bool = isUnreservedByte) -> String {
         // Most ids, names and values need no escaping at all: keep the string as it is.
-        if text.utf8.allSatisfy(keep) { return text }
+        if text.utf8AllSatisfy(keep) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -35,6 +35,12 @@ public enum PathSafety {
         }
         try rejectControlCharacters(segment, what: "path segment")
         return percentEncode(segment)
+    }
+
+    /// A segment that needs no encoding and stays inside its resource: unreserved bytes only,
+    /// not empty, "." or "..".
+    static func isPlainSegment(_ segment: String) -> Bool {
+        !segment.isEmpty && segment != "." && segment != ".." && segment.utf8AllSatisfy(isUnreservedByte)
     }
 
     /// Checks a caller-given path ("/api/articles", "node/1") and returns it absolute and encoded.
@@ -72,39 +78,52 @@ public enum PathSafety {
     /// The common case, checked in one pass: "/" followed by segments of unreserved bytes, none
     /// empty, "." or "..". Such a path needs no encoding and cannot leave the base URL.
     static func isPlainAbsolutePath(_ path: String) -> Bool {
-        var segmentLength = 0
-        var segmentIsDots = true
-        var first = true
-        for byte in path.utf8 {
-            if first {
-                guard byte == UInt8(ascii: "/") else { return false }
-                first = false
-                continue
+        path.withUTF8Bytes { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            var segmentLength = 0
+            var segmentIsDots = true
+            for byte in bytes.dropFirst() {
+                if byte == UInt8(ascii: "/") {
+                    if segmentLength == 0 || (segmentIsDots && segmentLength <= 2) { return false }
+                    segmentLength = 0
+                    segmentIsDots = true
+                } else {
+                    guard isUnreservedByte(byte) else { return false }
+                    segmentLength += 1
+                    if byte != UInt8(ascii: ".") { segmentIsDots = false }
+                }
             }
-            if byte == UInt8(ascii: "/") {
-                if segmentLength == 0 || (segmentIsDots && segmentLength <= 2) { return false }
-                segmentLength = 0
-                segmentIsDots = true
-            } else {
-                guard isUnreservedByte(byte) else { return false }
-                segmentLength += 1
-                if byte != UInt8(ascii: ".") { segmentIsDots = false }
-            }
+            return !(segmentIsDots && segmentLength > 0 && segmentLength <= 2)
         }
-        if first { return false }
-        return !(segmentIsDots && segmentLength > 0 && segmentLength <= 2)
     }
 
     /// `key=value&...` with both sides encoded (brackets kept readable for PHP array keys).
     public static func queryString(_ items: [(String, String)]) -> String {
-        items.map { key, value in
-            let encodedKey = percentEncode(key) { isUnreservedByte($0) || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }
-            return "\(encodedKey)=\(percentEncode(value))"
-        }.joined(separator: "&")
+        var query = ""
+        appendQuery(items, to: &query, separator: "")
+        return query
+    }
+
+    /// Appends `separator` and `key=value`, then `&key=value` for the rest.
+    static func appendQuery(_ items: [(String, String)], to text: inout String, separator: String) {
+        var separator = separator
+        for (key, value) in items {
+            appendQueryItem(key, value, to: &text, separator: separator)
+            separator = "&"
+        }
+    }
+
+    /// Appends `separator` and `key=value`, both sides encoded (brackets kept readable in keys,
+    /// for PHP array keys).
+    static func appendQueryItem(_ key: String, _ value: String, to text: inout String, separator: String) {
+        text += separator
+        text += percentEncode(key) { isUnreservedByte($0) || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }
+        text += "="
+        text += percentEncode(value)
     }
 
     static func rejectControlCharacters(_ text: String, what: String) throws {
-        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+        if !text.utf8AllSatisfy({ $0 >= 0x20 && $0 != 0x7F }) {
             throw DrupalError.invalidArgument("the \(what) contains control characters (CR, LF, NUL...)")
         }
     }

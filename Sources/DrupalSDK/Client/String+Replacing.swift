@@ -11,3 +11,19 @@ extension String {
         return result + rest
     }
 }
+
+extension String {
+    /// Runs `body` over the UTF-8 bytes in one buffer: a plain loop over bytes, without the
+    /// per-byte cost of iterating `utf8` (this runs for every path, id and query item).
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        var copy = self   // shares the storage; withUTF8 copies only strings that are not contiguous
+        return try copy.withUTF8(body)
+    }
+
+    func utf8AllSatisfy(_ predicate: (UInt8) -> Bool) -> Bool {
+        withUTF8Bytes { bytes in
+            for byte in bytes where !predicate(byte) { return false }
+            return true
+        }
+    }
+}

@@ -51,11 +51,13 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Counts work queued, so the loop can watch for new work without taking the inbox lock
     /// (spinning on the lock would make every poster wait for it).
     private let posts = Atomic<UInt64>(0)
-    // Touched only by the thread running the loop.
+    // Touched only by the thread running the loop (so no run-time exclusivity checks).
     /// Transfers added to the multi handle (an array: tens at most, and no hashing per request).
-    private var active: [CurlTransfer] = []
-    /// Easy handles between transfers, with whether their fixed options are still set.
-    private var idleHandles: [(easy: UnsafeMutableRawPointer, configured: Bool)] = []
+    @exclusivity(unchecked) private var active: [CurlTransfer] = []
+    /// Easy handles between transfers.
+    @exclusivity(unchecked) private var idleHandles: [EasyHandle] = []
+    /// The header list of requests without headers of their own, shared by all of them.
+    private let plainHeaders: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
 
     init(options: TransportOptions) {
         _ = curlGlobalInit
@@ -215,23 +217,23 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             resume(transfer, with: .failure(DrupalError.cancelled()))
             return
         }
-        guard let (easy, configured) = idleHandles.popLast() ?? curl_easy_init().map({ ($0, false) }) else {
+        guard let handle = idleHandles.popLast() ?? EasyHandle.make() else {
             resume(transfer, with: .failure(DrupalError(.noMemory, "curl_easy_init failed")))
             return
         }
-        if let error = transfer.configure(easy, options: options, fresh: !configured) {
-            recycle(easy, of: transfer)
+        if let error = transfer.configure(handle, options: options, plainHeaders: plainHeaders) {
+            recycle(transfer)
             resume(transfer, with: .failure(error))
             return
         }
         active.append(transfer)
-        curl_multi_add_handle(multi, easy)
+        curl_multi_add_handle(multi, handle.easy)
     }
 
     private func cancel(_ transfer: CurlTransfer) {
         guard removeActive(transfer), let easy = transfer.easy else { return }
         curl_multi_remove_handle(multi, easy)
-        recycle(easy, of: transfer)
+        recycle(transfer)
         resume(transfer, with: .failure(DrupalError.cancelled()))
     }
 
@@ -257,7 +259,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
             removeActive(transfer)
             let result = outcome(of: transfer, easy: easy, code: code)
-            recycle(easy, of: transfer)
+            recycle(transfer)
             resume(transfer, with: result)
             finished += 1
         }
@@ -269,18 +271,20 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         if code == CURLE_OK {
             var status = 0
             _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            return .success(HTTPResponse(status: status, headers: transfer.responseHeaders,
+            return .success(HTTPResponse(status: status, headers: HTTPHeaders(raw: transfer.responseHeaders),
                                          body: transfer.responseBody))
         }
         return .failure(CurlErrors.error(for: code, transfer: transfer, options: options))
     }
 
-    private func recycle(_ easy: UnsafeMutableRawPointer, of transfer: CurlTransfer) {
-        let clean = transfer.leavesHandleClean
-        transfer.releaseResources()
+    /// Takes the transfer's easy handle back into the pool.
+    private func recycle(_ transfer: CurlTransfer) {
+        guard var handle = transfer.handle else { return }
         // A plain GET changed only per-request options, which the next transfer sets again.
-        if !clean { curl_easy_reset(easy) }
-        idleHandles.append((easy, clean))
+        handle.configured = transfer.leavesHandleClean
+        transfer.releaseResources()
+        if !handle.configured { curl_easy_reset(handle.easy) }
+        idleHandles.append(handle)
     }
 
     private func resume(_ transfer: CurlTransfer, with result: Result<HTTPResponse, any Error>) {
@@ -293,7 +297,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         for transfer in active {
             if let easy = transfer.easy {
                 curl_multi_remove_handle(multi, easy)
-                recycle(easy, of: transfer)
+                recycle(transfer)
             }
             resume(transfer, with: .failure(DrupalError(.cancelled, "the client was shut down")))
         }
@@ -311,8 +315,9 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         }
         // Jobs that arrived meanwhile (including those the resumes above queued) still run.
         for job in leftover.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
-        for handle in idleHandles { curl_easy_cleanup(handle.easy) }
+        for handle in idleHandles { handle.destroy() }
         idleHandles.removeAll()
+        curl_slist_free_all(plainHeaders)
         curl_multi_cleanup(multi)
     }
 }

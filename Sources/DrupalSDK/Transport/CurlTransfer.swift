@@ -2,17 +2,24 @@ import CCurl
 import CCurlShim
 import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One request in flight on libcurl: its easy handle, what it sends and what has arrived.
 /// After submission only the engine thread touches its mutable state; `cancelRequested` is atomic.
+/// (So the response buffers, written once per header line and body chunk, skip the run-time
+/// exclusivity check: one thread, no overlapping accesses.)
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
     let maxBodySize: Int
-    var easy: UnsafeMutableRawPointer?
+    /// The easy handle while the transfer has one.
+    var handle: EasyHandle?
+    var easy: UnsafeMutableRawPointer? { handle?.easy }
+    /// The header list this transfer allocated (nil when it uses the engine's shared one).
     var headerList: UnsafeMutablePointer<curl_slist>?
-    var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-    var responseHeaders = HTTPHeaders()
-    var responseBody = Data()
+    @exclusivity(unchecked) var responseHeaders = RawHeaderBlock()
+    @exclusivity(unchecked) var responseBody = Data()
     var exceededMaxBody = false
     var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     let cancelRequested = Atomic<Bool>(false)
@@ -28,8 +35,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Sets the options of this request on an easy handle; the fixed ones (timeouts, TLS...) only
     /// when `fresh` (a new or reset handle). Returns an error for requests that must not be sent.
-    func configure(_ easy: UnsafeMutableRawPointer, options: TransportOptions, fresh: Bool) -> DrupalError? {
-        self.easy = easy
+    func configure(_ handle: EasyHandle, options: TransportOptions,
+                   plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
+        self.handle = handle
+        let easy = handle.easy
         let url = request.url
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
             return .invalidArgument("only http and https URLs are supported: \(Redaction.redactURL(url))")
@@ -39,16 +48,14 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, unmanaged)
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, unmanaged)
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
-        errorBuffer.withUnsafeMutableBufferPointer {
-            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, $0.baseAddress)
-        }
-        if fresh { CurlTransfer.configureFixedOptions(easy, options: options, maxBodySize: maxBodySize) }
+        if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         if let error = configureMethodAndBody(easy) { return error }
-        return configureHeaders(easy)
+        return configureHeaders(easy, plainHeaders: plainHeaders)
     }
 
-    private static func configureFixedOptions(_ easy: UnsafeMutableRawPointer, options: TransportOptions,
-                                              maxBodySize: Int) {
+    private static func configureFixedOptions(_ handle: EasyHandle, options: TransportOptions, maxBodySize: Int) {
+        let easy = handle.easy
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer)
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
@@ -93,7 +100,14 @@ final class CurlTransfer: @unchecked Sendable {
         return nil
     }
 
-    private func configureHeaders(_ easy: UnsafeMutableRawPointer) -> DrupalError? {
+    /// `plainHeaders` is the engine's list for requests with no headers of their own ("Expect:"),
+    /// so a plain GET allocates no list.
+    private func configureHeaders(_ easy: UnsafeMutableRawPointer,
+                                  plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
+        if request.headers.count == 0 && request.method == "GET", let plainHeaders {
+            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(plainHeaders))
+            return nil
+        }
         var list: UnsafeMutablePointer<curl_slist>? = nil
         // No "Expect: 100-continue" round trip, and no form Content-Type on body-less POSTs.
         list = curl_slist_append(list, "Expect:")
@@ -117,7 +131,7 @@ final class CurlTransfer: @unchecked Sendable {
     func releaseResources() {
         curl_slist_free_all(headerList)
         headerList = nil
-        easy = nil
+        handle = nil
     }
 
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -136,13 +150,11 @@ final class CurlTransfer: @unchecked Sendable {
         let count = bytes.count
         if count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F {
             // A new status line ("HTTP/", after 100 Continue or a redirect): start over.
-            responseHeaders = HTTPHeaders()
-            responseHeaders.reserveCapacity(16)
+            responseHeaders.reset()
             return
         }
-        var colon = 0
-        while colon < count && line[colon] != 0x3A { colon += 1 }
-        guard colon < count else { return }
+        guard let colonPointer = memchr(line, 0x3A, count) else { return }
+        let colon = UnsafeRawPointer(colonPointer) - UnsafeRawPointer(line)
         var start = colon + 1
         var end = count
         while start < end && isHeaderSpace(line[start]) { start += 1 }
@@ -152,13 +164,11 @@ final class CurlTransfer: @unchecked Sendable {
            length > 0, length <= maxBodySize {
             responseBody.reserveCapacity(length)
         }
-        responseHeaders.add(String(decoding: UnsafeBufferPointer(start: line, count: colon), as: UTF8.self),
-                            String(decoding: UnsafeBufferPointer(start: line + start, count: end - start), as: UTF8.self))
+        responseHeaders.append(line: UnsafeBufferPointer(start: line, count: end), nameCount: colon, valueStart: start)
     }
 
-    var curlErrorMessage: String {
-        errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
+    /// libcurl's detail of a failure; read before the handle goes back to the pool.
+    var curlErrorMessage: String { handle?.errorMessage ?? "" }
 }
 
 private func milliseconds(_ seconds: Double) -> Int {

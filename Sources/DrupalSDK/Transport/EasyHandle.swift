@@ -1,0 +1,31 @@
+import CCurl
+import CCurlShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A libcurl easy handle and what belongs to it rather than to one transfer, so reusing it for
+/// the next request allocates nothing.
+struct EasyHandle {
+    let easy: UnsafeMutableRawPointer
+    /// Where libcurl writes the detail of a failure (CURLOPT_ERRORBUFFER; it clears it itself
+    /// when a transfer starts).
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Whether the fixed options (timeouts, TLS, callbacks, error buffer) are still set.
+    var configured = false
+
+    /// Nil only when libcurl is out of memory.
+    static func make() -> EasyHandle? {
+        guard let easy = curl_easy_init() else { return nil }
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        return EasyHandle(easy: easy, errorBuffer: buffer)
+    }
+
+    var errorMessage: String { String(cString: errorBuffer) }
+
+    func destroy() {
+        curl_easy_cleanup(easy)
+        errorBuffer.deallocate()
+    }
+}

@@ -11,10 +11,17 @@ enum CallRunner {
     static func start(_ callOut: UnsafeMutablePointer<OpaquePointer?>?, _ clientPointer: OpaquePointer?,
                       _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?,
                       _ prepare: (ClientHandle) throws -> ClientHandle.Operation) -> drupal_code {
+        start(callOut, clientPointer, callback, userdata, call: { ClientHandle.Call(operation: try prepare($0)) })
+    }
+
+    /// `start` for calls that may also be plain requests (see `ClientHandle.Call`).
+    static func start(_ callOut: UnsafeMutablePointer<OpaquePointer?>?, _ clientPointer: OpaquePointer?,
+                      _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?,
+                      call prepare: (ClientHandle) throws -> ClientHandle.Call) -> drupal_code {
         callOut?.pointee = nil
         guard let handle = ClientHandle.from(clientPointer) else { return fail(.invalidArgument, "client is NULL") }
         guard let callback else { return fail(.invalidArgument, "callback is NULL") }
-        let operation: ClientHandle.Operation
+        let operation: ClientHandle.Call
         do { operation = try prepare(handle) } catch { return fail(error) }
         // Sendable checks: the C pointer travels as its bits.
         let userdataBits = UInt(bitPattern: userdata)
@@ -32,6 +39,12 @@ enum CallRunner {
     /// Runs the call and waits for it on this thread. *out gets an owned response once started.
     static func wait(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ clientPointer: OpaquePointer?,
                      _ prepare: (ClientHandle) throws -> ClientHandle.Operation) -> drupal_code {
+        wait(out, clientPointer, call: { ClientHandle.Call(operation: try prepare($0)) })
+    }
+
+    /// `wait` for calls that may also be plain requests (see `ClientHandle.Call`).
+    static func wait(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ clientPointer: OpaquePointer?,
+                     call prepare: (ClientHandle) throws -> ClientHandle.Call) -> drupal_code {
         out?.pointee = nil
         guard let out else { return fail(.invalidArgument, "out is NULL") }
         guard let response = waitForResponse(clientPointer, prepare) else { return drupal_last_error_code() }
@@ -42,7 +55,7 @@ enum CallRunner {
 
     /// The blocking core: nil when the call could not start (the last error says why).
     static func waitForResponse(_ clientPointer: OpaquePointer?,
-                                _ prepare: (ClientHandle) throws -> ClientHandle.Operation) -> ResponseHandle? {
+                                _ prepare: (ClientHandle) throws -> ClientHandle.Call) -> ResponseHandle? {
         if drupal__in_callback() != 0 {
             fail(.state, "a _sync call cannot be made from inside a callback or event listener")
             return nil
@@ -51,7 +64,7 @@ enum CallRunner {
             fail(.invalidArgument, "client is NULL")
             return nil
         }
-        let operation: ClientHandle.Operation
+        let operation: ClientHandle.Call
         do { operation = try prepare(handle) } catch { fail(error); return nil }
         if handle.canRunBlocking { return handle.runBlocking(operation) }
         let box = ResultBox()

@@ -9,6 +9,13 @@ import Synchronization
 final class ClientHandle: @unchecked Sendable {
     typealias Operation = @Sendable (DrupalClient) async throws -> DrupalResponse
 
+    /// What a C call runs: the async operation, and the same call as a plain request when it is
+    /// one, so clients with a callback mode can run it without a Swift task.
+    struct Call {
+        var operation: Operation
+        var request: DrupalRequest? = nil
+    }
+
     private struct Registry {
         /// Calls in flight, as an intrusive list (no hashing or allocation per call).
         var first: CallHandle?
@@ -71,9 +78,18 @@ final class ClientHandle: @unchecked Sendable {
 
     /// Starts an operation whose outcome goes to `deliver` exactly once. False once the client
     /// is being freed.
-    func begin(_ call: CallHandle, _ operation: @escaping Operation,
+    func begin(_ call: CallHandle, _ prepared: Call,
                deliver: @escaping @Sendable (ResponseHandle) -> Void) -> Bool {
         guard register(call) else { return false }
+        if let request = prepared.request, let mode = client.callbackMode,
+           let cancel = mode.start(request, { result in
+               deliver(ResponseHandle(result))
+               self.end(call)
+           }) {
+            call.attach(cancel)
+            return true
+        }
+        let operation = prepared.operation
         // The task holds this handle, not a copy of the client: copying the client struct would
         // retain each of its closures, on every call.
         call.attach(Task(executorPreference: executor) {
@@ -87,8 +103,19 @@ final class ClientHandle: @unchecked Sendable {
     /// Runs an operation to completion with the calling thread doing the I/O, when the transport
     /// allows it (no thread switch per call). Nil when it does not, or when the client is being
     /// freed (then the last error says so).
-    func runBlocking(_ operation: @escaping Operation) -> ResponseHandle? {
+    func runBlocking(_ prepared: Call) -> ResponseHandle? {
+        if let request = prepared.request, let mode = client.callbackMode {
+            let call = CallHandle()
+            guard register(call) else {
+                fail(.state, "the client is being freed")
+                return nil
+            }
+            let result = mode.run(request) { cancel in call.attach(cancel) }
+            end(call)
+            if let result { return ResponseHandle(result) }
+        }
         guard let runBlocking = client.runBlocking else { return nil }
+        let operation = prepared.operation
         let call = CallHandle()
         guard register(call) else {
             fail(.state, "the client is being freed")
@@ -141,11 +168,13 @@ final class BlockingResult: Sendable {
     let response = Mutex<ResponseHandle?>(nil)
 }
 
-/// What a drupal_call points at: the task of one async call, for cancellation, and its links in
-/// its client's list of calls in flight (guarded by that client's registry lock).
+/// What a drupal_call points at: the task of one async call (or the cancel action of a
+/// task-free one), for cancellation, and its links in its client's list of calls in flight
+/// (guarded by that client's registry lock).
 final class CallHandle: @unchecked Sendable {
     private struct State {
         var task: Task<Void, Never>?
+        var cancelAction: CallbackMode.Cancel?
         var cancelled = false
     }
 
@@ -162,12 +191,22 @@ final class CallHandle: @unchecked Sendable {
         if cancelNow { task.cancel() }
     }
 
+    /// Sets the cancel action of a task-free call; runs it at once if cancellation came first.
+    func attach(_ cancelAction: @escaping CallbackMode.Cancel) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.cancelAction = cancelAction
+            return state.cancelled
+        }
+        if cancelNow { cancelAction() }
+    }
+
     func cancel() {
-        let task = state.withLock { state -> Task<Void, Never>? in
+        let (task, cancelAction) = state.withLock { state -> (Task<Void, Never>?, CallbackMode.Cancel?) in
             state.cancelled = true
-            return state.task
+            return (state.task, state.cancelAction)
         }
         task?.cancel()
+        cancelAction?()
     }
 
     static func from(_ pointer: OpaquePointer?) -> CallHandle? {

@@ -8,11 +8,14 @@ import Glibc
 
 // drupal_entity_* and drupal_file_upload (async and _sync).
 
-private func getOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws -> ClientHandle.Operation {
+private func getCall(_ client: DrupalClient, _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws
+    -> ClientHandle.Call {
     let type = try CInput.nonEmptyString(type, "entity_type")
     let id = try CInput.nonEmptyString(id, "id")
     try EntityPath.validate(entityType: type, id: id)
-    return { try await $0.get(type, id) }
+    // A GET of the entity's path is all `get` does: clients with a callback mode run it as that.
+    let request = try client.callbackMode.map { DrupalRequest(method: "GET", path: try $0.entityPath(type, id)) }
+    return ClientHandle.Call(operation: { try await $0.get(type, id) }, request: request)
 }
 
 private func createOperation(_ type: UnsafePointer<CChar>?, _ body: Data) throws -> ClientHandle.Operation {
@@ -54,13 +57,13 @@ private func jsonBody(_ value: UnsafePointer<json_t>?) throws -> Data {
 public func drupal_entity_get(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                               _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                               _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in try getOperation(type, id) }
+    CallRunner.start(call, client, callback, userdata, call: { try getCall($0.client, type, id) })
 }
 
 @_cdecl("drupal_entity_get_sync")
 public func drupal_entity_get_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                    _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try getOperation(type, id) }
+    CallRunner.wait(out, client, call: { try getCall($0.client, type, id) })
 }
 
 @_cdecl("drupal_entity_create")

@@ -4,29 +4,31 @@ import FoundationEssentials
 
 // drupal_view and drupal_request (async and _sync).
 
-private func viewOperation(_ path: UnsafePointer<CChar>?, _ query: UnsafePointer<UnsafePointer<CChar>?>?) throws
-    -> ClientHandle.Operation {
+private func viewCall(_ path: UnsafePointer<CChar>?, _ query: UnsafePointer<UnsafePointer<CChar>?>?) throws
+    -> ClientHandle.Call {
     let path = try CInput.nonEmptyString(path, "path")
     let query = try CInput.queryPairs(query, "query")
     _ = try PathSafety.normalizePath(path)
-    return { try await $0.view(path, query) }
+    // A view is a GET of its path: clients with a callback mode run it as that.
+    return ClientHandle.Call(operation: { try await $0.view(path, query) },
+                             request: DrupalRequest(method: "GET", path: path, query: query))
 }
 
 @_cdecl("drupal_view")
 public func drupal_view(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                         _ path: UnsafePointer<CChar>?, _ query: UnsafePointer<UnsafePointer<CChar>?>?,
                         _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in try viewOperation(path, query) }
+    CallRunner.start(call, client, callback, userdata, call: { _ in try viewCall(path, query) })
 }
 
 @_cdecl("drupal_view_sync")
 public func drupal_view_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                              _ path: UnsafePointer<CChar>?, _ query: UnsafePointer<UnsafePointer<CChar>?>?) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try viewOperation(path, query) }
+    CallRunner.wait(out, client, call: { _ in try viewCall(path, query) })
 }
 
-private func requestOperation(_ method: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
-                              _ options: UnsafePointer<drupal_request_options>?) throws -> ClientHandle.Operation {
+private func requestCall(_ method: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
+                         _ options: UnsafePointer<drupal_request_options>?) throws -> ClientHandle.Call {
     let method = try CInput.nonEmptyString(method, "method")
     guard method.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }) else {
         throw DrupalError(.invalidArgument, "method \"\(method)\" is not an HTTP method name")
@@ -47,7 +49,7 @@ private func requestOperation(_ method: UnsafePointer<CChar>?, _ path: UnsafePoi
         if options.no_format != 0 { request.format = nil }
     }
     let finalRequest = request
-    return { try await $0.request(finalRequest) }
+    return ClientHandle.Call(operation: { try await $0.request(finalRequest) }, request: finalRequest)
 }
 
 @_cdecl("drupal_request")
@@ -55,12 +57,12 @@ public func drupal_request(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ clie
                            _ method: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
                            _ options: UnsafePointer<drupal_request_options>?,
                            _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in try requestOperation(method, path, options) }
+    CallRunner.start(call, client, callback, userdata, call: { _ in try requestCall(method, path, options) })
 }
 
 @_cdecl("drupal_request_sync")
 public func drupal_request_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                 _ method: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
                                 _ options: UnsafePointer<drupal_request_options>?) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try requestOperation(method, path, options) }
+    CallRunner.wait(out, client, call: { _ in try requestCall(method, path, options) })
 }

@@ -89,6 +89,13 @@ final class ResponseHandle: @unchecked Sendable {
         }
     }
 
+    convenience init(_ result: Result<DrupalResponse, DrupalError>) {
+        switch result {
+        case .success(let response): self.init(response)
+        case .failure(let error): self.init(error)
+        }
+    }
+
     /// Runs an operation and captures its outcome as a handle.
     static func run(_ operation: () async throws -> DrupalResponse) async -> ResponseHandle {
         do {

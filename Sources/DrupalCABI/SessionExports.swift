@@ -57,7 +57,7 @@ public func drupal_login_status(_ call: UnsafeMutablePointer<OpaquePointer?>?, _
 public func drupal_login_status_sync(_ loggedIn: UnsafeMutablePointer<Int32>?, _ client: OpaquePointer?) -> drupal_code {
     loggedIn?.pointee = 0
     guard let loggedIn else { return fail(.invalidArgument, "logged_in is NULL") }
-    guard let response = CallRunner.waitForResponse(client, { _ in loginStatusOperation }) else {
+    guard let response = CallRunner.waitForResponse(client, { _ in ClientHandle.Call(operation: loginStatusOperation) }) else {
         return drupal_last_error_code()
     }
     guard response.code == drupalOK else {

@@ -36,7 +36,35 @@ extension DrupalClient {
             removeObserver: { session.events.remove($0) },
             executor: transport.executor,
             runBlocking: transport.runBlocking,
-            shutdown: { session.transport.shutdown() }
+            shutdown: { session.transport.shutdown() },
+            callbackMode: session.callbackMode()
         )
     }
+}
+
+extension LiveSession {
+    /// Task-free requests when the transport supports them (libcurl does).
+    func callbackMode() -> CallbackMode? {
+        guard let startTransfer = transport.start else { return nil }
+        let driveBlocking = transport.driveBlocking
+        return CallbackMode(
+            start: { request, completion in self.start(request, with: startTransfer, completion: completion) },
+            run: { request, register in
+                guard let driveBlocking else { return nil }
+                let outcome = BlockingOutcome()
+                var qualifies = true
+                driveBlocking({ startOnThisThread in
+                    let cancel = self.start(request, with: startOnThisThread) { outcome.result = $0 }
+                    if let cancel { register(cancel) } else { qualifies = false }
+                }, { !qualifies || outcome.result != nil })
+                return qualifies ? outcome.result : nil
+            },
+            entityPath: { try self.paths.canonicalPath($0, id: $1) })
+    }
+}
+
+/// The outcome of a blocking callback-mode request: written by its completion, which runs on
+/// the thread that drives the transfer, the same thread that then reads it.
+private final class BlockingOutcome: @unchecked Sendable {
+    var result: Result<DrupalResponse, DrupalError>?
 }

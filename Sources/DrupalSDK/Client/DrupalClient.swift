@@ -34,6 +34,8 @@ public struct DrupalClient: Sendable {
     public var runBlocking: Transport.BlockingRunner?
     /// Cancels requests in flight and releases connections and threads.
     public var shutdown: @Sendable () -> Void
+    /// Requests without a Swift task (see `CallbackMode`); nil when the client has no such mode.
+    public var callbackMode: CallbackMode?
 
     public init(
         login: @escaping @Sendable (String, String) async throws -> LoginResult,
@@ -54,7 +56,8 @@ public struct DrupalClient: Sendable {
         removeObserver: @escaping @Sendable (ObserverToken) -> Void,
         executor: (any TaskExecutor)? = nil,
         runBlocking: Transport.BlockingRunner? = nil,
-        shutdown: @escaping @Sendable () -> Void = {}
+        shutdown: @escaping @Sendable () -> Void = {},
+        callbackMode: CallbackMode? = nil
     ) {
         self.login = login
         self.logout = logout
@@ -75,6 +78,7 @@ public struct DrupalClient: Sendable {
         self.executor = executor
         self.runBlocking = runBlocking
         self.shutdown = shutdown
+        self.callbackMode = callbackMode
     }
 }
 

@@ -31,6 +31,10 @@ final class LiveSession: Sendable {
         self.baseURL = try PathSafety.normalizeBaseURL(baseURL)
         try configuration.authentication.validate()
         try configuration.defaultHeaders.validate()
+        let agent = configuration.transport.userAgent
+        if !agent.isEmpty, let problem = HeaderSafety.problem(name: "User-Agent", value: agent) {
+            throw DrupalError.invalidArgument(problem)
+        }
         self.configuration = configuration
         self.transport = transport
         self.paths = EntityPathTable(paths: configuration.entityPaths)
@@ -53,6 +57,11 @@ final class LiveSession: Sendable {
             let fresh = try await token(forceRefresh: true, stale: sentToken)
             response = try await send(request, csrfToken: fresh)
         }
+        return try LiveSession.checkStatus(response, of: request)
+    }
+
+    /// Statuses from 400 on become errors carrying Drupal's message.
+    static func checkStatus(_ response: HTTPResponse, of request: DrupalRequest) throws -> DrupalResponse {
         guard response.status < 400 else {
             throw DrupalError(response: response, method: request.method, path: request.path)
         }
@@ -67,25 +76,62 @@ final class LiveSession: Sendable {
 
     /// One HTTP exchange: builds the wire request, runs middleware and events, keeps cookies.
     func send(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
+        let exchange = try beginExchange(request, csrfToken: csrfToken)
+        let result: Result<HTTPResponse, any Error>
+        do {
+            result = .success(try await transport.send(exchange.http))
+        } catch {
+            result = .failure(error)
+        }
+        return try finishExchange(exchange, result)
+    }
+
+    /// `perform` without a task, for requests that need no CSRF token (the fetch and the retry
+    /// need one): starts the exchange with `startTransfer` and returns its cancel action, or nil
+    /// when the request does not qualify or cannot be built (the async path then reports why).
+    func start(_ request: DrupalRequest, with startTransfer: Transport.Start,
+               completion: @escaping CallbackMode.Completion) -> CallbackMode.Cancel? {
+        if request.sendsCSRFToken && request.isUnsafeMethod { return nil }
+        guard let exchange = try? beginExchange(request, csrfToken: nil) else { return nil }
+        return startTransfer(exchange.http) { result in
+            completion(Result {
+                try LiveSession.checkStatus(try self.finishExchange(exchange, result), of: request)
+            }.mapError(LiveSession.mapTransportError))
+        }
+    }
+
+    /// A request on the wire, with what its end needs.
+    struct Exchange: Sendable {
+        var request: DrupalRequest
+        var http: HTTPRequest
+        var started: ContinuousClock.Instant?
+    }
+
+    /// Builds the wire request, runs request middleware and emits requestStarted.
+    private func beginExchange(_ request: DrupalRequest, csrfToken: String?) throws -> Exchange {
         var http = try buildHTTPRequest(request, csrfToken: csrfToken)
         for middleware in configuration.middleware { try middleware.onRequest(&http) }
         events.emit(.requestStarted(method: http.method, path: request.path))
         // The clock is read only when someone listens: this runs for every request.
-        let started = events.hasObservers ? ContinuousClock.now : nil
-        func elapsed() -> Duration { started.map { ContinuousClock.now - $0 } ?? .zero }
+        return Exchange(request: request, http: http, started: events.hasObservers ? ContinuousClock.now : nil)
+    }
+
+    /// Keeps cookies, runs response middleware and emits requestFinished.
+    private func finishExchange(_ exchange: Exchange, _ result: Result<HTTPResponse, any Error>) throws -> HTTPResponse {
+        let elapsed = exchange.started.map { ContinuousClock.now - $0 } ?? .zero
+        let method = exchange.http.method, path = exchange.request.path
         var response: HTTPResponse
-        do {
-            response = try await transport.send(http)
-        } catch {
-            let mapped = LiveSession.mapTransportError(error)
-            events.emit(.requestFinished(method: http.method, path: request.path, status: nil, duration: elapsed()))
-            throw mapped
+        switch result {
+        case .success(let received):
+            response = received
+        case .failure(let error):
+            events.emit(.requestFinished(method: method, path: path, status: nil, duration: elapsed))
+            throw LiveSession.mapTransportError(error)
         }
         let setCookies = response.headers.values(for: "Set-Cookie")
         if !setCookies.isEmpty { state.withLock { $0.cookies.store(setCookieHeaders: setCookies) } }
-        for middleware in configuration.middleware.reversed() { try middleware.onResponse(http, &response) }
-        events.emit(.requestFinished(method: http.method, path: request.path, status: response.status,
-                                     duration: elapsed()))
+        for middleware in configuration.middleware.reversed() { try middleware.onResponse(exchange.http, &response) }
+        events.emit(.requestFinished(method: method, path: path, status: response.status, duration: elapsed))
         return response
     }
 

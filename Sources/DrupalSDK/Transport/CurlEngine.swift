@@ -56,12 +56,17 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) private var active: [CurlTransfer] = []
     /// Easy handles between transfers.
     @exclusivity(unchecked) private var idleHandles: [EasyHandle] = []
-    /// The header list of requests without headers of their own, shared by all of them.
-    private let plainHeaders: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
+    /// The header list of GETs without headers of their own, shared by all of them (nil when
+    /// there is no User-Agent to send).
+    private let plainHeaders: UnsafeMutablePointer<curl_slist>?
 
     init(options: TransportOptions) {
         _ = curlGlobalInit
         self.options = options
+        // A User-Agent that could smuggle a header is not sent (clients refuse one at creation).
+        let agent = options.userAgent
+        plainHeaders = agent.isEmpty || HeaderSafety.problem(name: "User-Agent", value: agent) != nil
+            ? nil : curl_slist_append(nil, "User-Agent: \(agent)")
         // curl_multi_init fails only when out of memory; nothing sensible can go on then.
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
@@ -125,12 +130,26 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
                 submit(transfer)
             }
         } onCancel: {
-            transfer.cancelRequested.store(true, ordering: .relaxed)
-            inbox.withLock { [multi, self] inbox in
-                if inbox.stopped { return }
-                inbox.cancellations.append(transfer)
-                inbox.wakeIfSleeping(multi, self.posts)
-            }
+            requestCancel(transfer)
+        }
+    }
+
+    /// Callback mode: starts a request without a task; `completion` runs once on the loop's
+    /// thread. The returned closure cancels the request (from any thread).
+    func start(_ request: HTTPRequest, completion: @escaping Transport.Completion) -> CallbackMode.Cancel {
+        let transfer = CurlTransfer(request: request, maxBodySize: options.maxBodySize)
+        transfer.completion = completion
+        submit(transfer)
+        return { [self] in requestCancel(transfer) }
+    }
+
+    /// Asks the loop to cancel a transfer; safe from any thread, and for finished transfers.
+    private func requestCancel(_ transfer: CurlTransfer) {
+        transfer.cancelRequested.store(true, ordering: .relaxed)
+        inbox.withLock { [multi, self] inbox in
+            if inbox.stopped { return }
+            inbox.cancellations.append(transfer)
+            inbox.wakeIfSleeping(multi, self.posts)
         }
     }
 
@@ -287,10 +306,15 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         idleHandles.append(handle)
     }
 
+    /// Hands the outcome to the transfer's task or completion, once.
     private func resume(_ transfer: CurlTransfer, with result: Result<HTTPResponse, any Error>) {
-        guard let continuation = transfer.continuation else { return }
-        transfer.continuation = nil
-        continuation.resume(with: result)
+        if let continuation = transfer.continuation {
+            transfer.continuation = nil
+            continuation.resume(with: result)
+        } else if let completion = transfer.completion {
+            transfer.completion = nil
+            completion(result)
+        }
     }
 
     private func shutDown() {

@@ -15,15 +15,31 @@ final class InlineEnginePool: Sendable {
     init(options: TransportOptions) { self.options = options }
 
     func run(register: (Task<Void, Never>) -> Void, _ work: @escaping @Sendable () async -> Void) {
-        let engine = state.withLock { $0.idle.popLast() } ?? CurlEngine(options: options)
         let finished = DoneFlag()
-        engine.drive(start: {
-            let task = Task(executorPreference: engine) {
-                await CurlEngine.$inline.withValue(engine) { await work() }
-                finished.set()
-            }
-            register(task)
-        }, until: { finished.isSet })
+        withEngine { engine in
+            engine.drive(start: {
+                let task = Task(executorPreference: engine) {
+                    await CurlEngine.$inline.withValue(engine) { await work() }
+                    finished.set()
+                }
+                register(task)
+            }, until: { finished.isSet })
+        }
+    }
+
+    /// Callback mode: `body` starts transfers on an engine that this thread then drives until
+    /// `isDone()`.
+    func drive(_ body: (Transport.Start) -> Void, until isDone: () -> Bool) {
+        withEngine { engine in
+            engine.drive(start: { body { request, completion in engine.start(request, completion: completion) } },
+                         until: isDone)
+        }
+    }
+
+    /// Lends an engine (with its open connections) to the calling thread.
+    private func withEngine(_ body: (CurlEngine) -> Void) {
+        let engine = state.withLock { $0.idle.popLast() } ?? CurlEngine(options: options)
+        body(engine)
         let keep = state.withLock { state -> Bool in
             if state.closed { return false }
             state.idle.append(engine)

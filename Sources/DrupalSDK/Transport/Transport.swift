@@ -13,18 +13,30 @@ public struct Transport: Sendable {
     public var runBlocking: BlockingRunner?
     /// Cancels every in-flight request and releases the transport's thread and connections.
     public var shutdown: @Sendable () -> Void
+    /// Callback mode (optional): starts a request without a task; the completion runs exactly
+    /// once on the transport's thread, and the returned closure cancels the request.
+    public var start: Start?
+    /// Blocking callback mode (optional): `body` starts requests with the starter it is given,
+    /// then the calling thread drives them until `isDone()` holds.
+    public var driveBlocking: (@Sendable (_ body: (Start) -> Void, _ isDone: () -> Bool) -> Void)?
 
     public typealias BlockingRunner = @Sendable (_ register: (Task<Void, Never>) -> Void,
                                                  _ work: @escaping @Sendable () async -> Void) -> Void
+    public typealias Completion = @Sendable (Result<HTTPResponse, any Error>) -> Void
+    public typealias Start = @Sendable (HTTPRequest, @escaping Completion) -> CallbackMode.Cancel
 
     public init(send: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse,
                 executor: (any TaskExecutor)? = nil,
                 runBlocking: BlockingRunner? = nil,
-                shutdown: @escaping @Sendable () -> Void = {}) {
+                shutdown: @escaping @Sendable () -> Void = {},
+                start: Start? = nil,
+                driveBlocking: (@Sendable (_ body: (Start) -> Void, _ isDone: () -> Bool) -> Void)? = nil) {
         self.send = send
         self.executor = executor
         self.runBlocking = runBlocking
         self.shutdown = shutdown
+        self.start = start
+        self.driveBlocking = driveBlocking
     }
 }
 
@@ -68,6 +80,8 @@ extension Transport {
                          shutdown: {
                              engine.stop()
                              pool.shutDown()
-                         })
+                         },
+                         start: { request, completion in engine.start(request, completion: completion) },
+                         driveBlocking: { body, isDone in pool.drive(body, until: isDone) })
     }
 }

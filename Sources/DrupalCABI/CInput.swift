@@ -10,13 +10,20 @@ import Glibc
 enum CInput {
     static func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {
         guard let pointer else { throw DrupalError(.invalidArgument, "\(name) is NULL") }
-        // Validated straight from the C buffer (String(validatingCString:) copies it first).
+        // Read straight from the C buffer (String(validatingCString:) copies it first); ASCII,
+        // the usual case for types, ids and paths, needs no UTF-8 validation.
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
                                         count: strlen(pointer))
+        if isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
         guard let value = String(validating: bytes, as: UTF8.self) else {
             throw DrupalError(.invalidArgument, "\(name) is not valid UTF-8")
         }
         return value
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
     }
 
     static func nonEmptyString(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {

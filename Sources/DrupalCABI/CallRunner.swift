@@ -23,15 +23,8 @@ enum CallRunner {
         guard let callback else { return fail(.invalidArgument, "callback is NULL") }
         let operation: ClientHandle.Call
         do { operation = try prepare(handle) } catch { return fail(error) }
-        // Sendable checks: the C pointer travels as its bits.
-        let userdataBits = UInt(bitPattern: userdata)
-        let call = CallHandle()
-        let started = handle.begin(call, operation) { response in
-            drupal__set_in_callback(1)
-            callback(response.code, response.opaque, UnsafeMutableRawPointer(bitPattern: userdataBits))
-            drupal__set_in_callback(0)
-        }
-        guard started else { return fail(.state, "the client is being freed") }
+        let call = CallHandle(delivery: .callback(callback, UInt(bitPattern: userdata)))
+        guard handle.begin(call, operation) else { return fail(.state, "the client is being freed") }
         callOut?.pointee = OpaquePointer(Unmanaged.passRetained(call).toOpaque())
         return drupalOK
     }
@@ -68,10 +61,10 @@ enum CallRunner {
         do { operation = try prepare(handle) } catch { fail(error); return nil }
         if handle.canRunBlocking { return handle.runBlocking(operation) }
         let box = ResultBox()
-        let started = handle.begin(CallHandle(), operation) { response in
+        let started = handle.begin(CallHandle(delivery: .closure { response in
             box.response = response
             box.done.signal()
-        }
+        }), operation)
         guard started else {
             fail(.state, "the client is being freed")
             return nil

@@ -12,8 +12,20 @@ final class ClientHandle: @unchecked Sendable {
     /// What a C call runs: the async operation, and the same call as a plain request when it is
     /// one, so clients with a callback mode can run it without a Swift task.
     struct Call {
-        var operation: Operation
-        var request: DrupalRequest? = nil
+        private var explicitOperation: Operation?
+        var request: DrupalRequest?
+
+        init(operation: @escaping Operation) { explicitOperation = operation }
+
+        /// A call that is exactly `request`: its async form is `DrupalClient.request` (made only
+        /// when needed, so the task-free path allocates no closure for it).
+        init(request: DrupalRequest) { self.request = request }
+
+        var operation: Operation {
+            if let explicitOperation { return explicitOperation }
+            let request = self.request!
+            return { try await $0.request(request) }
+        }
     }
 
     private struct Registry {
@@ -78,12 +90,11 @@ final class ClientHandle: @unchecked Sendable {
 
     /// Starts an operation whose outcome goes to `deliver` exactly once. False once the client
     /// is being freed.
-    func begin(_ call: CallHandle, _ prepared: Call,
-               deliver: @escaping @Sendable (ResponseHandle) -> Void) -> Bool {
+    func begin(_ call: CallHandle, _ prepared: Call) -> Bool {
         guard register(call) else { return false }
         if let request = prepared.request, let mode = client.callbackMode,
            let cancel = mode.start(request, { result in
-               deliver(ResponseHandle(result))
+               call.deliver(ResponseHandle(result))
                self.end(call)
            }) {
             call.attach(cancel)
@@ -94,7 +105,7 @@ final class ClientHandle: @unchecked Sendable {
         // retain each of its closures, on every call.
         call.attach(Task(executorPreference: executor) {
             let response = await ResponseHandle.run { try await operation(self.client) }
-            deliver(response)
+            call.deliver(response)
             self.end(call)
         })
         return true
@@ -172,6 +183,29 @@ final class BlockingResult: Sendable {
 /// task-free one), for cancellation, and its links in its client's list of calls in flight
 /// (guarded by that client's registry lock).
 final class CallHandle: @unchecked Sendable {
+    /// Where the outcome goes: a C callback with its userdata (as bits, for Sendable checks), or
+    /// a closure (blocking calls waiting on a semaphore).
+    enum Delivery {
+        case callback(CCallback, UInt)
+        case closure(@Sendable (ResponseHandle) -> Void)
+    }
+
+    private let delivery: Delivery
+
+    init(delivery: Delivery = .closure { _ in }) { self.delivery = delivery }
+
+    /// Hands the outcome over; runs once, on the thread that completed the call.
+    func deliver(_ response: ResponseHandle) {
+        switch delivery {
+        case .callback(let callback, let userdata):
+            drupal__set_in_callback(1)
+            callback(response.code, response.opaque, UnsafeMutableRawPointer(bitPattern: userdata))
+            drupal__set_in_callback(0)
+        case .closure(let body):
+            body(response)
+        }
+    }
+
     private struct State {
         var task: Task<Void, Never>?
         var cancelAction: CallbackMode.Cancel?

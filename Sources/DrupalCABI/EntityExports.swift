@@ -14,8 +14,10 @@ private func getCall(_ client: DrupalClient, _ type: UnsafePointer<CChar>?, _ id
     let id = try CInput.nonEmptyString(id, "id")
     try EntityPath.validate(entityType: type, id: id)
     // A GET of the entity's path is all `get` does: clients with a callback mode run it as that.
-    let request = try client.callbackMode.map { DrupalRequest(method: "GET", path: try $0.entityPath(type, id)) }
-    return ClientHandle.Call(operation: { try await $0.get(type, id) }, request: request)
+    if let mode = client.callbackMode {
+        return ClientHandle.Call(request: DrupalRequest(method: "GET", path: try mode.entityPath(type, id)))
+    }
+    return ClientHandle.Call(operation: { try await $0.get(type, id) })
 }
 
 private func createOperation(_ type: UnsafePointer<CChar>?, _ body: Data) throws -> ClientHandle.Operation {

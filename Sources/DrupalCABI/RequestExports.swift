@@ -10,8 +10,9 @@ private func viewCall(_ path: UnsafePointer<CChar>?, _ query: UnsafePointer<Unsa
     let query = try CInput.queryPairs(query, "query")
     _ = try PathSafety.normalizePath(path)
     // A view is a GET of its path: clients with a callback mode run it as that.
-    return ClientHandle.Call(operation: { try await $0.view(path, query) },
-                             request: DrupalRequest(method: "GET", path: path, query: query))
+    var call = ClientHandle.Call(operation: { try await $0.view(path, query) })
+    call.request = DrupalRequest(method: "GET", path: path, query: query)
+    return call
 }
 
 @_cdecl("drupal_view")
@@ -49,7 +50,7 @@ private func requestCall(_ method: UnsafePointer<CChar>?, _ path: UnsafePointer<
         if options.no_format != 0 { request.format = nil }
     }
     let finalRequest = request
-    return ClientHandle.Call(operation: { try await $0.request(finalRequest) }, request: finalRequest)
+    return ClientHandle.Call(request: finalRequest)
 }
 
 @_cdecl("drupal_request")

@@ -63,11 +63,7 @@ struct EntityPathTable: Sendable {
 
         func canonical(_ encodedID: String) -> String {
             guard pieces.count == 2 else { return pieces.joined(separator: encodedID) }
-            var path = pieces[0]
-            path.reserveCapacity(pieces[0].utf8.count + encodedID.utf8.count + pieces[1].utf8.count)
-            path += encodedID
-            path += pieces[1]
-            return path
+            return String.concatenating(pieces[0], encodedID, pieces[1])
         }
     }
 

@@ -57,14 +57,12 @@ final class LiveSession: Sendable {
             let fresh = try await token(forceRefresh: true, stale: sentToken)
             response = try await send(request, csrfToken: fresh)
         }
-        return try LiveSession.checkStatus(response, of: request)
+        return try LiveSession.checkStatus(response, method: request.method, path: request.path)
     }
 
     /// Statuses from 400 on become errors carrying Drupal's message.
-    static func checkStatus(_ response: HTTPResponse, of request: DrupalRequest) throws -> DrupalResponse {
-        guard response.status < 400 else {
-            throw DrupalError(response: response, method: request.method, path: request.path)
-        }
+    static func checkStatus(_ response: HTTPResponse, method: String, path: String) throws -> DrupalResponse {
+        guard response.status < 400 else { throw DrupalError(response: response, method: method, path: path) }
         return response
     }
 
@@ -95,14 +93,17 @@ final class LiveSession: Sendable {
         guard let exchange = try? beginExchange(request, csrfToken: nil) else { return nil }
         return startTransfer(exchange.http) { result in
             completion(Result {
-                try LiveSession.checkStatus(try self.finishExchange(exchange, result), of: request)
+                try LiveSession.checkStatus(try self.finishExchange(exchange, result), method: exchange.method,
+                                            path: exchange.path)
             }.mapError(LiveSession.mapTransportError))
         }
     }
 
     /// A request on the wire, with what its end needs.
     struct Exchange: Sendable {
-        var request: DrupalRequest
+        /// The method and path as the caller gave them (for events and errors).
+        var method: String
+        var path: String
         var http: HTTPRequest
         var started: ContinuousClock.Instant?
     }
@@ -113,13 +114,14 @@ final class LiveSession: Sendable {
         for middleware in configuration.middleware { try middleware.onRequest(&http) }
         events.emit(.requestStarted(method: http.method, path: request.path))
         // The clock is read only when someone listens: this runs for every request.
-        return Exchange(request: request, http: http, started: events.hasObservers ? ContinuousClock.now : nil)
+        return Exchange(method: request.method, path: request.path, http: http,
+                        started: events.hasObservers ? ContinuousClock.now : nil)
     }
 
     /// Keeps cookies, runs response middleware and emits requestFinished.
     private func finishExchange(_ exchange: Exchange, _ result: Result<HTTPResponse, any Error>) throws -> HTTPResponse {
         let elapsed = exchange.started.map { ContinuousClock.now - $0 } ?? .zero
-        let method = exchange.http.method, path = exchange.request.path
+        let method = exchange.http.method, path = exchange.path
         var response: HTTPResponse
         switch result {
         case .success(let received):
@@ -159,6 +161,12 @@ final class LiveSession: Sendable {
     /// built into one string.
     private func requestURL(_ request: DrupalRequest) throws -> String {
         let path = try PathSafety.normalizePath(request.path)
+        if request.query.isEmpty {
+            // The common case: no query items, maybe `_format`.
+            guard let format = request.format else { return String.concatenating(baseURL, path) }
+            try PathSafety.rejectControlCharacters(format, what: "query")
+            return String.concatenating(baseURL, path, "?_format=", PathSafety.percentEncode(format))
+        }
         for (key, value) in request.query {
             try PathSafety.rejectControlCharacters(key, what: "query")
             try PathSafety.rejectControlCharacters(value, what: "query")

@@ -27,3 +27,23 @@ extension String {
         }
     }
 }
+
+extension String {
+    /// The parts joined in one allocation, without the per-append work of `+=` (every request's
+    /// path and URL are built this way).
+    static func concatenating(_ parts: String...) -> String {
+        var total = 0
+        for part in parts { total += part.utf8.count }
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            var offset = 0
+            for part in parts {
+                part.withUTF8Bytes { bytes in
+                    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+                    UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: base, byteCount: bytes.count)
+                    offset += bytes.count
+                }
+            }
+            return offset
+        }
+    }
+}

@@ -129,6 +129,7 @@ public enum PathSafety {
     }
 
     static func percentDecode(_ text: String) -> String {
+        if text.utf8AllSatisfy({ $0 != UInt8(ascii: "%") }) { return text }
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {

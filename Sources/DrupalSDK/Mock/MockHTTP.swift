@@ -18,28 +18,35 @@ struct MockRequest {
         method = http.method.uppercased()
         headers = http.headers
         body = http.body
-        var rest = Substring(http.url)
-        var origin = ""
-        if let scheme = rest.firstRange(of: "://") {
-            let afterScheme = rest[scheme.upperBound...]
-            let pathStart = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex
-            origin = String(rest[..<pathStart])
-            rest = rest[pathStart...]
+        // Split on bytes: every mock call parses the URL the client just built.
+        let url = Array(http.url.utf8)
+        func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+        var pathStart = 0
+        if let scheme = MockRequest.find([0x3A, 0x2F, 0x2F], in: url) {   // "://"
+            let authorityStart = scheme + 3
+            pathStart = url[authorityStart...].firstIndex(where: { $0 == 0x2F || $0 == 0x3F }) ?? url.endIndex
         }
-        self.origin = origin
-        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var path = String(parts.first ?? "")
+        origin = text(url[..<pathStart])
+        let queryMark = url[pathStart...].firstIndex(of: 0x3F) ?? url.endIndex
+        var pathEnd = queryMark
         // Drupal ignores trailing slashes.
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        self.path = path.isEmpty ? "/" : path
-        segments = self.path.split(separator: "/").map { PathSafety.percentDecode(String($0)) }
-        let rawQuery = parts.count > 1 ? parts[1] : ""
-        query = rawQuery.split(separator: "&").map { pair in
-            let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        while pathEnd - pathStart > 1 && url[pathEnd - 1] == 0x2F { pathEnd -= 1 }
+        path = pathEnd > pathStart ? text(url[pathStart..<pathEnd]) : "/"
+        segments = url[pathStart..<pathEnd].split(separator: 0x2F).map { PathSafety.percentDecode(text($0)) }
+        let rawQuery = queryMark < url.endIndex ? url[(queryMark + 1)...] : []
+        query = rawQuery.split(separator: 0x26).map { pair in   // "&"
             // PHP decodes "+" as a space in query strings.
-            let decode = { (text: Substring) in PathSafety.percentDecode(String(text).replacingOccurrences(of: "+", with: " ")) }
-            return (decode(keyValue[0]), keyValue.count > 1 ? decode(keyValue[1]) : "")
+            func decode(_ bytes: ArraySlice<UInt8>) -> String {
+                PathSafety.percentDecode(text(bytes.contains(0x2B) ? ArraySlice(bytes.map { $0 == 0x2B ? 0x20 : $0 }) : bytes))
+            }
+            guard let equals = pair.firstIndex(of: 0x3D) else { return (decode(pair), "") }
+            return (decode(pair[..<equals]), decode(pair[(equals + 1)...]))
         }
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     func queryValue(_ key: String) -> String? { query.first { $0.0 == key }?.1 }

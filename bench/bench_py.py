@@ -12,6 +12,7 @@ binding is not importable. Run by bench/harness.py with bench/.venv's python.
     bench_py.py asyncio         BASE N WARM INFLIGHT
     bench_py.py ctypes-floor    N
     bench_py.py mock-binding    N [get]              MockClient.request (or .get), stubbed /node/1
+    bench_py.py marshal-floor   N                    the 4 ctypes calls of one binding call, no request
     bench_py.py json            FILE ITER
 """
 import asyncio
@@ -237,6 +238,26 @@ def mock_binding(n, use_get=False):
         result("us", per_call_us(lambda: c.request("GET", "/node/1").content, n))
 
 
+def marshal_floor(n):
+    """The ctypes work of one binding call with no request behind it: a call into the library
+    that returns a response (drupal_response_retain on a held one), reading its status and body,
+    and freeing it - the four ctypes calls MockClient.request makes, minus the Swift work."""
+    d = binding()
+    from drupalsdk import _ffi
+    c = d.Client.mock()
+    c.stub("GET", "/node/1", 200, body=b'{"nid":[{"value":1}]}', content_type="application/json")
+    held = c.request("GET", "/node/1")
+    handle = held._handle
+    lib = _ffi.lib
+
+    def one():
+        response = lib.drupal_response_retain(handle)
+        lib.drupal_response_status(response)
+        _ffi.response_body(response)
+        lib.drupal_response_free(response)
+    result("us", per_call_us(one, n))
+
+
 # ---- JSON ----------------------------------------------------------------------------------
 
 def json_case(path, iters):
@@ -279,6 +300,8 @@ def main(argv):
         run_asyncio(args[0], int(args[1]), int(args[2]), int(args[3]))
     elif mode == "ctypes-floor":
         ctypes_floor(int(args[0]))
+    elif mode == "marshal-floor":
+        marshal_floor(int(args[0]))
     elif mode == "mock-binding":
         mock_binding(int(args[0]), "get" in flags)
     elif mode == "json":

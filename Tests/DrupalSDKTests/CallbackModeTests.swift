@@ -130,6 +130,24 @@ final class CallbackModeTests: FakeDrupalTestCase {
         XCTAssertEqual(try server.stats().connections, 1)
     }
 
+    func testBlockingRunsWorkWithAndWithoutBusyPolling() throws {
+        for microseconds in [0, 50, 100_000] {
+            let client = try makeClient { $0.transport.busyPollMicroseconds = microseconds }
+            let mode = try XCTUnwrap(client.callbackMode)
+            for _ in 0..<5 {
+                let result = try XCTUnwrap(mode.run(DrupalRequest(method: "GET", path: "/node/1")) { _ in })
+                XCTAssertEqual(try result.get().status, 200, "busyPollMicroseconds = \(microseconds)")
+            }
+        }
+        // A slow answer still arrives after the busy poll gives up and the thread sleeps.
+        let client = try makeClient()
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "delay;ms=200")
+        let result = try XCTUnwrap(try XCTUnwrap(client.callbackMode).run(
+            DrupalRequest(method: "GET", path: "/node/1", headers: headers)) { _ in })
+        XCTAssertEqual(try result.get().status, 200)
+    }
+
     func testBlockingRunCanBeCancelled() throws {
         let client = try makeClient()
         let mode = try XCTUnwrap(client.callbackMode)

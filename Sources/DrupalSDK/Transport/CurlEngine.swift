@@ -209,6 +209,9 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         // sleep and a wake-up. (Only on the engine's own thread: a blocking caller drives its
         // engine itself, and with transfers in flight the network decides.)
         if spinsForWork && active.isEmpty && (completed > 0 || !work.jobs.isEmpty) { spinForWork() }
+        // A blocking caller waits for its answer anyway: checking the socket for a few
+        // microseconds answers a fast server without a sleep and a wake-up of the thread.
+        if !spinsForWork && !active.isEmpty && options.busyPollMicroseconds > 0 && pollBriefly() { return true }
         let sleep = inbox.withLock { inbox -> Bool in
             if inbox.hasWork { return false }
             inbox.sleeping = true
@@ -219,6 +222,18 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             inbox.withLock { $0.sleeping = false }
         }
         return true
+    }
+
+    /// Polls the transfers' sockets without sleeping for up to `options.busyPollMicroseconds`;
+    /// true as soon as one is ready.
+    private func pollBriefly() -> Bool {
+        let deadline = monotonicNanoseconds() + UInt64(options.busyPollMicroseconds) * 1000
+        repeat {
+            var ready: Int32 = 0
+            guard curl_multi_poll(multi, nil, 0, 0, &ready) == CURLM_OK else { return false }
+            if ready > 0 { return true }
+        } while monotonicNanoseconds() < deadline
+        return false
     }
 
     /// Checks for queued work for a few microseconds before the loop goes to sleep.

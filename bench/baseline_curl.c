@@ -39,13 +39,14 @@ static void check(CURL *e, CURLcode rc) {
 static double run_seq(const char *url, long n, long warm) {
     buf b = {0};
     CURL *e = make_easy(url, &b);
-    double t0 = 0;
+    double t0 = 0, c0 = 0;
     for (long i = 0; i < warm + n; i++) {
-        if (i == warm) t0 = now_s();
+        if (i == warm) { t0 = now_s(); c0 = cpu_s(); }
         b.len = 0;
         check(e, curl_easy_perform(e));
     }
     double dt = now_s() - t0;
+    result("cpu_us", (cpu_s() - c0) * 1e6 / n);
     curl_easy_cleanup(e);
     free(b.data);
     return n / dt;

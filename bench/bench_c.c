@@ -114,9 +114,10 @@ static void get_sync(drupal_client *c) {
 static int mode_seq_sync(const char *base, long n, long warm) {
     drupal_client *c = client_for(base);
     for (long i = 0; i < warm; i++) get_sync(c);
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     for (long i = 0; i < n; i++) get_sync(c);
     result("rps", n / (now_s() - t0));
+    result("cpu_us", (cpu_s() - c0) * 1e6 / n);
     drupal_client_free(c);
     return 0;
 }

@@ -14,6 +14,13 @@ static inline double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU time (user + system) of the whole process so far, in seconds. */
+static inline double cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static inline long rss_bytes(void) {
     long pages = 0, resident = 0;
     FILE *f = fopen("/proc/self/statm", "r");

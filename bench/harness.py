@@ -264,6 +264,12 @@ def cases(s, quick, pin):
         cmp(t, "1 C sequential", "drupal_entity_get_sync vs curl easy (reused)", sync, curl, 0.8)
         # Sequential async the way a callback API is used: each callback starts the next call.
         cmp(t, "1 C sequential", "drupal_entity_get, next call from the callback, vs curl easy", chain, curl, 0.8)
+        # Blocking calls check the socket for up to 50 us before sleeping (busyPollMicroseconds):
+        # the CPU that costs, next to curl's, which sleeps until the answer arrives.
+        if "cpu_us" in sync and "cpu_us" in curl:
+            t.add("1 C sequential", "CPU per request: drupal_entity_get_sync (busy-polls <= 50 us) vs curl easy",
+                  fmt(sync["cpu_us"], "us"), fmt(curl["cpu_us"], "us"), f"{sync['cpu_us'] / curl['cpu_us']:.2f}x",
+                  "-", "INFO", "CPU time / requests; lower is better")
         # A caller thread that sleeps on a condvar between calls pays two thread wake-ups per call.
         t.add("1 C sequential", "async, caller thread waits on a condvar between calls",
               fmt(pingpong["rps"], "rps"), fmt(curl["rps"], "rps"), f"{paired(pingpong, curl):.2f}x", "-", "INFO",

@@ -365,12 +365,15 @@ def cases(s, quick, pin):
               "-", "-", "-", "INFO", "")
 
     def c8(t):
-        k = 5 if q else 15
+        k = 5 if q else 25
         tool = os.path.join(OUT, "dlopen_time")
-        now = [run([tool, LIB])["dlopen_ms"] for _ in range(k)]
-        lazy = [run([tool, LIB, "lazy"])["dlopen_ms"] for _ in range(k)]
-        curl = [run([tool, "libcurl.so.4", "nosym"])["dlopen_ms"] for _ in range(k)]
-        own = [run([tool, LIB, "preload"])["dlopen_ms"] for _ in range(k)]
+        now, lazy, curl, own = [], [], [], []
+        # Interleaved, so a busy stretch of the machine hits every variant alike.
+        for _ in range(k):
+            now.append(run([tool, LIB])["dlopen_ms"])
+            curl.append(run([tool, "libcurl.so.4", "nosym"])["dlopen_ms"])
+            lazy.append(run([tool, LIB, "lazy"])["dlopen_ms"])
+            own.append(run([tool, LIB, "preload"])["dlopen_ms"])
         t.limit("8 start-up", "dlopen(RTLD_NOW) in a fresh process", statistics.median(now), "ms", 5.0,
                 f"median of {k}; RTLD_LAZY {statistics.median(lazy):.2f} ms; "
                 f"with libcurl+Jansson already loaded {statistics.median(own):.2f} ms",

@@ -88,8 +88,8 @@ final class ClientHandle: @unchecked Sendable {
         }
     }
 
-    /// Starts an operation whose outcome goes to `deliver` exactly once. False once the client
-    /// is being freed.
+    /// Starts a call whose outcome goes to `call.deliver` exactly once: without a task when the
+    /// client's callback mode takes it, else as a task. False once the client is being freed.
     func begin(_ call: CallHandle, _ prepared: Call) -> Bool {
         guard register(call) else { return false }
         if let request = prepared.request, let mode = client.callbackMode,
@@ -144,6 +144,7 @@ final class ClientHandle: @unchecked Sendable {
     var canRunBlocking: Bool { client.runBlocking != nil }
 
     private func end(_ call: CallHandle) {
+        call.finish()
         let shutDownNow = registry.withLock { registry -> Bool in
             registry.remove(call)
             return registry.shutDownWhenIdle && registry.first == nil
@@ -210,6 +211,9 @@ final class CallHandle: @unchecked Sendable {
         var task: Task<Void, Never>?
         var cancelAction: CallbackMode.Cancel?
         var cancelled = false
+        /// Set when the outcome has been delivered: what cancels the call is let go then (a
+        /// task-free call's cancel action holds its transfer and buffers).
+        var finished = false
     }
 
     private let state = Mutex(State())
@@ -219,6 +223,7 @@ final class CallHandle: @unchecked Sendable {
     /// Sets the call's task; cancels it at once if cancellation came first.
     func attach(_ task: Task<Void, Never>) {
         let cancelNow = state.withLock { state -> Bool in
+            if state.finished { return false }
             state.task = task
             return state.cancelled
         }
@@ -228,10 +233,20 @@ final class CallHandle: @unchecked Sendable {
     /// Sets the cancel action of a task-free call; runs it at once if cancellation came first.
     func attach(_ cancelAction: @escaping CallbackMode.Cancel) {
         let cancelNow = state.withLock { state -> Bool in
+            if state.finished { return false }
             state.cancelAction = cancelAction
             return state.cancelled
         }
         if cancelNow { cancelAction() }
+    }
+
+    /// The call has ended: nothing is left to cancel.
+    func finish() {
+        state.withLock { state in
+            state.finished = true
+            state.task = nil
+            state.cancelAction = nil
+        }
     }
 
     func cancel() {

@@ -36,7 +36,8 @@ final class CurlTransfer: @unchecked Sendable {
     var leavesHandleClean: Bool { request.body == nil && request.method == "GET" }
 
     /// Sets the options of this request on an easy handle; the fixed ones (timeouts, TLS...) only
-    /// when `fresh` (a new or reset handle). Returns an error for requests that must not be sent.
+    /// when the handle lacks them (new or reset). Returns an error for requests that must not be
+    /// sent.
     func configure(_ handle: EasyHandle, options: TransportOptions,
                    plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
         self.handle = handle

@@ -178,7 +178,7 @@ final class LiveSession: Sendable {
         PathSafety.appendQuery(request.query, to: &url, separator: "?")
         if let format = request.format, !request.query.contains(where: { $0.0 == "_format" }) {
             try PathSafety.rejectControlCharacters(format, what: "query")
-            PathSafety.appendQueryItem("_format", format, to: &url, separator: request.query.isEmpty ? "?" : "&")
+            PathSafety.appendQueryItem("_format", format, to: &url, separator: "&")
         }
         return url
     }

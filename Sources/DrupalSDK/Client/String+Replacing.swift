@@ -30,19 +30,22 @@ extension String {
 
 extension String {
     /// The parts joined in one allocation, without the per-append work of `+=` (every request's
-    /// path and URL are built this way).
-    static func concatenating(_ parts: String...) -> String {
-        var total = 0
-        for part in parts { total += part.utf8.count }
+    /// path and URL are built this way). Fixed arity: a variadic list would allocate an array.
+    static func concatenating(_ a: String, _ b: String, _ c: String = "", _ d: String = "") -> String {
+        let total = a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count
         return String(unsafeUninitializedCapacity: total) { buffer in
             var offset = 0
-            for part in parts {
+            func append(_ part: String) {
                 part.withUTF8Bytes { bytes in
-                    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-                    UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: base, byteCount: bytes.count)
+                    guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+                    UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
                     offset += bytes.count
                 }
             }
+            append(a)
+            append(b)
+            append(c)
+            append(d)
             return offset
         }
     }

@@ -56,6 +56,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) private var active: [CurlTransfer] = []
     /// Easy handles between transfers.
     @exclusivity(unchecked) private var idleHandles: [EasyHandle] = []
+    /// Whether blocking calls on this engine busy-poll (see `BusyPollBudget`).
+    private var busyPollBudget = BusyPollBudget()
     /// The header list of GETs without headers of their own, shared by all of them (nil when
     /// there is no User-Agent to send).
     private let plainHeaders: UnsafeMutablePointer<curl_slist>?
@@ -211,7 +213,11 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         if spinsForWork && active.isEmpty && (completed > 0 || !work.jobs.isEmpty) { spinForWork() }
         // A blocking caller waits for its answer anyway: checking the socket for a few
         // microseconds answers a fast server without a sleep and a wake-up of the thread.
-        if !spinsForWork && !active.isEmpty && options.busyPollMicroseconds > 0 && pollBriefly() { return true }
+        if !spinsForWork && !active.isEmpty && options.busyPollMicroseconds > 0 && busyPollBudget.shouldPoll() {
+            let answered = pollBriefly()
+            busyPollBudget.record(answered: answered)
+            if answered { return true }
+        }
         let sleep = inbox.withLock { inbox -> Bool in
             if inbox.hasWork { return false }
             inbox.sleeping = true

@@ -58,6 +58,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) private var idleHandles: [EasyHandle] = []
     /// Whether blocking calls on this engine busy-poll (see `BusyPollBudget`).
     private var busyPollBudget = BusyPollBudget()
+    /// "User-Agent: ..." as sent, checked once (nil when there is none to send).
+    private let userAgentLine: String?
     /// The header list of GETs without headers of their own, shared by all of them (nil when
     /// there is no User-Agent to send).
     private let plainHeaders: UnsafeMutablePointer<curl_slist>?
@@ -67,8 +69,9 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         self.options = options
         // A User-Agent that could smuggle a header is not sent (clients refuse one at creation).
         let agent = options.userAgent
-        plainHeaders = agent.isEmpty || HeaderSafety.problem(name: "User-Agent", value: agent) != nil
-            ? nil : curl_slist_append(nil, "User-Agent: \(agent)")
+        userAgentLine = agent.isEmpty || HeaderSafety.problem(name: "User-Agent", value: agent) != nil
+            ? nil : "User-Agent: \(agent)"
+        plainHeaders = userAgentLine.map { curl_slist_append(nil, $0) } ?? nil
         // curl_multi_init fails only when out of memory; nothing sensible can go on then.
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
@@ -261,7 +264,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             resume(transfer, with: .failure(DrupalError(.noMemory, "curl_easy_init failed")))
             return
         }
-        if let error = transfer.configure(handle, options: options, plainHeaders: plainHeaders) {
+        if let error = transfer.configure(handle, options: options, userAgentLine: userAgentLine,
+                                             plainHeaders: plainHeaders) {
             recycle(transfer)
             resume(transfer, with: .failure(error))
             return

@@ -38,7 +38,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Sets the options of this request on an easy handle; the fixed ones (timeouts, TLS...) only
     /// when the handle lacks them (new or reset). Returns an error for requests that must not be
     /// sent.
-    func configure(_ handle: EasyHandle, options: TransportOptions,
+    func configure(_ handle: EasyHandle, options: TransportOptions, userAgentLine: String?,
                    plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
         self.handle = handle
         let easy = handle.easy
@@ -53,7 +53,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         if let error = configureMethodAndBody(easy) { return error }
-        return configureHeaders(easy, userAgent: options.userAgent, plainHeaders: plainHeaders)
+        return configureHeaders(easy, userAgentLine: userAgentLine, plainHeaders: plainHeaders)
     }
 
     private static func configureFixedOptions(_ handle: EasyHandle, options: TransportOptions, maxBodySize: Int) {
@@ -102,11 +102,11 @@ final class CurlTransfer: @unchecked Sendable {
         return nil
     }
 
-    /// `plainHeaders` is the engine's list for GETs with no headers of their own (just the
-    /// User-Agent), so a plain GET allocates no list. The User-Agent travels in the list rather
+    /// `plainHeaders` is the engine's list for GETs with no headers of their own (just
+    /// `userAgentLine`, checked once by the engine), so a plain GET allocates no list. The User-Agent travels in the list rather
     /// than as CURLOPT_USERAGENT, which libcurl formats anew for every request (measured: 8.6k
     /// instructions per request against 4.6k).
-    private func configureHeaders(_ easy: UnsafeMutableRawPointer, userAgent: String,
+    private func configureHeaders(_ easy: UnsafeMutableRawPointer, userAgentLine: String?,
                                   plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
         if request.headers.count == 0 && request.method == "GET" {
             _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(plainHeaders))
@@ -115,9 +115,8 @@ final class CurlTransfer: @unchecked Sendable {
         var list: UnsafeMutablePointer<curl_slist>? = nil
         // No "Expect: 100-continue" round trip, and no form Content-Type on body-less POSTs.
         list = curl_slist_append(list, "Expect:")
-        if !userAgent.isEmpty && !request.headers.contains("User-Agent")
-            && HeaderSafety.problem(name: "User-Agent", value: userAgent) == nil {
-            list = curl_slist_append(list, "User-Agent: \(userAgent)")
+        if let userAgentLine, !request.headers.contains("User-Agent") {
+            list = curl_slist_append(list, userAgentLine)
         }
         if request.body == nil && request.method != "GET" && !request.headers.contains("Content-Type") {
             list = curl_slist_append(list, "Content-Type:")

@@ -122,21 +122,13 @@ static int mode_seq_sync(const char *base, long n, long warm) {
     return 0;
 }
 
-static int mode_inflight(const char *base, long n, long warm, long inflight) {
+/* `seq-async`, `conc` and `conc-chain`: warm up, then time `n` calls kept `inflight` deep by `run`. */
+static int mode_window(const char *base, long n, long warm, long inflight,
+                       void (*run)(drupal_client *, long, long)) {
     drupal_client *c = client_for(base);
-    run_inflight(c, warm, inflight);
+    run(c, warm, inflight);
     double t0 = now_s();
-    run_inflight(c, n, inflight);
-    result("rps", n / (now_s() - t0));
-    drupal_client_free(c);
-    return 0;
-}
-
-static int mode_chain(const char *base, long n, long warm, long inflight) {
-    drupal_client *c = client_for(base);
-    run_chain(c, warm, inflight);
-    double t0 = now_s();
-    run_chain(c, n, inflight);
+    run(c, n, inflight);
     result("rps", n / (now_s() - t0));
     drupal_client_free(c);
     return 0;
@@ -473,9 +465,9 @@ int main(int argc, char **argv) {
     const char *m = argv[1];
 #define ARG(i) arg(argc, argv, i)
     if (!strcmp(m, "seq-sync")) return mode_seq_sync(ARG(2), atol(ARG(3)), atol(ARG(4)));
-    if (!strcmp(m, "seq-async")) return mode_inflight(ARG(2), atol(ARG(3)), atol(ARG(4)), 1);
-    if (!strcmp(m, "conc")) return mode_inflight(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)));
-    if (!strcmp(m, "conc-chain")) return mode_chain(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)));
+    if (!strcmp(m, "seq-async")) return mode_window(ARG(2), atol(ARG(3)), atol(ARG(4)), 1, run_inflight);
+    if (!strcmp(m, "conc")) return mode_window(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)), run_inflight);
+    if (!strcmp(m, "conc-chain")) return mode_window(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)), run_chain);
     if (!strcmp(m, "mock")) return mode_mock(atol(ARG(2)), atol(ARG(3)));
     if (!strcmp(m, "memory")) return mode_memory(ARG(2), atol(ARG(3)), atol(ARG(4)));
     if (!strcmp(m, "clients")) return mode_clients(ARG(2), atol(ARG(3)));

@@ -499,6 +499,12 @@ def test_view_filter_paging_and_unpublished(server):
     assert [r['nid'] for r in rows] == ['2', '3']
 
 
+def test_view_without_pager_ignores_page(server):
+    all_rows = call(server, 'GET', '/api/articles-all?_format=json').json()
+    assert [r['nid'] for r in all_rows] == ['1', '2', '3', '4', '5']
+    assert call(server, 'GET', '/api/articles-all?_format=json&page=3').json() == all_rows
+
+
 def test_upload_renames_on_clash_and_file_is_served(server):
     png = tiny_png()
     names = []

@@ -65,4 +65,7 @@ def build_routes():
         (r'/api/articles', [
             Route('view.api_articles.rest_export_1', ['GET'], views.api_articles, formats=['json'],
                   rest=True, access=views.view_access)]),
+        (r'/api/articles-all', [
+            Route('view.api_articles.rest_export_2', ['GET'], views.api_articles_all, formats=['json'],
+                  rest=True, access=views.view_access)]),
     ]

@@ -1,5 +1,7 @@
 """The api_articles view: REST export at /api/articles, data_field rows,
-full pager (2 a page, ?page=N), exposed "title" filter (contains)."""
+full pager (2 a page, ?page=N), exposed "title" filter (contains); and the same
+rows at /api/articles-all, a display with no pager (every row; ?page is ignored,
+as Drupal ignores it for "none" and "some" pagers)."""
 import html
 
 from .normalize import rfc3339
@@ -17,6 +19,17 @@ def api_articles(ctx):
         page = max(0, int(q.get('page', '0')))
     except ValueError:
         page = 0
+    rows = _published_articles(ctx)
+    start = page * ITEMS_PER_PAGE
+    return ctx.json(200, [_row(n) for n in rows[start:start + ITEMS_PER_PAGE]])
+
+
+def api_articles_all(ctx):
+    return ctx.json(200, [_row(n) for n in _published_articles(ctx)])
+
+
+def _published_articles(ctx):
+    q = ctx.req.query
     needle = (q.get('title') or '').lower()
     rows = []
     for nid in sorted(ctx.store.entities['node']):
@@ -27,8 +40,7 @@ def api_articles(ctx):
         if needle and needle not in title.lower():
             continue
         rows.append(node)
-    start = page * ITEMS_PER_PAGE
-    return ctx.json(200, [_row(n) for n in rows[start:start + ITEMS_PER_PAGE]])
+    return rows
 
 
 def _row(node):

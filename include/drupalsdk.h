@@ -100,7 +100,7 @@ typedef struct drupal_response drupal_response;
 /** An async call in flight, for drupal_call_cancel(). */
 typedef struct drupal_call drupal_call;
 
-#define DRUPAL_CLIENT_OPTIONS_VERSION 1
+#define DRUPAL_CLIENT_OPTIONS_VERSION 2
 
 /**
  * Options for drupal_client_new(). Initialise with DRUPAL_CLIENT_OPTIONS_INIT (or
@@ -117,12 +117,19 @@ typedef struct drupal_client_options {
     size_t max_body_size;        /* larger responses fail with DRUPAL_E_TOO_LARGE; 0 = 64 MiB */
     const char *const *headers;  /* extra headers for every request: "Name: value" strings, NULL-terminated */
     int follow_redirects;        /* 1 = follow up to 5 redirects; 0 = return 3xx responses (default) */
+    /* Version 2: */
+    /* REST paths of custom entity types (or core ones moved): NULL-terminated triples of entity
+     * type, canonical path with "{id}", create path, e.g. {"event", "/event/{id}", "/event/add",
+     * NULL}. Types without an entry use Drupal's core paths, else /entity/<type>/{id}. */
+    const char *const *entity_paths;
 } drupal_client_options;
 
-#define DRUPAL_CLIENT_OPTIONS_INIT { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0 }
+#define DRUPAL_CLIENT_OPTIONS_INIT { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL }
 
 /**
- * Fills *options with the defaults (as DRUPAL_CLIENT_OPTIONS_INIT).
+ * Fills *options with the defaults (as DRUPAL_CLIENT_OPTIONS_INIT), writing only the fields of
+ * `version` (a struct of an older version is smaller). Every version from 1 is accepted, here and
+ * by drupal_client_new(), which reads `version` first and then only that version's fields.
  * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT if options is NULL or version is not one this
  *         library knows.
  */
@@ -162,6 +169,20 @@ drupal_code drupal_client_set_basic_auth(drupal_client *client, const char *user
  *         control characters.
  */
 drupal_code drupal_client_set_bearer_token(drupal_client *client, const char *token);
+
+/**
+ * Whether the client holds a login session (from drupal_login(), not yet logged out or
+ * forgotten): what drupal_logout() needs. Sends nothing. @return 1 or 0 (0 for NULL).
+ */
+int drupal_client_has_session(const drupal_client *client);
+
+/**
+ * Forgets the login session locally: drops the session cookie, CSRF and logout tokens without a
+ * request (the site keeps the session until it expires; use drupal_logout() to end it there).
+ * Cookie authentication becomes none; Basic or Bearer credentials stay.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for a NULL client.
+ */
+drupal_code drupal_client_forget_session(drupal_client *client);
 
 /**
  * Stops sending Basic or Bearer credentials. A session cookie from drupal_login() is kept until
@@ -225,22 +246,31 @@ drupal_code drupal_login_sync(drupal_response **out, drupal_client *client, cons
 
 /**
  * Logs out (POST /user/logout?_format=json&token=<logout token>), then forgets the session
- * cookie and tokens. DRUPAL_E_STATE (in the callback) if this client has not logged in.
+ * cookie and tokens. A client that holds no session (drupal_client_has_session() is 0) has no
+ * logout token to send: the call then fails with DRUPAL_E_STATE (in the callback; _sync returns
+ * it), by design, without a request.
  */
 drupal_code drupal_logout(drupal_call **call, drupal_client *client, drupal_callback callback, void *userdata);
 drupal_code drupal_logout_sync(drupal_response **out, drupal_client *client);
 
-/** Asks the site whether this client's session is logged in. The body is "1" or "0". */
+/**
+ * Asks the site whether this client's session cookie is logged in (GET /user/login_status,
+ * sent with the cookie alone: Drupal refuses Basic credentials on this route). On success the
+ * response is Drupal's answer: status 200, text/plain body "1" or "0" (DRUPAL_E_DECODE if it was
+ * neither). On failure the response carries the status and message as for every call.
+ */
 drupal_code drupal_login_status(drupal_call **call, drupal_client *client, drupal_callback callback,
                                 void *userdata);
 /**
- * Blocking login status. @param logged_in receives 1 or 0 (0 on failure).
- * @return as drupal_login_status_sync's callback code; no response to free.
+ * Blocking login status.
+ * @param out       NULL when the response is not wanted; else as every _sync call (owned; NULL if
+ *                  nothing started).
+ * @param logged_in NULL, or receives 1 or 0 (0 on failure).
  */
-drupal_code drupal_login_status_sync(int *logged_in, drupal_client *client);
+drupal_code drupal_login_status_sync(drupal_response **out, int *logged_in, drupal_client *client);
 
 /**
- * Fetches a new CSRF token from /session/token and keeps it. The body is the token. The client
+ * Fetches a new CSRF token from /session/token (with the session cookie alone) and keeps it. The body is the token. The client
  * fetches and refreshes the token by itself when needed; this is for callers who want it now.
  */
 drupal_code drupal_csrf_refresh(drupal_call **call, drupal_client *client, drupal_callback callback, void *userdata);
@@ -317,6 +347,39 @@ drupal_code drupal_view(drupal_call **call, drupal_client *client, const char *p
 drupal_code drupal_view_sync(drupal_response **out, drupal_client *client, const char *path,
                              const char *const *query);
 
+/**
+ * Pages fetched one after another until there are no more: the library's one paging loop, so a
+ * caller never re-implements where the pages end. Create one with drupal_view_pager_new(), call
+ * drupal_pager_next() (or _sync) until it gives DRUPAL_OK with a NULL response, then free it.
+ * A pager keeps its client alive; once the client is freed, fetching gives DRUPAL_E_STATE.
+ * Calls on one pager must not overlap (DRUPAL_E_STATE); a failed fetch may be retried.
+ */
+typedef struct drupal_pager drupal_pager;
+
+/**
+ * A pager over a Views REST export: drupal_view() with "page" 0, 1, 2, ... (or from the query's
+ * own "page"). The pages end at an empty page, at a page equal to the one before (a display
+ * without a full pager ignores "page" and answers the same rows every time), or after max_pages.
+ * @param out       receives the pager; owned, free with drupal_pager_free().
+ * @param query     as drupal_view(); copied.
+ * @param max_pages the most pages to fetch; 0 = 1000.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL or a path or query drupal_view() refuses.
+ */
+drupal_code drupal_view_pager_new(drupal_pager **out, drupal_client *client, const char *path,
+                                  const char *const *query, unsigned int max_pages);
+
+/**
+ * Fetches the next page. The callback gets DRUPAL_OK and the page's response (its body is the
+ * page's rows), or, once the pages have ended, DRUPAL_OK and a **NULL** response (the one case
+ * where a callback's response is NULL); any failure as for drupal_view().
+ */
+drupal_code drupal_pager_next(drupal_call **call, drupal_pager *pager, drupal_callback callback, void *userdata);
+/** Blocking drupal_pager_next: DRUPAL_OK with *out NULL once the pages have ended. */
+drupal_code drupal_pager_next_sync(drupal_response **out, drupal_pager *pager);
+
+/** Frees a pager (a fetch in flight still completes). NULL is a no-op. */
+void drupal_pager_free(drupal_pager *pager);
+
 #define DRUPAL_REQUEST_OPTIONS_VERSION 1
 
 /** Optional parts of drupal_request(). Initialise with DRUPAL_REQUEST_OPTIONS_INIT. */
@@ -358,8 +421,19 @@ void drupal_response_free(drupal_response *response);
 drupal_code drupal_response_code(const drupal_response *response);
 /** The HTTP status, or 0 when no answer arrived (network error, timeout, cancellation). */
 int drupal_response_status(const drupal_response *response);
-/** Drupal's message ({"message": ...}) or a description of the failure; "" on success. */
+/**
+ * A description of the failure for humans; "" on success. It is Drupal's own message when Drupal
+ * sent a non-empty one, else a summary (e.g. "GET /node/7 answered HTTP 403 Forbidden with no
+ * message", the text of a plain-text 500, or the details of every JSON:API error, one a line).
+ */
 const char *drupal_response_error_message(const drupal_response *response);
+
+/**
+ * Drupal's message exactly as sent, empty included: the "message" of a core REST error body
+ * ({"message": ""} gives ""), or the "detail" (else "title") of a JSON:API document's first error.
+ * NULL when the answer carried no such message (success, plain-text or HTML bodies, no answer).
+ */
+const char *drupal_response_drupal_message(const drupal_response *response);
 
 /**
  * The body bytes (borrowed; NUL-terminated for convenience, but may contain NULs).
@@ -379,11 +453,43 @@ size_t drupal_response_header_count(const drupal_response *response);
 drupal_code drupal_response_header_at(const char **name, const char **value, const drupal_response *response,
                                       size_t index);
 
-/** The number of 422 validation violations ("field: message" lines of Drupal's message). */
+/**
+ * The number of 422 validation violations: the "field: message" lines that follow core REST's
+ * "Unprocessable Entity: validation failed." (other 422 messages, such as "... file validation
+ * failed.", have none), or one (source.pointer, detail) per JSON:API error.
+ */
 size_t drupal_response_violation_count(const drupal_response *response);
 /** The index-th violation: the field path and its message (borrowed). DRUPAL_E_NOT_FOUND past the end. */
 drupal_code drupal_response_violation_at(const char **path, const char **message,
                                          const drupal_response *response, size_t index);
+
+/*
+ * JSON:API error documents ({"errors": [{"title", "status", "detail", "source": {"pointer"}, ...}]})
+ * are kept whole: every entry, every string, number and boolean member by its dotted path
+ * ("title", "status" (a string, as JSON:API sends it), "detail", "code", "source.pointer",
+ * "links.via.href", "meta.exception"...). For a 422 each entry is also a violation
+ * (source.pointer, detail).
+ */
+
+/** The number of entries in a JSON:API error document's "errors" (0 for other bodies). */
+size_t drupal_response_jsonapi_error_count(const drupal_response *response);
+
+/**
+ * A member of the index-th JSON:API error by dotted path, e.g. "detail" or "source.pointer".
+ * Numbers and booleans are given as text. Borrowed; NULL when the entry or member is absent.
+ */
+const char *drupal_response_jsonapi_error_member(const drupal_response *response, size_t index,
+                                                 const char *member);
+
+/**
+ * The member_index-th member (name, value) of the index-th JSON:API error, members sorted by
+ * name. Outputs are borrowed; either may be NULL when not wanted.
+ * @return DRUPAL_OK; DRUPAL_E_NOT_FOUND past the last error or member; DRUPAL_E_INVALID_ARGUMENT
+ *         for a NULL response.
+ */
+drupal_code drupal_response_jsonapi_error_member_at(const char **name, const char **value,
+                                                    const drupal_response *response, size_t index,
+                                                    size_t member_index);
 
 /**
  * Parses the body as JSON. @param out receives a **new reference** (json_decref it).

@@ -71,6 +71,20 @@ enum CInput {
         }
     }
 
+    /// type, canonical path, create path, type, ..., NULL: REST paths of custom entity types
+    /// (the client checks them when it is made).
+    static func entityPaths(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ name: String) throws
+        -> [(String, EntityPath)] {
+        let items = try stringList(list, name)
+        guard items.count % 3 == 0 else {
+            throw DrupalError(.invalidArgument, "\(name) must hold (type, canonical path, create path) triples "
+                              + "(found \(items.count) strings)")
+        }
+        return stride(from: 0, to: items.count, by: 3).map { index in
+            (items[index], EntityPath(canonical: items[index + 1], create: items[index + 2]))
+        }
+    }
+
     /// "Name: value" lines.
     static func headerLines(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ name: String) throws -> HTTPHeaders {
         var headers = HTTPHeaders()

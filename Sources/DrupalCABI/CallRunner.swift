@@ -41,7 +41,7 @@ enum CallRunner {
         out?.pointee = nil
         guard let out else { return fail(.invalidArgument, "out is NULL") }
         guard let response = waitForResponse(clientPointer, prepare) else { return drupal_last_error_code() }
-        out.pointee = OpaquePointer(Unmanaged.passRetained(response).toOpaque())
+        out.pointee = response.retainedOrNull
         if response.code != drupalOK { _ = drupal__fail(Int32(response.code.rawValue), response.message) }
         return response.code
     }

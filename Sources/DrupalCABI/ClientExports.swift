@@ -4,27 +4,44 @@ import FoundationEssentials
 
 // drupal_client_* and drupal_call_*: creating, configuring and freeing handles.
 
-private let knownOptionsVersion: UInt32 = 1
+/// The options struct versions this library reads: 1 (up to follow_redirects), 2 (entity_paths).
+private let knownOptionsVersions: ClosedRange<UInt32> = 1...2
+
+/// The size of each version's struct: a caller's struct is only as big as the version it set.
+private func optionsSize(_ version: UInt32) -> Int {
+    version == 1 ? MemoryLayout<drupal_client_options>.offset(of: \.entity_paths)!
+                 : MemoryLayout<drupal_client_options>.size
+}
 
 @_cdecl("drupal_client_options_init")
 public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_client_options>?,
                                        _ version: UInt32) -> drupal_code {
     guard let options else { return fail(.invalidArgument, "options is NULL") }
-    guard version == knownOptionsVersion else {
+    guard knownOptionsVersions.contains(version) else {
         return fail(.invalidArgument, "unknown drupal_client_options version \(version)")
     }
-    options.pointee = drupal_client_options(version: version, connect_timeout: 0, timeout: 0, user_agent: nil,
-                                            ca_bundle: nil, verify_tls: 1, max_body_size: 0, headers: nil,
-                                            follow_redirects: 0)
+    var defaults = drupal_client_options(version: version, connect_timeout: 0, timeout: 0, user_agent: nil,
+                                         ca_bundle: nil, verify_tls: 1, max_body_size: 0, headers: nil,
+                                         follow_redirects: 0, entity_paths: nil)
+    // Only the caller's version's fields: an older caller's struct ends before the newer ones.
+    withUnsafeBytes(of: &defaults) { bytes in
+        UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: optionsSize(version))
+    }
     return drupalOK
 }
 
-/// Reads drupal_client_options into the Swift configuration.
-private func configuration(from options: UnsafePointer<drupal_client_options>?) throws -> DrupalClient.Configuration {
+/// Reads drupal_client_options into the Swift configuration: the version first, then only the
+/// fields that version has (later ones keep their defaults).
+private func configuration(from pointer: UnsafePointer<drupal_client_options>?) throws -> DrupalClient.Configuration {
     var configuration = DrupalClient.Configuration()
-    guard let options = options?.pointee else { return configuration }
-    guard options.version == knownOptionsVersion else {
-        throw DrupalError(.invalidArgument, "unknown drupal_client_options version \(options.version)")
+    guard let pointer else { return configuration }
+    let version = UnsafeRawPointer(pointer).load(as: UInt32.self)
+    guard knownOptionsVersions.contains(version) else {
+        throw DrupalError(.invalidArgument, "unknown drupal_client_options version \(version)")
+    }
+    var options = drupal_client_options()
+    withUnsafeMutableBytes(of: &options) { bytes in
+        bytes.baseAddress!.copyMemory(from: UnsafeRawPointer(pointer), byteCount: optionsSize(version))
     }
     var transport = configuration.transport
     guard options.connect_timeout >= 0, options.timeout >= 0,
@@ -45,6 +62,9 @@ private func configuration(from options: UnsafePointer<drupal_client_options>?) 
     transport.followRedirects = options.follow_redirects != 0
     configuration.transport = transport
     configuration.defaultHeaders = try CInput.headerLines(options.headers, "options.headers")
+    for (type, path) in try CInput.entityPaths(options.entity_paths, "options.entity_paths") {
+        configuration.entityPaths[type] = path
+    }
     return configuration
 }
 
@@ -97,6 +117,19 @@ public func drupal_client_set_bearer_token(_ client: OpaquePointer?, _ token: Un
 @_cdecl("drupal_client_set_no_auth")
 public func drupal_client_set_no_auth(_ client: OpaquePointer?) -> drupal_code {
     setAuthentication(client) { .none }
+}
+
+@_cdecl("drupal_client_has_session")
+public func drupal_client_has_session(_ client: OpaquePointer?) -> Int32 {
+    guard let handle = ClientHandle.from(client) else { return 0 }
+    return handle.client.hasSession() ? 1 : 0
+}
+
+@_cdecl("drupal_client_forget_session")
+public func drupal_client_forget_session(_ client: OpaquePointer?) -> drupal_code {
+    guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
+    handle.client.forgetSession()
+    return drupalOK
 }
 
 @_cdecl("drupal_call_cancel")

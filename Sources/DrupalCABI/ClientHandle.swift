@@ -7,7 +7,9 @@ import Synchronization
 /// What a drupal_client points at: the Swift client plus the bookkeeping that lets
 /// drupal_client_free cancel calls in flight and wait until every callback has run.
 final class ClientHandle: @unchecked Sendable {
-    typealias Operation = @Sendable (DrupalClient) async throws -> DrupalResponse
+    /// A C call's work. Nil means the call ends with no response (a pager past its last page):
+    /// the callback then gets DRUPAL_OK and NULL.
+    typealias Operation = @Sendable (DrupalClient) async throws -> DrupalResponse?
 
     /// What a C call runs: the async operation, and the same call as a plain request when it is
     /// one, so clients with a callback mode can run it without a Swift task.
@@ -200,7 +202,7 @@ final class CallHandle: @unchecked Sendable {
         switch delivery {
         case .callback(let callback, let userdata):
             drupal__set_in_callback(1)
-            callback(response.code, response.opaque, UnsafeMutableRawPointer(bitPattern: userdata))
+            callback(response.code, response.opaqueOrNull, UnsafeMutableRawPointer(bitPattern: userdata))
             drupal__set_in_callback(0)
         case .closure(let body):
             body(response)

@@ -8,7 +8,7 @@ private func viewCall(_ path: UnsafePointer<CChar>?, _ query: UnsafePointer<Unsa
     -> ClientHandle.Call {
     let path = try CInput.nonEmptyString(path, "path")
     let query = try CInput.queryPairs(query, "query")
-    _ = try PathSafety.normalizePath(path)
+    _ = try PathSafety.normalizeTarget(path, baseURL: nil)
     // A view is a GET of its path: clients with a callback mode run it as that.
     var call = ClientHandle.Call(operation: { try await $0.view(path, query) })
     call.request = DrupalRequest(method: "GET", path: path, query: query)
@@ -35,7 +35,7 @@ private func requestCall(_ method: UnsafePointer<CChar>?, _ path: UnsafePointer<
         throw DrupalError(.invalidArgument, "method \"\(method)\" is not an HTTP method name")
     }
     let path = try CInput.nonEmptyString(path, "path")
-    _ = try PathSafety.normalizePath(path)
+    _ = try PathSafety.normalizeTarget(path, baseURL: nil)
     var request = DrupalRequest(method: method.uppercased(), path: path)
     if let options = options?.pointee {
         guard options.version == 1 else {

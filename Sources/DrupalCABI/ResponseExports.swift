@@ -38,6 +38,11 @@ public func drupal_response_error_message(_ response: OpaquePointer?) -> UnsafeP
     return handle.message
 }
 
+@_cdecl("drupal_response_drupal_message")
+public func drupal_response_drupal_message(_ response: OpaquePointer?) -> UnsafePointer<CChar>? {
+    ResponseHandle.from(response)?.drupalMessage.map { UnsafePointer($0) }
+}
+
 @_cdecl("drupal_response_body")
 public func drupal_response_body(_ response: OpaquePointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar> {
     guard let handle = ResponseHandle.from(response) else {
@@ -76,6 +81,39 @@ public func drupal_response_violation_at(_ path: UnsafeMutablePointer<UnsafePoin
                                          _ message: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
                                          _ response: OpaquePointer?, _ index: Int) -> drupal_code {
     pair(path, message, response, index, what: "violation", count: \.violationCount, pairs: \.violations)
+}
+
+@_cdecl("drupal_response_jsonapi_error_count")
+public func drupal_response_jsonapi_error_count(_ response: OpaquePointer?) -> Int {
+    ResponseHandle.from(response)?.jsonAPIErrorCount ?? 0
+}
+
+@_cdecl("drupal_response_jsonapi_error_member")
+public func drupal_response_jsonapi_error_member(_ response: OpaquePointer?, _ index: Int,
+                                                 _ member: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let handle = ResponseHandle.from(response), let member, index >= 0, index < handle.jsonAPIErrorCount
+    else { return nil }
+    return handle.jsonAPIErrorMembers(index).first { strcmp($0.0, member) == 0 }.map { UnsafePointer($0.1) }
+}
+
+@_cdecl("drupal_response_jsonapi_error_member_at")
+public func drupal_response_jsonapi_error_member_at(_ name: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                                    _ value: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                                    _ response: OpaquePointer?, _ index: Int,
+                                                    _ memberIndex: Int) -> drupal_code {
+    name?.pointee = nil
+    value?.pointee = nil
+    guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
+    guard index >= 0, index < handle.jsonAPIErrorCount else {
+        return fail(.notFound, "JSON:API error index \(index) is past the last error (\(handle.jsonAPIErrorCount))")
+    }
+    let members = handle.jsonAPIErrorMembers(index)
+    guard memberIndex >= 0, memberIndex < members.count else {
+        return fail(.notFound, "member index \(memberIndex) is past the last member (\(members.count))")
+    }
+    name?.pointee = UnsafePointer(members[memberIndex].0)
+    value?.pointee = UnsafePointer(members[memberIndex].1)
+    return drupalOK
 }
 
 /// The index-th (first, second) pair of a response's headers or violations, borrowed.

@@ -20,6 +20,9 @@ final class ResponseHandle: @unchecked Sendable {
     let bodyLength: Int
     private let headerFields: HTTPHeaders
     private let violationList: [DrupalError.Violation]
+    private let jsonAPIErrorList: [JSONAPIError]
+    /// Drupal's message verbatim (NULL when the answer carried none).
+    let drupalMessage: UnsafeMutablePointer<CChar>?
     /// C copies of headers and violations, made on first use: most callers never ask.
     private let cStrings = Mutex<CStrings?>(nil)
 
@@ -27,13 +30,19 @@ final class ResponseHandle: @unchecked Sendable {
     private struct CStrings: @unchecked Sendable {
         var headers: CStringPairs
         var violations: CStringPairs
+        /// Each JSON:API error's (member name, value) pairs.
+        var jsonAPIErrors: [CStringPairs]
+
+        var all: CStringPairs { headers + violations + jsonAPIErrors.flatMap { $0 } }
     }
 
     init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
-         violations: [DrupalError.Violation]) {
+         drupalMessage: String? = nil, violations: [DrupalError.Violation] = [],
+         jsonAPIErrors: [JSONAPIError] = []) {
         self.code = code?.cCode ?? drupalOK
         self.status = Int32(clamping: status)
         self.ownedMessage = message.isEmpty ? nil : duplicateCString(message)
+        self.drupalMessage = drupalMessage.map(duplicateCString)
         // One extra NUL so C callers may treat a text body as a string.
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: body.count + 1)
         body.withUnsafeBytes { bytes in
@@ -44,45 +53,53 @@ final class ResponseHandle: @unchecked Sendable {
         self.bodyLength = body.count
         self.headerFields = headers
         self.violationList = violations
+        self.jsonAPIErrorList = jsonAPIErrors
     }
 
     var message: UnsafePointer<CChar> { ownedMessage.map { UnsafePointer($0) } ?? emptyCString }
 
     var headerCount: Int { headerFields.count }
     var violationCount: Int { violationList.count }
+    var jsonAPIErrorCount: Int { jsonAPIErrorList.count }
 
     /// Header (name, value) pairs as C strings owned by this handle.
     var headers: CStringPairs { converted().headers }
     /// Violation (path, message) pairs as C strings owned by this handle.
     var violations: CStringPairs { converted().violations }
+    /// The index-th JSON:API error's members as C strings owned by this handle.
+    func jsonAPIErrorMembers(_ index: Int) -> CStringPairs { converted().jsonAPIErrors[index] }
 
     private func converted() -> CStrings {
         cStrings.withLock { cached in
             if let cached { return cached }
             let made = CStrings(
                 headers: headerFields.map { (duplicateCString($0.name), duplicateCString($0.value)) },
-                violations: violationList.map { (duplicateCString($0.path), duplicateCString($0.message)) })
+                violations: violationList.map { (duplicateCString($0.path), duplicateCString($0.message)) },
+                jsonAPIErrors: jsonAPIErrorList.map { error in
+                    error.members.map { (duplicateCString($0.name), duplicateCString($0.value)) }
+                })
             cached = made
             return made
         }
     }
 
     convenience init(_ response: DrupalResponse) {
-        self.init(code: nil, status: response.status, message: "", headers: response.headers, body: response.body,
-                  violations: [])
+        self.init(code: nil, status: response.status, message: "", headers: response.headers, body: response.body)
     }
 
     convenience init(_ error: any Error) {
         let error = (error as? DrupalError) ?? DrupalError(.internal, "\(error)")
         self.init(code: error.code, status: error.status ?? 0, message: error.message, headers: error.headers,
-                  body: error.body, violations: error.violations)
+                  body: error.body, drupalMessage: error.drupalMessage, violations: error.violations,
+                  jsonAPIErrors: error.jsonAPIErrors)
     }
 
     deinit {
         free(ownedMessage)
+        free(drupalMessage)
         body.deallocate()
         if let made = cStrings.withLock({ $0 }) {
-            for (first, second) in made.headers + made.violations {
+            for (first, second) in made.all {
                 free(first)
                 free(second)
             }
@@ -96,16 +113,27 @@ final class ResponseHandle: @unchecked Sendable {
         }
     }
 
-    /// Runs an operation and captures its outcome as a handle.
-    static func run(_ operation: () async throws -> DrupalResponse) async -> ResponseHandle {
+    /// Runs an operation and captures its outcome as a handle (`end` when it has no response).
+    static func run(_ operation: () async throws -> DrupalResponse?) async -> ResponseHandle {
         do {
-            return ResponseHandle(try await operation())
+            return try await operation().map(ResponseHandle.init) ?? end
         } catch {
             return ResponseHandle(error)
         }
     }
 
+    /// The outcome of a call that succeeded with no response: C callers get NULL for it.
+    static let end = ResponseHandle(code: nil, status: 0, message: "", headers: HTTPHeaders(), body: Data())
+
     var opaque: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    /// What C callers are handed: this response, or NULL for `end`.
+    var opaqueOrNull: OpaquePointer? { self === ResponseHandle.end ? nil : opaque }
+
+    /// An owned reference for a _sync caller's *out, or NULL for `end`.
+    var retainedOrNull: OpaquePointer? {
+        self === ResponseHandle.end ? nil : OpaquePointer(Unmanaged.passRetained(self).toOpaque())
+    }
 
     static func from(_ pointer: OpaquePointer?) -> ResponseHandle? {
         guard let pointer else { return nil }

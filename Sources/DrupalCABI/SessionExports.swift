@@ -1,6 +1,7 @@
 import CDrupal
 import DrupalSDK
 import FoundationEssentials
+import Synchronization
 
 // drupal_login, drupal_logout, drupal_login_status, drupal_csrf_refresh (async and _sync).
 
@@ -40,12 +41,7 @@ public func drupal_logout_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ c
     CallRunner.wait(out, client) { _ in logoutOperation }
 }
 
-private let loginStatusOperation: ClientHandle.Operation = { client in
-    let loggedIn = try await client.loginStatus()
-    var headers = HTTPHeaders()
-    headers.add("Content-Type", "text/plain")
-    return DrupalResponse(status: 200, headers: headers, body: Data((loggedIn ? "1" : "0").utf8))
-}
+private let loginStatusOperation: ClientHandle.Operation = { client in try await client.loginStatus().response }
 
 @_cdecl("drupal_login_status")
 public func drupal_login_status(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
@@ -54,17 +50,29 @@ public func drupal_login_status(_ call: UnsafeMutablePointer<OpaquePointer?>?, _
 }
 
 @_cdecl("drupal_login_status_sync")
-public func drupal_login_status_sync(_ loggedIn: UnsafeMutablePointer<Int32>?, _ client: OpaquePointer?) -> drupal_code {
+public func drupal_login_status_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                     _ loggedIn: UnsafeMutablePointer<Int32>?,
+                                     _ client: OpaquePointer?) -> drupal_code {
     loggedIn?.pointee = 0
-    guard let loggedIn else { return fail(.invalidArgument, "logged_in is NULL") }
-    guard let response = CallRunner.waitForResponse(client, { _ in ClientHandle.Call(operation: loginStatusOperation) }) else {
-        return drupal_last_error_code()
+    if out == nil && loggedIn == nil { return fail(.invalidArgument, "out and logged_in are both NULL") }
+    let answer = Mutex(false)
+    func run(_ out: UnsafeMutablePointer<OpaquePointer?>) -> drupal_code {
+        let code = CallRunner.wait(out, client) { _ in
+            { client in
+                let status = try await client.loginStatus()
+                answer.withLock { $0 = status.loggedIn }
+                return status.response
+            }
+        }
+        if code == drupalOK { loggedIn?.pointee = answer.withLock { $0 } ? 1 : 0 }
+        return code
     }
-    guard response.code == drupalOK else {
-        return drupal_code(UInt32(drupal__fail(Int32(response.code.rawValue), response.message)))
-    }
-    loggedIn.pointee = response.body.pointee == UInt8(ascii: "1") ? 1 : 0
-    return drupalOK
+    if let out { return run(out) }
+    // Only *logged_in (and the code) are wanted.
+    var unwanted: OpaquePointer?
+    let code = run(&unwanted)
+    drupal_response_free(unwanted)
+    return code
 }
 
 private let csrfRefreshOperation: ClientHandle.Operation = { client in

@@ -120,13 +120,13 @@ final class MockClientTests: XCTestCase {
 
     func testLoginStatusFollowsTheSession() async throws {
         let client = DrupalClient.mock()
-        let before = try await client.loginStatus()
+        let before = try await client.loginStatus().loggedIn
         XCTAssertFalse(before)
         _ = try await client.login("editor", "editor")
-        let during = try await client.loginStatus()
+        let during = try await client.loginStatus().loggedIn
         XCTAssertTrue(during)
         try await client.logout()
-        let after = try await client.loginStatus()
+        let after = try await client.loginStatus().loggedIn
         XCTAssertFalse(after)
     }
 
@@ -143,12 +143,12 @@ final class MockClientTests: XCTestCase {
                                                        sendsCSRFToken: false))
         }
         XCTAssertEqual(invalid?.message, "'csrf_token' URL query argument is invalid.")
-        let stillIn = try await client.loginStatus()
+        let stillIn = try await client.loginStatus().loggedIn
         XCTAssertTrue(stillIn)
 
         try await client.logout()
         XCTAssertNil(client.currentUser())
-        let loggedIn = try await client.loginStatus()
+        let loggedIn = try await client.loginStatus().loggedIn
         XCTAssertFalse(loggedIn)
         let again = await drupalError { try await client.logout() }
         XCTAssertEqual(again?.code, .state)
@@ -563,10 +563,16 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(log.started, ["POST /node"], "no session, so no CSRF token is fetched")
         let account = try await client.get("user", "1").json()
         XCTAssertEqual(account["name"]?[0]?["value"], .string("admin"))
-        // basic_auth is not allowed on routes without an auth list, as on Drupal.
-        let status = await drupalError { _ = try await client.loginStatus() }
-        XCTAssertEqual(status?.status, 403)
-        XCTAssertEqual(status?.message, "The used authentication method is not allowed on this route.")
+        // basic_auth is not allowed on routes without an auth list, as on Drupal...
+        let refused = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "GET", path: "/user/login_status"))
+        }
+        XCTAssertEqual(refused?.status, 403)
+        XCTAssertEqual(refused?.message, "The used authentication method is not allowed on this route.")
+        // ...so loginStatus asks with the session cookie alone: Basic creates no session.
+        let status = try await client.loginStatus()
+        XCTAssertFalse(status.loggedIn)
+        XCTAssertEqual(status.response.text, "0")
         XCTAssertNil(client.currentUser(), "Basic creates no session")
     }
 
@@ -611,9 +617,9 @@ final class MockClientTests: XCTestCase {
         XCTAssertNil(siteB.entity("node", "1"))
         let missing = await drupalError { _ = try await clientB.get("node", "1") }
         XCTAssertEqual(missing?.status, 404)
-        let statusB = try await clientB.loginStatus()
+        let statusB = try await clientB.loginStatus().loggedIn
         XCTAssertFalse(statusB)
-        let statusA = try await clientA.loginStatus()
+        let statusA = try await clientA.loginStatus().loggedIn
         XCTAssertTrue(statusA)
         _ = try await clientB.login("editor", "editor")
         XCTAssertEqual(clientA.currentUser()?.name, "admin")
@@ -632,8 +638,8 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(login?.message.contains("DrupalClient.login"), true)
         // Tests replace only what the code under test calls.
         var partial = DrupalClient.unimplemented
-        partial.loginStatus = { true }
-        let status = try await partial.loginStatus()
+        partial.loginStatus = { LoginStatus(loggedIn: true, response: DrupalResponse(status: 200)) }
+        let status = try await partial.loginStatus().loggedIn
         XCTAssertTrue(status)
     }
 

@@ -15,7 +15,7 @@ final class SessionTests: FakeDrupalTestCase {
         XCTAssertFalse(result.logoutToken.isEmpty)
         XCTAssertEqual(result.response.status, 200)
         XCTAssertEqual(client.currentUser()?.name, "admin")
-        let loggedIn = try await client.loginStatus()
+        let loggedIn = try await client.loginStatus().loggedIn
         XCTAssertTrue(loggedIn)
     }
 
@@ -31,7 +31,7 @@ final class SessionTests: FakeDrupalTestCase {
         XCTAssertEqual(error?.code, .http)
         XCTAssertEqual(error?.status, 400)
         XCTAssertEqual(error?.message, "Sorry, unrecognized username or password.")
-        let loggedIn = try await client.loginStatus()
+        let loggedIn = try await client.loginStatus().loggedIn
         XCTAssertFalse(loggedIn)
     }
 
@@ -62,7 +62,7 @@ final class SessionTests: FakeDrupalTestCase {
         }
         _ = try await client.login("editor", "editor")
         try await client.logout()
-        let loggedIn = try await client.loginStatus()
+        let loggedIn = try await client.loginStatus().loggedIn
         XCTAssertFalse(loggedIn)
         XCTAssertNil(client.currentUser())
         XCTAssertEqual(events.lines, ["login editor", "logout"])
@@ -152,6 +152,45 @@ final class SessionTests: FakeDrupalTestCase {
         XCTAssertEqual(created.status, 201)
     }
 
+    /// A cookie session with Basic credentials set as well: Drupal refuses Basic on /session/token
+    /// and /user/login_status, so those go with the cookie alone and the stale-token recovery works.
+    func testCookieSessionWithBasicRefreshesTheTokenWithTheCookieAlone() async throws {
+        let client = try makeClient()
+        _ = try await client.login("editor", "editor")
+        try client.setAuthentication(.basic(user: "editor", password: "editor"))
+        let status = try await client.loginStatus()
+        XCTAssertTrue(status.loggedIn)
+        XCTAssertEqual(status.response.status, 200)
+        try server.control("POST", "/__fake/invalidate-csrf")
+        let created = try await client.create("node", Self.article("cookie and basic"))
+        XCTAssertEqual(created.status, 201)
+        let token = try await client.refreshCSRFToken()
+        XCTAssertFalse(token.isEmpty)
+    }
+
+    func testLoginStatusFailureKeepsTheStatus() async throws {
+        let client = try makeClient { $0.defaultHeaders.add("X-Fake-Fault", "status;code=503") }
+        let error = await expectError { try await client.loginStatus() }
+        XCTAssertEqual(error?.code, .http)
+        XCTAssertEqual(error?.status, 503)
+    }
+
+    func testHasSessionAndForgetSessionSendNothing() async throws {
+        let client = try makeClient()
+        XCTAssertFalse(client.hasSession())
+        _ = try await client.login("admin", "admin")
+        XCTAssertTrue(client.hasSession())
+        let before = try server.stats().requests
+        client.forgetSession()
+        XCTAssertFalse(client.hasSession())
+        XCTAssertNil(client.currentUser())
+        XCTAssertEqual(try server.stats().requests, before, "forgetting asks nothing of the site")
+        let loggedIn = try await client.loginStatus().loggedIn
+        XCTAssertFalse(loggedIn, "the cookie is gone")
+        let logout = await expectError { try await client.logout() }
+        XCTAssertEqual(logout?.code, .state, "no session, so no logout token to send")
+    }
+
     func testInvalidCredentialsAreRejectedBeforeSending() async throws {
         let client = try makeClient()
         XCTAssertThrowsError(try client.setAuthentication(.basic(user: "a:b", password: "x")))
@@ -169,12 +208,12 @@ final class SessionTests: FakeDrupalTestCase {
         XCTAssertEqual(byAdmin["uid"]?[0]?["target_id"]?.idString, "1")
         XCTAssertEqual(byEditor["uid"]?[0]?["target_id"]?.idString, "2")
         try await editor.logout()
-        let adminStillIn = try await admin.loginStatus()
-        let editorIn = try await editor.loginStatus()
+        let adminStillIn = try await admin.loginStatus().loggedIn
+        let editorIn = try await editor.loginStatus().loggedIn
         XCTAssertTrue(adminStillIn)
         XCTAssertFalse(editorIn)
         let anonymous = try makeClient()
-        let anonymousIn = try await anonymous.loginStatus()
+        let anonymousIn = try await anonymous.loginStatus().loggedIn
         XCTAssertFalse(anonymousIn)
     }
 }

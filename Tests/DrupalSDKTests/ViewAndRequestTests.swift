@@ -30,6 +30,53 @@ final class ViewAndRequestTests: FakeDrupalTestCase {
         XCTAssertEqual(Set(nids).count, nids.count, "no row twice")
     }
 
+    /// A display without a full pager ignores `page`: its pages end when one repeats.
+    func testPagesEndWhenAPageRepeats() async throws {
+        let client = try makeClient()
+        let pages = client.viewPages("/api/articles-all")
+        let first = try await pages.next()
+        XCTAssertEqual(try first?.json().arrayValue?.count, 5)
+        let second = try await pages.next()
+        XCTAssertNil(second, "page 1 repeats page 0")
+        let rows = try await client.viewAllPages("/api/articles-all")
+        XCTAssertEqual(rows.count, 5)
+    }
+
+    func testPagesStartAtTheQuerysPageAndStopAtMaxPages() async throws {
+        let client = try makeClient()
+        let fromOne = try await client.viewAllPages("/api/articles", [("page", "1")])
+        XCTAssertEqual(fromOne.compactMap { $0["nid"]?.stringValue }, ["3", "4", "5"])
+        let two = try await client.viewAllPages("/api/articles", maxPages: 2)
+        XCTAssertEqual(two.count, 4)
+    }
+
+    func testPathWithQueryAndAbsoluteURLUnderTheBase() async throws {
+        let client = try makeClient()
+        let withQuery = try await client.request(DrupalRequest(method: "GET", path: "/api/articles?page=1&title=article"))
+        XCTAssertEqual(try withQuery.json()[0]?["nid"]?.stringValue, "3")
+        let absolute = try await client.request(DrupalRequest(method: "GET", path: server.baseURL + "/node/2"))
+        XCTAssertEqual(try absolute.json()["nid"]?[0]?["value"]?.idString, "2")
+        let own = try await client.request(DrupalRequest(method: "GET",
+                                                         path: server.baseURL + "/api/articles?_format=json&page=2"))
+        XCTAssertEqual(try own.json()[0]?["nid"]?.stringValue, "5", "the target's own _format is kept, not doubled")
+    }
+
+    func testTargetQueryAndItemsAreJoined() async throws {
+        let recorder = RecordingTransport()
+        let client = try DrupalClient.live(baseURL: "https://example.com/sub", configuration: .init(),
+                                           transport: recorder.transport)
+        _ = try await client.request(DrupalRequest(method: "GET", path: "/jsonapi/node/article?page%5Blimit%5D=2&x=a b",
+                                                   query: [("sort", "-created")], format: nil))
+        _ = try await client.request(DrupalRequest(method: "GET", path: "HTTPS://EXAMPLE.COM/sub/node/1#top"))
+        XCTAssertEqual(recorder.urls, ["https://example.com/sub/jsonapi/node/article?page%5Blimit%5D=2&x=a%20b&sort=-created",
+                                       "https://example.com/sub/node/1?_format=json"])
+        for outside in ["https://example.com/other/node/1", "https://example.com/subway/x", "https://evil.example/sub/x"] {
+            let error = await expectError { try await client.request(DrupalRequest(method: "GET", path: outside)) }
+            XCTAssertEqual(error?.code, .invalidArgument, outside)
+        }
+        XCTAssertEqual(recorder.urls.count, 2, "nothing outside the base URL was sent")
+    }
+
     func testArbitraryRequestReturnsStatusHeadersBody() async throws {
         let client = try makeClient()
         let response = try await client.request(DrupalRequest(method: "GET", path: "/session/token", format: nil))
@@ -42,7 +89,7 @@ final class ViewAndRequestTests: FakeDrupalTestCase {
         let client = try makeClient()
         let before = try server.stats().requests
         for path in ["/../etc/passwd", "/node/%2e%2e/x", "//evil.example/x", "http://evil.example/", "/node\r\nX: y",
-                     "/node?x=1", "/a\\b"] {
+                     "/a\\b", "/node/../..?x=1", server.baseURL + "evil/node/1", server.baseURL + ".evil/x"] {
             let error = await expectError { try await client.request(DrupalRequest(method: "GET", path: path)) }
             XCTAssertEqual(error?.code, .invalidArgument, path)
         }

@@ -263,7 +263,7 @@ static void nested_callback(drupal_code code, drupal_response *response, void *u
     n->get_code = drupal_entity_get_sync(&r, n->client, "node", "1");
     n->out_was_null = r == NULL;
     if (r != (drupal_response *)&r) drupal_response_free(r);
-    n->status_code = drupal_login_status_sync(&logged_in, n->client);
+    n->status_code = drupal_login_status_sync(NULL, &logged_in, n->client);
     r = NULL;
     n->login_code = drupal_login_sync(&r, n->client, "admin", "admin");
     drupal_response_free(r);

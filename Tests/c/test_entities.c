@@ -455,6 +455,42 @@ static void test_retain(drupal_client *c) {
     drupal_response_free(kept);
 }
 
+/* Custom entity paths from the options (version 2), and options structs of version 1. */
+static void test_entity_paths_option(void) {
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
+    const char *paths[] = {"article_node", "/node/{id}", "/node", NULL};
+    const char *bad[] = {"thing", "/thing/1", "/thing", NULL};
+    const char *short_list[] = {"thing", "/thing/{id}", NULL};
+    /* A caller built against version 1 has a struct that ends before entity_paths. */
+    struct { unsigned int version; double connect_timeout, timeout; const char *user_agent, *ca_bundle;
+             int verify_tls; size_t max_body_size; const char *const *headers; int follow_redirects; } v1;
+
+    options.entity_paths = paths;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &options), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "article_node", "1"), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 200);
+    drupal_response_free(r);
+    drupal_client_free(c);
+
+    options.entity_paths = bad;
+    c = (drupal_client *)&c;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &options), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(c == NULL);
+    options.entity_paths = short_list;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &options), DRUPAL_E_INVALID_ARGUMENT);
+
+    CHECK_CODE(drupal_client_options_init((drupal_client_options *)&v1, 1), DRUPAL_OK);
+    CHECK_INT(v1.version, 1);
+    CHECK_INT(v1.verify_tls, 1);
+    v1.timeout = 30;
+    CHECK_CODE(drupal_client_new(&c, base_url(), (const drupal_client_options *)&v1), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_OK);
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
 int main(void) {
     drupal_client *c;
     drupal_response *r = NULL;
@@ -473,5 +509,6 @@ int main(void) {
     test_errors(c);
     test_retain(c);
     drupal_client_free(c);
+    test_entity_paths_option();
     return check_summary();
 }

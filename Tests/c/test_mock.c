@@ -34,7 +34,7 @@ static void test_mock(void) {
     CHECK_STR(s, uid);
     json_decref(body);
     waiter_clear(&w);
-    CHECK_CODE(drupal_login_status_sync(&logged_in, m), DRUPAL_OK);
+    CHECK_CODE(drupal_login_status_sync(NULL, &logged_in, m), DRUPAL_OK);
     CHECK_INT(logged_in, 1);
     CHECK_CODE(drupal_logout_sync(&r, m), DRUPAL_OK);
     drupal_response_free(r);

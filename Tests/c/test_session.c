@@ -12,7 +12,7 @@ static void test_login_sync(void) {
     int logged_in = -1;
     int64_t uid = 0;
 
-    CHECK_CODE(drupal_login_status_sync(&logged_in, c), DRUPAL_OK);
+    CHECK_CODE(drupal_login_status_sync(NULL, &logged_in, c), DRUPAL_OK);
     CHECK_INT(logged_in, 0);
 
     /* Bad password: Drupal answers 400 with its message. */
@@ -41,7 +41,7 @@ static void test_login_sync(void) {
     json_decref(body);
     drupal_response_free(r);
 
-    CHECK_CODE(drupal_login_status_sync(&logged_in, c), DRUPAL_OK);
+    CHECK_CODE(drupal_login_status_sync(NULL, &logged_in, c), DRUPAL_OK);
     CHECK_INT(logged_in, 1);
 
     CHECK_CODE(drupal_csrf_refresh_sync(&r, c), DRUPAL_OK);
@@ -52,7 +52,7 @@ static void test_login_sync(void) {
     CHECK_CODE(drupal_logout_sync(&r, c), DRUPAL_OK);
     CHECK_RESPONSE(r, DRUPAL_OK, 204);
     drupal_response_free(r);
-    CHECK_CODE(drupal_login_status_sync(&logged_in, c), DRUPAL_OK);
+    CHECK_CODE(drupal_login_status_sync(NULL, &logged_in, c), DRUPAL_OK);
     CHECK_INT(logged_in, 0);
 
     /* Logging out twice: the client knows it has no session. */
@@ -317,17 +317,88 @@ static void test_two_clients(void) {
     /* One logging out leaves the other's session alone. */
     CHECK_CODE(drupal_logout_sync(&r, a), DRUPAL_OK);
     drupal_response_free(r);
-    CHECK_CODE(drupal_login_status_sync(&logged_in, a), DRUPAL_OK);
+    CHECK_CODE(drupal_login_status_sync(NULL, &logged_in, a), DRUPAL_OK);
     CHECK_INT(logged_in, 0);
-    CHECK_CODE(drupal_login_status_sync(&logged_in, b), DRUPAL_OK);
+    CHECK_CODE(drupal_login_status_sync(NULL, &logged_in, b), DRUPAL_OK);
     CHECK_INT(logged_in, 1);
     CHECK_INT(create_and_get_owner(b), 2);
     drupal_client_free(a);
     drupal_client_free(b);
 }
 
+/* A cookie session with Basic set too: /session/token and /user/login_status go with the cookie
+ * alone (Drupal refuses Basic there with 403), so stale-token recovery and login status work. */
+static void test_cookie_and_basic(void) {
+    drupal_client *c = new_client();
+    drupal_response *r = NULL;
+    int logged_in = -1;
+
+    CHECK_CODE(drupal_login_sync(&r, c, "editor", "editor"), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_CODE(drupal_client_set_basic_auth(c, "editor", "editor"), DRUPAL_OK);
+    CHECK_CODE(drupal_login_status_sync(&r, &logged_in, c), DRUPAL_OK);
+    CHECK_INT(logged_in, 1);
+    CHECK_RESPONSE(r, DRUPAL_OK, 200);
+    CHECK_STR(drupal_response_body(r, NULL), "1");
+    drupal_response_free(r);
+
+    CHECK_CODE(fake_control("/__fake/invalidate-csrf", NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_create_sync(&r, c, "node", ARTICLE, strlen(ARTICLE)), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 201);
+    drupal_response_free(r);
+    CHECK_CODE(drupal_csrf_refresh_sync(&r, c), DRUPAL_OK);
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
+/* Login status gives the response, so a failure keeps its status and message. */
+static void test_login_status_response(void) {
+    drupal_client *c = NULL;
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
+    const char *fault[] = {"X-Fake-Fault: status;code=503", NULL};
+    drupal_response *r = NULL;
+    int logged_in = -1;
+    waiter w;
+
+    options.headers = fault;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &options), DRUPAL_OK);
+    CHECK_CODE(drupal_login_status_sync(&r, &logged_in, c), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 503);
+    CHECK_INT(logged_in, 0);
+    drupal_response_free(r);
+    ASYNC(w, drupal_login_status(NULL, c, waiter_callback, &w));
+    CHECK_RESPONSE(w.response, DRUPAL_E_HTTP, 503);
+    waiter_clear(&w);
+    /* out may be NULL when only the answer is wanted. */
+    CHECK_CODE(drupal_login_status_sync(NULL, &logged_in, c), DRUPAL_E_HTTP);
+    drupal_client_free(c);
+}
+
+static void test_has_and_forget_session(void) {
+    drupal_client *c = new_client();
+    drupal_response *r = NULL;
+    int logged_in = -1;
+
+    CHECK_INT(drupal_client_has_session(c), 0);
+    CHECK_INT(drupal_client_has_session(NULL), 0);
+    CHECK_CODE(drupal_client_forget_session(NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_login_sync(&r, c, "admin", "admin"), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_INT(drupal_client_has_session(c), 1);
+    CHECK_CODE(drupal_client_forget_session(c), DRUPAL_OK);
+    CHECK_INT(drupal_client_has_session(c), 0);
+    CHECK_CODE(drupal_login_status_sync(NULL, &logged_in, c), DRUPAL_OK);
+    CHECK_INT(logged_in, 0);
+    CHECK_CODE(drupal_logout_sync(&r, c), DRUPAL_E_STATE);
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
 int main(void) {
     fake_reset();
+    test_cookie_and_basic();
+    test_login_status_response();
+    test_has_and_forget_session();
     test_login_sync();
     test_login_async();
     test_events();

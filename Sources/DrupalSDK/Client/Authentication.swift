@@ -55,6 +55,18 @@ public struct CurrentUser: Sendable, Equatable {
     }
 }
 
+/// What `loginStatus` returns: whether the session cookie is logged in, and Drupal's answer.
+public struct LoginStatus: Sendable {
+    public var loggedIn: Bool
+    /// Drupal's answer as received (`text/plain` "1" or "0").
+    public var response: DrupalResponse
+
+    public init(loggedIn: Bool, response: DrupalResponse) {
+        self.loggedIn = loggedIn
+        self.response = response
+    }
+}
+
 /// What `login` returns.
 public struct LoginResult: Sendable {
     public var user: CurrentUser

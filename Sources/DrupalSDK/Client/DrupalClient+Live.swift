@@ -25,6 +25,8 @@ extension DrupalClient {
             refreshCSRFToken: { try await session.token(forceRefresh: true, stale: nil) },
             setAuthentication: { try session.setAuthentication($0) },
             currentUser: { session.state.withLock { $0.user } },
+            hasSession: { session.hasSession },
+            forgetSession: { session.forgetSession() },
             get: { try await session.get($0, $1) },
             create: { try await session.create($0, $1) },
             update: { try await session.update($0, $1, $2) },

@@ -23,21 +23,6 @@ extension DrupalClient {
         try await view(path, query).decode([Row].self)
     }
 
-    /// Every row of a paged Views REST export: pages 0, 1, 2, ... until an empty page (or a page
-    /// that repeats the previous one, for displays without a pager), at most `maxPages` pages.
-    public func viewAllPages(_ path: String, _ query: [(String, String)] = [], maxPages: Int = 1000)
-        async throws -> [JSONValue] {
-        var rows: [JSONValue] = []
-        var previous: [JSONValue]?
-        for page in 0..<max(1, maxPages) {
-            let pageRows = try await view(path, query + [("page", String(page))]).json().arrayValue ?? []
-            if pageRows.isEmpty || pageRows == previous { break }
-            rows += pageRows
-            previous = pageRows
-        }
-        return rows
-    }
-
     private func encodeBody(_ body: some Encodable) throws -> Data {
         do {
             return try JSONEncoder().encode(body)

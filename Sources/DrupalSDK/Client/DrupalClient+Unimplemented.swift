@@ -15,6 +15,8 @@ extension DrupalClient {
             refreshCSRFToken: { throw fail("refreshCSRFToken") },
             setAuthentication: { _ in throw fail("setAuthentication") },
             currentUser: { nil },
+            hasSession: { false },
+            forgetSession: {},
             get: { _, _ in throw fail("get") },
             create: { _, _ in throw fail("create") },
             update: { _, _, _ in throw fail("update") },

@@ -8,12 +8,19 @@ public struct DrupalClient: Sendable {
     // Session
     public var login: @Sendable (_ name: String, _ password: String) async throws -> LoginResult
     public var logout: @Sendable () async throws -> Void
-    public var loginStatus: @Sendable () async throws -> Bool
+    /// Whether the session cookie is logged in (GET /user/login_status, sent without Basic
+    /// credentials, which Drupal refuses there).
+    public var loginStatus: @Sendable () async throws -> LoginStatus
     /// The CSRF token, fetched from /session/token if none is held.
     public var csrfToken: @Sendable () async throws -> String
     public var refreshCSRFToken: @Sendable () async throws -> String
     public var setAuthentication: @Sendable (Authentication) throws -> Void
     public var currentUser: @Sendable () -> CurrentUser?
+    /// Whether the client holds a login session that `logout` would end (no request is sent).
+    public var hasSession: @Sendable () -> Bool
+    /// Drops the session cookie and tokens locally, without a request (the site keeps the
+    /// session until it expires); cookie authentication becomes none.
+    public var forgetSession: @Sendable () -> Void
 
     // Entities, views, files, anything else
     public var get: @Sendable (_ entityType: String, _ id: String) async throws -> DrupalResponse
@@ -40,11 +47,13 @@ public struct DrupalClient: Sendable {
     public init(
         login: @escaping @Sendable (String, String) async throws -> LoginResult,
         logout: @escaping @Sendable () async throws -> Void,
-        loginStatus: @escaping @Sendable () async throws -> Bool,
+        loginStatus: @escaping @Sendable () async throws -> LoginStatus,
         csrfToken: @escaping @Sendable () async throws -> String,
         refreshCSRFToken: @escaping @Sendable () async throws -> String,
         setAuthentication: @escaping @Sendable (Authentication) throws -> Void,
         currentUser: @escaping @Sendable () -> CurrentUser?,
+        hasSession: @escaping @Sendable () -> Bool,
+        forgetSession: @escaping @Sendable () -> Void,
         get: @escaping @Sendable (String, String) async throws -> DrupalResponse,
         create: @escaping @Sendable (String, Data) async throws -> DrupalResponse,
         update: @escaping @Sendable (String, String, Data) async throws -> DrupalResponse,
@@ -66,6 +75,8 @@ public struct DrupalClient: Sendable {
         self.refreshCSRFToken = refreshCSRFToken
         self.setAuthentication = setAuthentication
         self.currentUser = currentUser
+        self.hasSession = hasSession
+        self.forgetSession = forgetSession
         self.get = get
         self.create = create
         self.update = update

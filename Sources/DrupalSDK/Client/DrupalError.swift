@@ -31,19 +31,31 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// The HTTP status when the server answered, else nil.
     public var status: Int?
-    /// Drupal's own message when it sent one, else a description of what failed.
+    /// A description for humans: Drupal's own message when it sent a non-empty one, else a
+    /// summary of what failed (e.g. "GET /node/7 answered HTTP 403 Forbidden with no message").
     public var message: String
+    /// Drupal's message exactly as it sent it, empty included: the `message` of a core REST
+    /// error body, or the `detail` (else `title`) of a JSON:API document's first error. Nil when
+    /// the answer carried none (plain-text 500s, HTML pages, network errors).
+    public var drupalMessage: String?
+    /// 422 validation failures: (field path, message) from core REST's "validation failed."
+    /// lines, or (source.pointer, detail) from JSON:API errors. Empty for other answers.
     public var violations: [Violation]
+    /// Every entry of a JSON:API error document's `errors`, in order (empty for other bodies).
+    public var jsonAPIErrors: [JSONAPIError]
     /// The response as received, when there was one.
     public var headers: HTTPHeaders
     public var body: Data
 
-    public init(_ code: Code, _ message: String, status: Int? = nil, violations: [Violation] = [],
+    public init(_ code: Code, _ message: String, status: Int? = nil, drupalMessage: String? = nil,
+                violations: [Violation] = [], jsonAPIErrors: [JSONAPIError] = [],
                 headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.code = code
         self.message = message
         self.status = status
+        self.drupalMessage = drupalMessage
         self.violations = violations
+        self.jsonAPIErrors = jsonAPIErrors
         self.headers = headers
         self.body = body
     }
@@ -55,67 +67,6 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
 
     static func invalidArgument(_ message: String) -> DrupalError { DrupalError(.invalidArgument, message) }
     static func cancelled() -> DrupalError { DrupalError(.cancelled, "the request was cancelled") }
-}
-
-extension DrupalError {
-    /// The error for a response whose status is 400 or more, with Drupal's message when it gave one.
-    /// Drupal answers `{"message": ...}` to `_format=json` requests, but plain text for 5xx, XML or
-    /// HTML for other formats, and sometimes an empty message: each still gives a useful error.
-    init(response: HTTPResponse, method: String, path: String) {
-        let drupalMessage = DrupalError.drupalMessage(in: response)
-        var message = drupalMessage ?? DrupalError.textSummary(of: response)
-        if message.isEmpty {
-            message = "\(method) \(path) answered HTTP \(response.status) \(reasonPhrase(response.status))"
-                + " with no message"
-        }
-        self.init(.http, message, status: response.status,
-                  violations: response.status == 422 ? DrupalError.violations(in: message) : [],
-                  headers: response.headers, body: response.body)
-    }
-
-    static func drupalMessage(in response: HTTPResponse) -> String? {
-        guard let contentType = response.headers["Content-Type"]?.lowercased(),
-              contentType.contains("json"),
-              let object = JSONValue.parse(response.body)
-        else { return nil }
-        if let message = object["message"]?.stringValue { return message }
-        // JSON:API error documents: errors[0].detail (or title).
-        if let first = object["errors"]?[0] {
-            return first["detail"]?.stringValue ?? first["title"]?.stringValue
-        }
-        return nil
-    }
-
-    /// A short, printable excerpt of a non-JSON body (plain-text 500s, XML 406s, HTML pages).
-    static func textSummary(of response: HTTPResponse) -> String {
-        guard !response.body.isEmpty else { return "" }
-        let text = String(decoding: response.body.prefix(512), as: UTF8.self)
-        if text.contains("<message>"), let start = text.firstRange(of: "<message>"),
-           let end = text.firstRange(of: "</message>"), start.upperBound <= end.lowerBound {
-            return String(text[start.upperBound..<end.lowerBound])
-        }
-        if text.lowercased().contains("<html") {
-            return "HTTP \(response.status) \(reasonPhrase(response.status)) (HTML page)"
-        }
-        return text.trimmedWhitespace
-    }
-
-    /// Splits "Unprocessable Entity: validation failed.\ntitle: msg\n..." into (path, message)
-    /// pairs. A field path has no spaces ("title", "field_tags.0.target_id"); a line without one
-    /// (e.g. "Only files with the following extensions are allowed: png gif") is kept whole, with
-    /// an empty path.
-    static func violations(in message: String) -> [Violation] {
-        let lines = message.split(separator: "\n").dropFirst()
-        return lines.map { line in
-            if let colon = line.firstRange(of: ": ") {
-                let path = line[..<colon.lowerBound]
-                if !path.isEmpty && !path.contains(where: { $0.isWhitespace }) {
-                    return Violation(path: String(path), message: String(line[colon.upperBound...]))
-                }
-            }
-            return Violation(path: "", message: String(line))
-        }
-    }
 }
 
 func reasonPhrase(_ status: Int) -> String {

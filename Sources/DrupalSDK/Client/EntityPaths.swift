@@ -46,6 +46,17 @@ extension EntityPath {
             _ = try EntityPathTable.core.createPath(entityType)
         }
     }
+
+    /// Throws `.invalidArgument` unless `entityType` is a machine name, the canonical path holds
+    /// "{id}" once and both paths stay under the base URL.
+    public func validate(entityType: String) throws {
+        try EntityPathTable.validateEntityType(entityType)
+        guard canonical.components(separatedBy: "{id}").count == 2 else {
+            throw DrupalError.invalidArgument("the canonical path of \(entityType) must contain \"{id}\" once")
+        }
+        _ = try PathSafety.normalizePath(canonical.replacingOccurrences(of: "{id}", with: "1"))
+        _ = try PathSafety.normalizePath(create)
+    }
 }
 
 /// Builds the path of an entity operation, refusing names and ids that could escape it.

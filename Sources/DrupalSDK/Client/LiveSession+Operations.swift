@@ -4,12 +4,7 @@ import FoundationEssentials
 extension LiveSession {
     func login(name: String, password: String) async throws -> LoginResult {
         // Drupal refuses /user/login to a logged-in session, so a new login starts from none.
-        state.withLock { state in
-            state.cookies.removeAll()
-            state.csrfToken = nil
-            state.logoutToken = nil
-            state.user = nil
-        }
+        state.withLock { $0.forgetSession() }
         let body = try JSONEncoder().encode(["name": name, "pass": password])
         let request = DrupalRequest(method: "POST", path: "/user/login", body: body,
                                     sendsCSRFToken: false, sendsAuthorization: false)
@@ -32,21 +27,25 @@ extension LiveSession {
         let request = DrupalRequest(method: "POST", path: "/user/logout", query: [("token", token)],
                                     sendsCSRFToken: false)
         _ = try await perform(request)
-        state.withLock { state in
-            state.cookies.removeAll()
-            state.csrfToken = nil
-            state.logoutToken = nil
-            state.user = nil
-            if state.authentication == .cookie { state.authentication = .none }
-        }
+        state.withLock { $0.forgetSession() }
         events.emit(.logout)
     }
 
-    func loginStatus() async throws -> Bool {
-        let response = try await perform(DrupalRequest(method: "GET", path: "/user/login_status"))
+    /// Drops the session cookie and tokens without asking the site (the session stays open there
+    /// until it expires).
+    func forgetSession() { state.withLock { $0.forgetSession() } }
+
+    /// Whether this client holds a login session that `logout` would end.
+    var hasSession: Bool { state.withLock { $0.logoutToken != nil } }
+
+    func loginStatus() async throws -> LoginStatus {
+        // Drupal refuses Basic credentials on this route (403 "The used authentication method is
+        // not allowed on this route."): it asks about the session cookie alone.
+        let request = DrupalRequest(method: "GET", path: "/user/login_status", sendsAuthorization: false)
+        let response = try await perform(request)
         switch response.text.trimmedWhitespace {
-        case "1": return true
-        case "0": return false
+        case "1": return LoginStatus(loggedIn: true, response: response)
+        case "0": return LoginStatus(loggedIn: false, response: response)
         default:
             throw DrupalError(.decode, "/user/login_status answered neither 0 nor 1", status: response.status,
                               headers: response.headers, body: response.body)

@@ -18,6 +18,15 @@ final class LiveSession: Sendable {
         var csrfFetching = false
         var csrfWaiters: [UnsafeContinuation<String, any Error>] = []
         var csrfLastFetch: Result<String, DrupalError>?
+
+        /// Back to no session: cookies, tokens and user gone; cookie auth becomes none.
+        mutating func forgetSession() {
+            cookies.removeAll()
+            csrfToken = nil
+            logoutToken = nil
+            user = nil
+            if authentication == .cookie { authentication = .none }
+        }
     }
 
     let baseURL: String
@@ -31,6 +40,9 @@ final class LiveSession: Sendable {
         self.baseURL = try PathSafety.normalizeBaseURL(baseURL)
         try configuration.authentication.validate()
         try configuration.defaultHeaders.validate()
+        for (type, path) in configuration.entityPaths where EntityPath.core[type] != path {
+            try path.validate(entityType: type)
+        }
         let agent = configuration.transport.userAgent
         if !agent.isEmpty, let problem = HeaderSafety.problem(name: "User-Agent", value: agent) {
             throw DrupalError.invalidArgument(problem)
@@ -157,11 +169,12 @@ final class LiveSession: Sendable {
         return HTTPRequest(method: method, url: url, headers: headers, body: request.body)
     }
 
-    /// The base URL, the checked path, the query items and `_format` (unless given as an item),
+    /// The base URL, the checked path, its own query string (a target may carry one, or be an
+    /// absolute URL under the base URL), the query items and `_format` (unless either gives one),
     /// built into one string.
     private func requestURL(_ request: DrupalRequest) throws -> String {
-        let path = try PathSafety.normalizePath(request.path)
-        if request.query.isEmpty {
+        let (path, targetQuery) = try PathSafety.normalizeTarget(request.path, baseURL: baseURL)
+        if request.query.isEmpty && targetQuery == nil {
             // The common case: no query items, maybe `_format`.
             guard let format = request.format else { return String.concatenating(baseURL, path) }
             try PathSafety.rejectControlCharacters(format, what: "query")
@@ -172,11 +185,19 @@ final class LiveSession: Sendable {
             try PathSafety.rejectControlCharacters(value, what: "query")
         }
         var url = ""
-        url.reserveCapacity(baseURL.utf8.count + path.utf8.count + 32)
+        url.reserveCapacity(baseURL.utf8.count + path.utf8.count + (targetQuery?.utf8.count ?? 0) + 32)
         url += baseURL
         url += path
-        PathSafety.appendQuery(request.query, to: &url, separator: "?")
-        if let format = request.format, !request.query.contains(where: { $0.0 == "_format" }) {
+        var separator = "?"
+        if let targetQuery {
+            url += "?"
+            url += targetQuery
+            separator = "&"
+        }
+        PathSafety.appendQuery(request.query, to: &url, separator: separator)
+        let hasFormat = request.query.contains { $0.0 == "_format" }
+            || (targetQuery.map { ("&" + $0).contains("&_format=") } ?? false)
+        if let format = request.format, !hasFormat {
             try PathSafety.rejectControlCharacters(format, what: "query")
             PathSafety.appendQueryItem("_format", format, to: &url, separator: "&")
         }
@@ -238,7 +259,8 @@ final class LiveSession: Sendable {
     }
 
     private func fetchSessionToken() async throws -> String {
-        let request = DrupalRequest(method: "GET", path: "/session/token", format: nil)
+        // The session cookie alone: Drupal answers Basic credentials here with a 403.
+        let request = DrupalRequest(method: "GET", path: "/session/token", format: nil, sendsAuthorization: false)
         let response = try await send(request, csrfToken: nil)
         guard response.status < 400 else { throw DrupalError(response: response, method: "GET", path: request.path) }
         let token = String(decoding: response.body, as: UTF8.self).trimmedWhitespace

@@ -49,7 +49,8 @@ public enum PathSafety {
         if isPlainAbsolutePath(path) { return path }
         try rejectControlCharacters(path, what: "path")
         if path.contains("?") || path.contains("#") {
-            throw DrupalError.invalidArgument("the path \"\(path)\" contains '?' or '#': pass query items separately")
+            throw DrupalError.invalidArgument("the path \"\(redactedForError(Substring(path)))\" contains '?' or '#' "
+                                              + "where only a path is taken")
         }
         if path.contains("://") || path.hasPrefix("//") || path.contains("\\") {
             throw DrupalError.invalidArgument("the path \"\(path)\" must be relative to the site's base URL")
@@ -73,6 +74,85 @@ public enum PathSafety {
                 || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "=")
         }
+    }
+
+    /// Splits what a caller may give as a request target: a path under the base URL ("/node/1"),
+    /// with a query string ("/node?page=1"), or an absolute URL under the base URL (what JSON:API's
+    /// `links.next` hands out). Returns the path, checked and encoded as `normalizePath` does, and
+    /// the query string (without "?") with unsafe bytes percent-encoded; a fragment is dropped.
+    /// Throws `.invalidArgument` for an absolute URL that is not under `baseURL` (nil: not checked,
+    /// for callers that check a target before the client sends it) and for anything
+    /// `normalizePath` refuses.
+    public static func normalizeTarget(_ target: String, baseURL: String?) throws -> (path: String, query: String?) {
+        if isPlainAbsolutePath(target) { return (target, nil) }
+        try rejectControlCharacters(target, what: "path")
+        var rest = Substring(target)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        if isAbsoluteURL(rest) {
+            if let baseURL {
+                guard let relative = relativePart(of: rest, under: baseURL) else {
+                    throw DrupalError.invalidArgument("the URL \"\(redactedForError(rest))\" is not under the site's "
+                                                      + "base URL")
+                }
+                rest = relative
+            } else if let scheme = rest.firstRange(of: "://") {
+                // Checked against the base URL when sent; here only the rest of it is checked.
+                let afterScheme = rest[scheme.upperBound...]
+                rest = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? ""
+            }
+        }
+        var query: String?
+        if let mark = rest.firstIndex(of: "?") {
+            query = percentEncode(String(rest[rest.index(after: mark)...]), keep: isQueryByte)
+            rest = rest[..<mark]
+        }
+        let path = try normalizePath(rest.isEmpty ? "/" : String(rest))
+        return (path, query?.isEmpty == true ? nil : query)
+    }
+
+    private static func isAbsoluteURL(_ text: Substring) -> Bool {
+        let lower = text.prefix(8).lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// The part of `url` after `baseURL` ("/jsonapi/node/article?page..." of
+    /// "https://site/jsonapi/node/article?page..."), or nil when `url` is not under it. Scheme and
+    /// host compare without regard to case; the base path must end at a "/" or "?" of `url`.
+    private static func relativePart(of url: Substring, under baseURL: String) -> Substring? {
+        let base = baseURL.utf8.count
+        guard url.utf8.count >= base else { return nil }
+        let head = url.utf8.prefix(base)
+        guard let schemeEnd = baseURL.firstRange(of: "://") else { return nil }
+        let authorityEnd = baseURL[schemeEnd.upperBound...].firstIndex(of: "/") ?? baseURL.endIndex
+        let caseless = baseURL.utf8.distance(from: baseURL.startIndex, to: authorityEnd)
+        guard String(decoding: head.prefix(caseless), as: UTF8.self).lowercased()
+                == String(baseURL[..<authorityEnd]).lowercased(),
+              head.dropFirst(caseless).elementsEqual(baseURL.utf8.dropFirst(caseless))
+        else { return nil }
+        let rest = url[url.utf8.index(url.startIndex, offsetBy: base)...]
+        guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
+        return rest
+    }
+
+    /// Bytes kept as they are in a caller's query string: what RFC 3986 allows there, plus "%"
+    /// (existing escapes) and the brackets PHP array keys use.
+    private static func isQueryByte(_ byte: UInt8) -> Bool {
+        if isUnreservedByte(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: ","),
+             UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"),
+             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "["), UInt8(ascii: "]"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A URL for an error message: without its query, whose values may be secrets.
+    static func redactedForError(_ url: Substring) -> String {
+        guard let mark = url.firstIndex(of: "?") else { return String(url) }
+        return String(url[..<mark]) + "?..."
     }
 
     /// The common case, checked in one pass: "/" followed by segments of unreserved bytes, none

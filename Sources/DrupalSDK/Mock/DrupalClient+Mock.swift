@@ -22,6 +22,8 @@ extension DrupalClient {
             refreshCSRFToken: { throw error },
             setAuthentication: { _ in throw error },
             currentUser: { nil },
+            hasSession: { false },
+            forgetSession: {},
             get: { _, _ in throw error },
             create: { _, _ in throw error },
             update: { _, _, _ in throw error },

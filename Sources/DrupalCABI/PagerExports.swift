@@ -1,0 +1,71 @@
+import CDrupal
+import DrupalSDK
+import FoundationEssentials
+
+// drupal_view_pager_new, drupal_pager_next (async and _sync), drupal_pager_free.
+
+/// What a drupal_pager points at: a core pager and the client whose calls fetch its pages (kept
+/// alive by the pager; once the client is freed, fetching fails with DRUPAL_E_STATE).
+final class PagerHandle: Sendable {
+    let client: ClientHandle
+    let pager: DrupalPager
+
+    init(client: ClientHandle, pager: DrupalPager) {
+        self.client = client
+        self.pager = pager
+    }
+
+    static func from(_ pointer: OpaquePointer?) -> PagerHandle? {
+        guard let pointer else { return nil }
+        return Unmanaged<PagerHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    /// The client pointer the call runners take.
+    var clientPointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(client).toOpaque()) }
+
+    var next: ClientHandle.Operation {
+        let pager = self.pager
+        return { _ in try await pager.next() }
+    }
+}
+
+@_cdecl("drupal_view_pager_new")
+public func drupal_view_pager_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                  _ path: UnsafePointer<CChar>?, _ query: UnsafePointer<UnsafePointer<CChar>?>?,
+                                  _ maxPages: UInt32) -> drupal_code {
+    out?.pointee = nil
+    guard let out else { return fail(.invalidArgument, "out is NULL") }
+    guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
+    do {
+        let path = try CInput.nonEmptyString(path, "path")
+        let query = try CInput.queryPairs(query, "query")
+        _ = try PathSafety.normalizeTarget(path, baseURL: nil)
+        let pager = handle.client.viewPages(path, query, maxPages: maxPages == 0 ? 1000 : Int(maxPages))
+        out.pointee = OpaquePointer(Unmanaged.passRetained(PagerHandle(client: handle, pager: pager)).toOpaque())
+        return drupalOK
+    } catch {
+        return fail(error)
+    }
+}
+
+@_cdecl("drupal_pager_next")
+public func drupal_pager_next(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ pager: OpaquePointer?,
+                              _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
+    call?.pointee = nil
+    guard let handle = PagerHandle.from(pager) else { return fail(.invalidArgument, "pager is NULL") }
+    return CallRunner.start(call, handle.clientPointer, callback, userdata) { _ in handle.next }
+}
+
+@_cdecl("drupal_pager_next_sync")
+public func drupal_pager_next_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                   _ pager: OpaquePointer?) -> drupal_code {
+    out?.pointee = nil
+    guard let handle = PagerHandle.from(pager) else { return fail(.invalidArgument, "pager is NULL") }
+    return CallRunner.wait(out, handle.clientPointer) { _ in handle.next }
+}
+
+@_cdecl("drupal_pager_free")
+public func drupal_pager_free(_ pager: OpaquePointer?) {
+    guard let pager else { return }
+    Unmanaged<PagerHandle>.fromOpaque(UnsafeRawPointer(pager)).release()
+}

@@ -1,0 +1,132 @@
+import FoundationEssentials
+
+/// Reading Drupal's error answers: `{"message": ...}` bodies of core REST, JSON:API error
+/// documents, and the plain-text, XML and HTML bodies Drupal sends where neither applies.
+extension DrupalError {
+    /// The error for a response whose status is 400 or more. `message` stays useful for humans
+    /// even when Drupal's own message is empty or missing; `drupalMessage` keeps it verbatim.
+    init(response: HTTPResponse, method: String, path: String) {
+        let body = ErrorBody(response)
+        var message = body.drupalMessage ?? DrupalError.textSummary(of: response)
+        if body.jsonAPIErrors.count > 1 {
+            message = body.jsonAPIErrors.map { $0.detail ?? $0.title ?? "" }.joined(separator: "\n")
+        }
+        if message.isEmpty {
+            message = "\(method) \(path) answered HTTP \(response.status) \(reasonPhrase(response.status))"
+                + " with no message"
+        }
+        self.init(.http, message, status: response.status, drupalMessage: body.drupalMessage,
+                  violations: response.status == 422 ? body.violations : [], jsonAPIErrors: body.jsonAPIErrors,
+                  headers: response.headers, body: response.body)
+    }
+
+    /// Drupal's message in a JSON error body, if any (see `drupalMessage`).
+    static func drupalMessage(in response: HTTPResponse) -> String? { ErrorBody(response).drupalMessage }
+
+    /// A short, printable excerpt of a non-JSON body (plain-text 500s, XML 406s, HTML pages).
+    static func textSummary(of response: HTTPResponse) -> String {
+        guard !response.body.isEmpty else { return "" }
+        let text = String(decoding: response.body.prefix(512), as: UTF8.self)
+        if text.contains("<message>"), let start = text.firstRange(of: "<message>"),
+           let end = text.firstRange(of: "</message>"), start.upperBound <= end.lowerBound {
+            return String(text[start.upperBound..<end.lowerBound])
+        }
+        if text.lowercased().contains("<html") {
+            return "HTTP \(response.status) \(reasonPhrase(response.status)) (HTML page)"
+        }
+        return text.trimmedWhitespace
+    }
+
+    /// The first line core REST puts before its violation lines; any other 422 message (e.g.
+    /// "Unprocessable Entity: file validation failed.") carries no violation list.
+    static let validationFailedLine = "Unprocessable Entity: validation failed."
+
+    /// Splits "Unprocessable Entity: validation failed.\ntitle: msg\n..." into (path, message)
+    /// pairs; other messages give none. A field path has no spaces ("title",
+    /// "field_tags.0.target_id"); a line without one is kept whole, with an empty path.
+    static func violations(in message: String) -> [Violation] {
+        let lines = message.split(separator: "\n")
+        guard lines.first == Substring(validationFailedLine) else { return [] }
+        return lines.dropFirst().map { line in
+            if let colon = line.firstRange(of: ": ") {
+                let path = line[..<colon.lowerBound]
+                if !path.isEmpty && !path.contains(where: { $0.isWhitespace }) {
+                    return Violation(path: String(path), message: String(line[colon.upperBound...]))
+                }
+            }
+            return Violation(path: "", message: String(line))
+        }
+    }
+}
+
+/// One entry of a JSON:API error document's `errors` array.
+public struct JSONAPIError: Sendable, Equatable {
+    public var title: String?
+    /// The status exactly as sent: JSON:API sends it as a string ("422").
+    public var status: String?
+    public var detail: String?
+    public var code: String?
+    /// `source.pointer`, e.g. "/data/attributes/title".
+    public var pointer: String?
+    /// Every string, number and boolean member of the entry by dotted path ("source.pointer",
+    /// "links.via.href"), sorted by name: what the entry says beyond the common members.
+    public var members: [(name: String, value: String)]
+
+    public init(members: [(name: String, value: String)]) {
+        self.members = members
+        func member(_ name: String) -> String? { members.first { $0.name == name }?.value }
+        title = member("title")
+        status = member("status")
+        detail = member("detail")
+        code = member("code")
+        pointer = member("source.pointer")
+    }
+
+    public func member(_ name: String) -> String? { members.first { $0.name == name }?.value }
+
+    public static func == (lhs: JSONAPIError, rhs: JSONAPIError) -> Bool {
+        lhs.members.elementsEqual(rhs.members) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// Flattens an entry object into dotted members (arrays index their items: "meta.trace.0").
+    init(_ object: JSONValue) {
+        var members: [(name: String, value: String)] = []
+        func flatten(_ value: JSONValue, _ prefix: String) {
+            switch value {
+            case .object(let fields):
+                for key in fields.keys.sorted() { flatten(fields[key]!, prefix.isEmpty ? key : prefix + "." + key) }
+            case .array(let items):
+                for (index, item) in items.enumerated() { flatten(item, prefix + "." + String(index)) }
+            case .string(let text): members.append((prefix, text))
+            case .bool(let flag): members.append((prefix, flag ? "true" : "false"))
+            case .number(let number):
+                members.append((prefix, number.rounded() == number && abs(number) < 9.0e15
+                                    ? String(Int64(number)) : String(number)))
+            case .null: break
+            }
+        }
+        flatten(object, "")
+        self.init(members: members)
+    }
+}
+
+/// What an error body says, read once: Drupal's message, violations and JSON:API errors.
+private struct ErrorBody {
+    var drupalMessage: String?
+    var violations: [DrupalError.Violation] = []
+    var jsonAPIErrors: [JSONAPIError] = []
+
+    init(_ response: HTTPResponse) {
+        guard let contentType = response.headers["Content-Type"]?.lowercased(), contentType.contains("json"),
+              let document = JSONValue.parse(response.body)
+        else { return }
+        if let message = document["message"]?.stringValue {
+            drupalMessage = message
+            violations = DrupalError.violations(in: message)
+        } else if let errors = document["errors"]?.arrayValue {
+            jsonAPIErrors = errors.filter { $0.objectValue != nil }.map(JSONAPIError.init)
+            if let first = jsonAPIErrors.first { drupalMessage = first.detail ?? first.title }
+            violations = jsonAPIErrors.map { DrupalError.Violation(path: $0.pointer ?? "", message: $0.detail ?? "") }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import FoundationEssentials
+import Synchronization
+
+/// Pages fetched one after another until the source says there are no more: the one paging
+/// loop of the SDK, which C (`drupal_pager_next`) and Python (`view_all`) drive rather than
+/// re-implement. `next()` returns each page's response, then nil. Calls must not overlap.
+public final class DrupalPager: Sendable {
+    /// Fetches the page after `previous` (nil for the first), `index` pages having been
+    /// returned so far; nil when there are no more.
+    public typealias Step = @Sendable (_ index: Int, _ previous: DrupalResponse?) async throws -> DrupalResponse?
+
+    private struct State {
+        var previous: DrupalResponse?
+        var returned = 0
+        var finished = false
+        var busy = false
+    }
+
+    private let step: Step
+    private let state = Mutex(State())
+
+    public init(step: @escaping Step) { self.step = step }
+
+    /// The next page, or nil once the pages have ended (then always nil). A failed fetch
+    /// throws and may be retried by calling `next()` again.
+    public func next() async throws -> DrupalResponse? {
+        let previous = try state.withLock { state -> DrupalResponse?? in
+            if state.busy { throw DrupalError(.state, "the pager is already fetching a page") }
+            if state.finished { return .some(nil) }
+            state.busy = true
+            return .none
+        }
+        if case .some = previous { return nil }
+        let (index, last) = state.withLock { ($0.returned, $0.previous) }
+        let page: DrupalResponse?
+        do {
+            page = try await step(index, last)
+        } catch {
+            state.withLock { $0.busy = false }
+            throw error
+        }
+        state.withLock { state in
+            state.busy = false
+            if let page {
+                state.previous = page
+                state.returned += 1
+            } else {
+                state.finished = true
+            }
+        }
+        return page
+    }
+}
+
+extension DrupalClient {
+    /// The pages of a Views REST export: `page` 0, 1, 2, ... (or from the query's own `page`),
+    /// ending at an empty page, at a page equal to the one before (displays without a full pager
+    /// ignore `page` and answer the same rows every time), or after `maxPages` pages.
+    public func viewPages(_ path: String, _ query: [(String, String)] = [], maxPages: Int = 1000) -> DrupalPager {
+        let view = self.view
+        let first = query.last { $0.0 == "page" }.flatMap { Int($0.1) } ?? 0
+        let rest = query.filter { $0.0 != "page" }
+        return DrupalPager { index, previous in
+            guard index < max(1, maxPages) else { return nil }
+            let response = try await view(path, rest + [("page", String(first + index))])
+            guard let rows = try response.json().arrayValue else {
+                throw DrupalError(.decode, "the view \(path) did not answer a JSON array of rows",
+                                  status: response.status, headers: response.headers, body: response.body)
+            }
+            if rows.isEmpty { return nil }
+            if let previous, previous.body == response.body { return nil }
+            return response
+        }
+    }
+
+    /// Every row of a paged Views REST export (see `viewPages` for where the pages end).
+    public func viewAllPages(_ path: String, _ query: [(String, String)] = [], maxPages: Int = 1000)
+        async throws -> [JSONValue] {
+        let pages = viewPages(path, query, maxPages: maxPages)
+        var rows: [JSONValue] = []
+        while let page = try await pages.next() { rows += try page.json().arrayValue ?? [] }
+        return rows
+    }
+}

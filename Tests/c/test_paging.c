@@ -1,0 +1,110 @@
+/* drupal_pager over Views REST exports, against the fake server: where the pages end (an empty
+ * page, a page that repeats the one before, max_pages), the query's own page, async and _sync,
+ * bad input, and a pager that outlives its client. */
+#include "check.h"
+
+/* Counts the rows of every page until the pager says it has ended; -1 on an error. */
+static int rows_until_end(drupal_pager *pager, int *pages) {
+    int rows = 0;
+    drupal_response *page = NULL;
+    *pages = 0;
+    for (;;) {
+        drupal_code code = drupal_pager_next_sync(&page, pager);
+        if (code != DRUPAL_OK) {
+            drupal_response_free(page);
+            return -1;
+        }
+        if (page == NULL) return rows;
+        json_t *array = NULL;
+        if (drupal_response_json(&array, page) == DRUPAL_OK) rows += (int)json_array_size(array);
+        json_decref(array);
+        drupal_response_free(page);
+        (*pages)++;
+    }
+}
+
+static void test_pages_end(drupal_client *c) {
+    drupal_pager *pager = NULL;
+    drupal_response *page = (drupal_response *)&page;
+    const char *from_page_one[] = {"page", "1", NULL};
+    int pages = 0;
+
+    /* A full pager: 2 + 2 + 1 rows, then an empty page. */
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", NULL, 0), DRUPAL_OK);
+    CHECK_INT(rows_until_end(pager, &pages), 5);
+    CHECK_INT(pages, 3);
+    /* Once ended, always ended, with no request. */
+    CHECK_CODE(drupal_pager_next_sync(&page, pager), DRUPAL_OK);
+    CHECK(page == NULL);
+    drupal_pager_free(pager);
+
+    /* No pager: page 1 repeats page 0, so there is one page (it used to loop to max_pages). */
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles-all", NULL, 0), DRUPAL_OK);
+    CHECK_INT(rows_until_end(pager, &pages), 5);
+    CHECK_INT(pages, 1);
+    drupal_pager_free(pager);
+
+    /* The query's own page is the first; max_pages bounds the walk. */
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", from_page_one, 0), DRUPAL_OK);
+    CHECK_INT(rows_until_end(pager, &pages), 3);
+    CHECK_INT(pages, 2);
+    drupal_pager_free(pager);
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", NULL, 2), DRUPAL_OK);
+    CHECK_INT(rows_until_end(pager, &pages), 4);
+    drupal_pager_free(pager);
+}
+
+static void test_async_pager(drupal_client *c) {
+    drupal_pager *pager = NULL;
+    waiter w;
+    int pages = 0;
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", NULL, 0), DRUPAL_OK);
+    for (;;) {
+        ASYNC(w, drupal_pager_next(NULL, pager, waiter_callback, &w));
+        CHECK_INT(w.calls, 1);
+        CHECK_INT(w.code, DRUPAL_OK);
+        if (w.response == NULL) {  /* the end: DRUPAL_OK with a NULL response */
+            waiter_clear(&w);
+            break;
+        }
+        CHECK_RESPONSE(w.response, DRUPAL_OK, 200);
+        waiter_clear(&w);
+        if (++pages > 10) break;
+    }
+    CHECK_INT(pages, 3);
+    drupal_pager_free(pager);
+}
+
+static void test_bad_input_and_lifetime(void) {
+    drupal_client *c = new_client();
+    drupal_pager *pager = (drupal_pager *)&pager;
+    drupal_response *page = NULL;
+    const char *odd[] = {"page", NULL};
+
+    CHECK_CODE(drupal_view_pager_new(&pager, NULL, "/api/articles", NULL, 0), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(pager == NULL);
+    CHECK_CODE(drupal_view_pager_new(NULL, c, "/api/articles", NULL, 0), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_view_pager_new(&pager, c, NULL, NULL, 0), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/../x", NULL, 0), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", odd, 0), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_pager_next_sync(&page, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_pager_next(NULL, NULL, waiter_callback, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    drupal_pager_free(NULL);
+
+    /* A pager keeps its client's handle; once the client is freed, fetching is refused. */
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", NULL, 0), DRUPAL_OK);
+    drupal_client_free(c);
+    CHECK_CODE(drupal_pager_next_sync(&page, pager), DRUPAL_E_STATE);
+    CHECK(page == NULL);
+    drupal_pager_free(pager);
+}
+
+int main(void) {
+    drupal_client *c = new_client();
+    fake_reset();
+    test_pages_end(c);
+    test_async_pager(c);
+    drupal_client_free(c);
+    test_bad_input_and_lifetime();
+    return check_summary();
+}

@@ -129,7 +129,7 @@ def test_too_large_via_huge_fault(base_url):
 
 
 @pytest.mark.parametrize("path", ["/../etc/passwd", "/node/../user/1", "//evil.example/x", "http://evil/x",
-                                  "/node?x=1", "/node/\n1"])
+                                  "/node/\n1"])
 def test_invalid_argument_for_unsafe_paths(client, path):
     with pytest.raises(drupalsdk.InvalidArgumentError) as info:
         client.request("GET", path)

@@ -16,7 +16,7 @@ from collections import deque
 from typing import Any, Deque, Dict, Optional, Tuple
 
 from . import _ffi
-from ._response import convert
+from ._response import convert, returns_answer
 
 __all__ = ["DrupalFuture", "AsyncCall", "LoopDispatcher", "TRAMPOLINE", "new_key", "pending"]
 
@@ -75,9 +75,9 @@ class DrupalFuture(concurrent.futures.Future):
             _call_cancel(call)
         return super().cancel()
 
-    def _complete(self, code: int, response: int) -> None:
-        if code == 0:
-            value = convert(self._kind, response, False)
+    def _complete(self, code: int, response: Optional[int]) -> None:
+        if returns_answer(self._kind, code):
+            value = convert(self._kind, response, False, code)
             try:
                 self.set_result(value)
             except _InvalidState:  # cancelled meanwhile: drop the value
@@ -152,9 +152,9 @@ class AsyncCall:
         self.kind = kind
         self.login = login
 
-    def _complete(self, code: int, response: int) -> None:
-        if code == 0:
-            self.dispatcher.post(self.future, convert(self.kind, response, False), None)
+    def _complete(self, code: int, response: Optional[int]) -> None:
+        if returns_answer(self.kind, code):
+            self.dispatcher.post(self.future, convert(self.kind, response, False, code), None)
         else:
             self.dispatcher.post(self.future, None, _response_error(code, response, self.login))
 

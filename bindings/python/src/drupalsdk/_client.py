@@ -18,7 +18,8 @@ from . import _ffi
 from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, new_key, pending
 from ._errors import InvalidArgumentError
 from ._managed import Managed
-from ._response import KIND_BOOL, KIND_JSON, KIND_NONE, KIND_RESPONSE, KIND_TEXT, Response, convert
+from ._response import (KIND_ANSWER, KIND_BOOL, KIND_JSON, KIND_NONE, KIND_PAGE, KIND_RESPONSE, KIND_TEXT, Response,
+                        convert, returns_answer)
 
 __all__ = ["Client", "AsyncClient", "MockClient", "AsyncMockClient", "Event", "Listener"]
 
@@ -56,6 +57,8 @@ _DELETE = _Op(_lib.drupal_entity_delete, _lib.drupal_entity_delete_sync, KIND_NO
 _UPLOAD = _Op(_lib.drupal_file_upload, _lib.drupal_file_upload_sync, KIND_JSON)
 _VIEW = _Op(_lib.drupal_view, _lib.drupal_view_sync, KIND_JSON)
 _REQUEST = _Op(_lib.drupal_request, _lib.drupal_request_sync, KIND_RESPONSE)
+_REQUEST_ANSWER = _Op(_lib.drupal_request, _lib.drupal_request_sync, KIND_ANSWER)
+_PAGER_NEXT = _Op(_lib.drupal_pager_next, _lib.drupal_pager_next_sync, KIND_PAGE)
 _login_status_sync = _lib.drupal_login_status_sync
 
 # ---- Argument conversion ---------------------------------------------------------------------------
@@ -263,7 +266,8 @@ class _ClientBase(Managed):
     def __init__(self, base_url: str, *, timeout: Optional[float] = None, connect_timeout: Optional[float] = None,
                  verify: bool = True, ca_file: Optional[str] = None, user_agent: Optional[str] = None,
                  headers: HeadersArg = None, max_body_size: Optional[int] = None,
-                 follow_redirects: bool = False) -> None:
+                 follow_redirects: bool = False,
+                 entity_paths: Optional[Mapping[str, Tuple[str, str]]] = None) -> None:
         """Creates a client for the site at ``base_url`` (``http(s)://host[/prefix]``). Sends nothing yet.
 
         Args:
@@ -275,6 +279,9 @@ class _ClientBase(Managed):
             headers: extra headers for every request (a mapping, or ``(name, value)`` pairs).
             max_body_size: larger responses fail with :class:`TooLargeError` (default 64 MiB).
             follow_redirects: follow up to 5 redirects (default: return 3xx responses).
+            entity_paths: REST paths of custom entity types (or moved core ones):
+                ``{"event": ("/event/{id}", "/event/add")}``, canonical path with ``{id}`` and create
+                path. Types without an entry use Drupal's core paths, else ``/entity/<type>/{id}``.
 
         Raises:
             InvalidArgumentError: a malformed URL or option.
@@ -298,6 +305,12 @@ class _ClientBase(Managed):
         if header_lines is not None:
             options.headers = header_lines
         options.follow_redirects = 1 if follow_redirects else 0
+        if entity_paths:
+            triples: List[bytes] = []
+            for entity_type, (canonical, create) in entity_paths.items():
+                triples += [_text(entity_type, "entity_paths type"), _text(canonical, "entity_paths canonical path"),
+                            _text(create, "entity_paths create path")]
+            options.entity_paths = _ffi.string_array(triples)
         out = c_void_p()
         _lib.drupal_client_new(byref(out), _text(base_url, "base_url"), byref(options))
         self.base_url = base_url
@@ -346,6 +359,37 @@ class _ClientBase(Managed):
             _lib.drupal_client_set_no_auth(handle)
         finally:
             self._exit()
+
+    @property
+    def has_session(self) -> bool:
+        """True while the client holds a login session (from :meth:`login`, not yet logged out or
+        forgotten): what :meth:`logout` needs. Sends nothing."""
+        handle = self._enter()
+        try:
+            return _lib.drupal_client_has_session(handle) == 1
+        finally:
+            self._exit()
+
+    def forget_session(self) -> None:
+        """Drops the session cookie and tokens locally, without a request (the site keeps the
+        session until it expires; :meth:`logout` ends it there). Basic/Bearer credentials stay."""
+        handle = self._enter()
+        try:
+            _lib.drupal_client_forget_session(handle)
+        finally:
+            self._exit()
+
+    def _view_pager(self, path: str, query: Query, max_pages: int) -> "_Pager":
+        if not isinstance(max_pages, int) or isinstance(max_pages, bool) or not 0 < max_pages < 2 ** 32:
+            raise InvalidArgumentError("max_pages must be an int from 1 to 2**32-1", code="DRUPAL_E_INVALID_ARGUMENT")
+        path_bytes, query_array = _text(path, "path"), _query_array(query)
+        out = c_void_p()
+        handle = self._enter()
+        try:
+            _lib.drupal_view_pager_new(byref(out), handle, path_bytes, query_array, max_pages)
+        finally:
+            self._exit()
+        return _Pager(out.value)  # type: ignore[arg-type]
 
     # ---- Event hooks --------------------------------------------------------------------------
 
@@ -407,12 +451,14 @@ class _ClientBase(Managed):
         state = "closed" if self._closed else "open"
         return "<%s %s (%s)>" % (type(self).__name__, getattr(self, "base_url", "?"), state)
 
-    def _start(self, op: _Op, args: Tuple[Any, ...], waiter: Any) -> Optional[int]:
-        """Starts op's async C call with `waiter` registered for the trampoline (which the
-        library calls exactly once if the start succeeds); returns the call handle."""
+    def _start(self, op: _Op, args: Tuple[Any, ...], waiter: Any, owner: Optional[Managed] = None) -> Optional[int]:
+        """Starts op's async C call on the handle of `owner` (this client unless given) with
+        `waiter` registered for the trampoline (which the library calls exactly once if the start
+        succeeds); returns the call handle."""
+        owner = self if owner is None else owner
         key = new_key()
         call = c_void_p()
-        handle = self._enter()
+        handle = owner._enter()
         pending[key] = waiter
         try:
             code = op.start(byref(call), handle, *args, TRAMPOLINE, key)
@@ -422,18 +468,19 @@ class _ClientBase(Managed):
             pending.pop(key, None)
             raise
         finally:
-            self._exit()
+            owner._exit()
         return call.value
 
 
-def _paging(query: Query) -> Tuple[List[Tuple[str, Any]], int]:
-    """The query without its ``page`` parameter, and the first page to fetch (that page, or 0)."""
-    pairs = _pairs(query)
-    page = 0
-    for name, value in pairs:
-        if name == "page":
-            page = int(value)
-    return [(name, value) for name, value in pairs if name != "page"], page
+class _Pager(Managed):
+    """Owns a drupal_pager: the library's paging loop, which Client.view_all drives."""
+
+    def __init__(self, handle: int) -> None:
+        self._adopt(handle)
+
+    @staticmethod
+    def _free_handle(handle: int) -> None:
+        _lib.drupal_pager_free(handle)
 
 
 def _positive(value: float, what: str) -> float:
@@ -461,22 +508,28 @@ class Client(_ClientBase):
     # ---- Internal runners ---------------------------------------------------------------------
 
     def _call(self, op: _Op, *args: Any) -> Any:
+        return self._call_on(self, op, *args)
+
+    def _call_on(self, owner: Managed, op: _Op, *args: Any) -> Any:
+        """Runs op's blocking C call on the handle of `owner` and converts its outcome."""
         out = c_void_p()
-        handle = self._enter()
+        handle = owner._enter()
         try:
             code = op.wait(byref(out), handle, *args)
             response = out.value
-            if response is None:  # not started: the reason is this thread's last error
-                raise _last_error(code)
+            if response is None:
+                if code == 0:  # a call that ends with no response (a pager past its end)
+                    return convert(op.kind, None, True)
+                raise _last_error(code)  # not started: the reason is this thread's last error
         finally:
-            self._exit()
-        if code:
+            owner._exit()
+        if not returns_answer(op.kind, code):
             try:
                 raise _response_error(code, response, op.login)
             finally:
                 _response_free(response)
-        if op.kind == KIND_RESPONSE:
-            return convert(KIND_RESPONSE, response, True)  # the Response owns it now
+        if op.kind == KIND_RESPONSE or op.kind == KIND_ANSWER:
+            return convert(op.kind, response, True, code)  # the Response owns it now
         try:
             return convert(op.kind, response, True)
         finally:
@@ -504,15 +557,23 @@ class Client(_ClientBase):
         self._call(_LOGOUT)
 
     def login_status(self) -> bool:
-        """Asks the site whether this client's session is logged in."""
+        """Asks the site whether this client's session cookie is logged in (sent with the cookie
+        alone: Drupal refuses Basic credentials on /user/login_status)."""
+        out = c_void_p()
         value = c_int()
         handle = self._enter()
         try:
-            code = _login_status_sync(byref(value), handle)
-            if code:
+            code = _login_status_sync(byref(out), byref(value), handle)
+            response = out.value
+            if response is None:
                 raise _last_error(code)
         finally:
             self._exit()
+        try:
+            if code:
+                raise _response_error(code, response)
+        finally:
+            _response_free(response)
         return value.value == 1
 
     def csrf_refresh(self) -> str:
@@ -552,35 +613,37 @@ class Client(_ClientBase):
         return self._call(_VIEW, _text(path, "path"), _query_array(query))
 
     def view_all(self, path: str, query: Query = None, *, max_pages: int = 1000) -> Iterator[Dict[str, Any]]:
-        """Yields the rows of every page of a paged view (``page`` = 0, 1, ...; stops at an empty page).
-
-        A ``page`` in ``query`` is the first page fetched. At most ``max_pages`` pages are read.
+        """Yields the rows of every page of a view: ``page`` = 0, 1, ... (from the query's own
+        ``page`` if given), ending at an empty page, at a page that repeats the one before (a
+        display without a full pager ignores ``page``), or after ``max_pages`` pages.
         """
-        pairs, page = _paging(query)
-        for _ in range(max_pages):
-            rows = self.view(path, pairs + [("page", page)])
-            if not rows:
-                return
-            yield from rows
-            page += 1
+        with self._view_pager(path, query, max_pages) as pager:
+            while True:
+                rows = self._call_on(pager, _PAGER_NEXT)
+                if rows is None:
+                    return
+                yield from rows
 
     def request(self, method: str, path: str, *, query: Query = None, headers: HeadersArg = None,
-                body: Body = None, format: bool = True) -> Response:
+                body: Body = None, format: bool = True, raise_for_status: bool = True) -> Response:
         """Sends any request to a path under the base URL, with the client's auth, cookies and CSRF handling.
 
         Args:
             method: ``"GET"``, ``"POST"``, ``"PATCH"``, ...
-            path: e.g. ``"/node/1"``; ``..``, ``//``, schemes and ``?`` are refused.
-            query: query parameters (a mapping or pairs).
+            path: e.g. ``"/node/1"`` or ``"/node?page=1"``, or an absolute URL under the base URL
+                (a JSON:API ``links.next``); ``..``, ``//`` and URLs of other sites are refused.
+            query: query parameters (a mapping or pairs), added after any in ``path``.
             headers: extra headers (a mapping, pairs, or ``"Name: value"`` lines).
             body: bytes as they are, or a dict/list sent as JSON.
             format: add ``?_format=json`` (False for JSON:API, ``/session/token``, files).
+            raise_for_status: False returns answers with a status of 400 or more as a
+                :class:`Response` too (its ``error`` is the exception, ``raise_for_status()`` raises it).
         Returns:
-            a :class:`Response` (status below 400; other statuses raise).
+            a :class:`Response`.
         """
         options = _request_options(query, headers, body, format)
-        return self._call(_REQUEST, _text(method, "method"), _text(path, "path"),
-                          options[0] if options else None)
+        return self._call(_REQUEST if raise_for_status else _REQUEST_ANSWER, _text(method, "method"),
+                          _text(path, "path"), options[0] if options else None)
 
     # ---- Futures ------------------------------------------------------------------------------
 
@@ -637,11 +700,11 @@ class Client(_ClientBase):
         return self._submit(_VIEW, _text(path, "path"), _query_array(query))
 
     def submit_request(self, method: str, path: str, *, query: Query = None, headers: HeadersArg = None,
-                       body: Body = None, format: bool = True) -> DrupalFuture:
+                       body: Body = None, format: bool = True, raise_for_status: bool = True) -> DrupalFuture:
         """As :meth:`request`, returning a Future of :class:`Response`."""
         options = _request_options(query, headers, body, format)
-        return self._submit(_REQUEST, _text(method, "method"), _text(path, "path"),
-                            options[0] if options else None)
+        return self._submit(_REQUEST if raise_for_status else _REQUEST_ANSWER, _text(method, "method"),
+                            _text(path, "path"), options[0] if options else None)
 
     # ---- Factories ----------------------------------------------------------------------------
 
@@ -664,13 +727,13 @@ class AsyncClient(_ClientBase):
 
     _dispatcher: Optional[LoopDispatcher] = None
 
-    async def _await(self, op: _Op, *args: Any) -> Any:
+    async def _await(self, op: _Op, *args: Any, owner: Optional[Managed] = None) -> Any:
         loop = asyncio.get_running_loop()
         dispatcher = self._dispatcher
         if dispatcher is None or dispatcher.loop is not loop:
             dispatcher = self._dispatcher = LoopDispatcher(loop)
         future = loop.create_future()
-        call_handle = self._start(op, args, AsyncCall(dispatcher, future, op.kind, op.login))
+        call_handle = self._start(op, args, AsyncCall(dispatcher, future, op.kind, op.login), owner)
         try:
             return await future
         except asyncio.CancelledError:
@@ -737,21 +800,20 @@ class AsyncClient(_ClientBase):
     async def view_all(self, path: str, query: Query = None, *,
                        max_pages: int = 1000) -> AsyncIterator[Dict[str, Any]]:
         """As :meth:`Client.view_all`, as an async iterator: ``async for row in client.view_all(...)``."""
-        pairs, page = _paging(query)
-        for _ in range(max_pages):
-            rows = await self.view(path, pairs + [("page", page)])
-            if not rows:
-                return
-            for row in rows:
-                yield row
-            page += 1
+        with self._view_pager(path, query, max_pages) as pager:
+            while True:
+                rows = await self._await(_PAGER_NEXT, owner=pager)
+                if rows is None:
+                    return
+                for row in rows:
+                    yield row
 
     async def request(self, method: str, path: str, *, query: Query = None, headers: HeadersArg = None,
-                      body: Body = None, format: bool = True) -> Response:
+                      body: Body = None, format: bool = True, raise_for_status: bool = True) -> Response:
         """As :meth:`Client.request`."""
         options = _request_options(query, headers, body, format)
-        return await self._await(_REQUEST, _text(method, "method"), _text(path, "path"),
-                                 options[0] if options else None)
+        return await self._await(_REQUEST if raise_for_status else _REQUEST_ANSWER, _text(method, "method"),
+                                 _text(path, "path"), options[0] if options else None)
 
     @classmethod
     def mock(cls) -> "AsyncMockClient":

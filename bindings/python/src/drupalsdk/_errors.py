@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import builtins
 import concurrent.futures
-from typing import Iterator, List, Mapping, Optional, Tuple
+from typing import Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple
 
 __all__ = [
     "DrupalError", "HTTPError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
-    "CancelledError", "TooLargeError", "DecodeError", "Headers",
+    "CancelledError", "TooLargeError", "DecodeError", "Headers", "ErrorObject",
 ]
 
 
@@ -35,8 +35,9 @@ class Headers(Mapping[str, str]):
     """A read-only, case-insensitive mapping of response headers.
 
     ``headers["content-type"]`` and ``headers["Content-Type"]`` are the same entry. When a header
-    came more than once, the mapping gives the first value; :meth:`get_all` gives every value and
-    :meth:`items_raw` every field in the order received.
+    came more than once (``Set-Cookie``, ``Link``), the mapping gives the first value;
+    :meth:`get_all` (or :meth:`getlist`) gives every value in order, and :meth:`items_raw` every
+    field in the order received.
     """
 
     __slots__ = ("_fields", "_index")
@@ -65,6 +66,10 @@ class Headers(Mapping[str, str]):
         key = name.lower()
         return [value for field, value in self._fields if field.lower() == key]
 
+    def getlist(self, name: str) -> List[str]:
+        """Every value of a header, in the order received (as :meth:`get_all`)."""
+        return self.get_all(name)
+
     def items_raw(self) -> List[Tuple[str, str]]:
         """Every header field as received: ``[(name, value), ...]``."""
         return list(self._fields)
@@ -76,23 +81,46 @@ class Headers(Mapping[str, str]):
 _EMPTY_HEADERS = Headers()
 
 
+class ErrorObject(NamedTuple):
+    """One entry of a JSON:API error document's ``errors``, as Drupal sent it.
+
+    ``status`` is the string JSON:API sends (``"422"``); absent members are ``None``.
+    ``members`` holds every string, number and boolean member by dotted path
+    (``{"source.pointer": "/data/attributes/title", "links.via.href": "...", ...}``).
+    """
+    title: Optional[str]
+    status: Optional[str]
+    detail: Optional[str]
+    code: Optional[str]
+    pointer: Optional[str]
+    members: Dict[str, str]
+
+
 class DrupalError(Exception):
     """Base class of every error the library reports.
 
     Attributes:
         code: the C library's code name, e.g. ``"DRUPAL_E_HTTP"`` or ``"DRUPAL_E_TIMEOUT"``.
         status: the HTTP status, or ``None`` when no answer arrived.
-        message: Drupal's message (``{"message": ...}``) or a description of the failure.
+        message: a description for humans: Drupal's own message when it sent a non-empty one,
+            else a summary (``"GET /node/7 answered HTTP 403 Forbidden with no message"``).
+        drupal_message: Drupal's message exactly as sent, empty included (``{"message": ""}``
+            gives ``""``; for JSON:API, the first error's ``detail``), or ``None`` when the answer
+            carried none.
+        jsonapi_errors: every entry of a JSON:API error document (:class:`ErrorObject` values).
         body: the response body (``b""`` when there was none).
         headers: the response headers (a case-insensitive :class:`Headers` mapping).
     """
 
     def __init__(self, message: str, *, code: str = "DRUPAL_E_INTERNAL", status: Optional[int] = None,
-                 body: bytes = b"", headers: Optional[Headers] = None) -> None:
+                 body: bytes = b"", headers: Optional[Headers] = None, drupal_message: Optional[str] = None,
+                 jsonapi_errors: "List[ErrorObject] | None" = None) -> None:
         Exception.__init__(self, message)
         self.code = code
         self.status = status
         self.message = message
+        self.drupal_message = drupal_message
+        self.jsonapi_errors: List[ErrorObject] = list(jsonapi_errors or ())
         self.body = body
         self.headers: Headers = headers if headers is not None else _EMPTY_HEADERS
 
@@ -107,12 +135,15 @@ class DrupalError(Exception):
     # OSError-derived subclasses (timeouts, network) must pickle and format like the others.
     def __reduce__(self):  # type: ignore[override]
         return (_rebuild, (type(self), self.message, self.code, self.status, self.body,
-                           self.headers.items_raw(), getattr(self, "violations", None)))
+                           self.headers.items_raw(), getattr(self, "violations", None), self.drupal_message,
+                           self.jsonapi_errors))
 
 
-def _rebuild(cls, message, code, status, body, fields, violations):  # type: ignore[no-untyped-def]
+def _rebuild(cls, message, code, status, body, fields, violations, drupal_message=None,  # type: ignore[no-untyped-def]
+             jsonapi_errors=None):
     error = cls.__new__(cls)
-    DrupalError.__init__(error, message, code=code, status=status, body=body, headers=Headers(fields))
+    DrupalError.__init__(error, message, code=code, status=status, body=body, headers=Headers(fields),
+                         drupal_message=drupal_message, jsonapi_errors=jsonapi_errors)
     if violations is not None:
         error.violations = violations
     return error
@@ -138,7 +169,9 @@ class ValidationError(HTTPError):
     """422: Drupal refused the entity.
 
     Attributes:
-        violations: ``[(field_path, message), ...]``, e.g. ``[("title", "This value should not be null.")]``.
+        violations: ``[(field_path, message), ...]``, e.g. ``[("title", "This value should not be null.")]``;
+            for JSON:API, ``[(source_pointer, detail), ...]``. Empty when Drupal's message is not a
+            violation list (e.g. "Unprocessable Entity: file validation failed.").
     """
 
     def __init__(self, message: str, *, violations: "List[Tuple[str, str]] | None" = None, **kwargs) -> None:  # type: ignore[no-untyped-def]

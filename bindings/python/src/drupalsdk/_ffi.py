@@ -49,7 +49,7 @@ DRUPAL_EVENT_LOGOUT = 2
 DRUPAL_EVENT_REQUEST_START = 3
 DRUPAL_EVENT_REQUEST_FINISH = 4
 
-DRUPAL_CLIENT_OPTIONS_VERSION = 1
+DRUPAL_CLIENT_OPTIONS_VERSION = 2
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
 
 # ---- Library lookup ------------------------------------------------------------------------------
@@ -138,6 +138,7 @@ class ClientOptions(Structure):
         ("max_body_size", c_size_t),
         ("headers", POINTER(c_char_p)),
         ("follow_redirects", c_int),
+        ("entity_paths", POINTER(c_char_p)),
     ]
 
 
@@ -202,13 +203,15 @@ _SIGNATURES = [
     ("drupal_client_set_basic_auth", _code, _h, _s, _s),
     ("drupal_client_set_bearer_token", _code, _h, _s),
     ("drupal_client_set_no_auth", _code, _h),
+    ("drupal_client_has_session", c_int, _h),
+    ("drupal_client_forget_session", _code, _h),
     # session
     ("drupal_login", _code, _out, _h, _s, _s, *_ASYNC_TAIL),
     ("drupal_login_sync", _code, _out, _h, _s, _s),
     ("drupal_logout", _code, _out, _h, *_ASYNC_TAIL),
     ("drupal_logout_sync", _code, _out, _h),
     ("drupal_login_status", _code, _out, _h, *_ASYNC_TAIL),
-    ("drupal_login_status_sync", _code, POINTER(c_int), _h),
+    ("drupal_login_status_sync", _code, _out, POINTER(c_int), _h),
     ("drupal_csrf_refresh", _code, _out, _h, *_ASYNC_TAIL),
     ("drupal_csrf_refresh_sync", _code, _out, _h),
     # entities
@@ -225,6 +228,10 @@ _SIGNATURES = [
     # views and requests
     ("drupal_view", _code, _out, _h, _s, _strv, *_ASYNC_TAIL),
     ("drupal_view_sync", _code, _out, _h, _s, _strv),
+    ("drupal_view_pager_new", _code, _out, _h, _s, _strv, c_uint),
+    ("drupal_pager_next", _code, _out, _h, *_ASYNC_TAIL),
+    ("drupal_pager_next_sync", _code, _out, _h),
+    ("drupal_pager_free", None, _h),
     ("drupal_request", _code, _out, _h, _s, _s, POINTER(RequestOptions), *_ASYNC_TAIL),
     ("drupal_request_sync", _code, _out, _h, _s, _s, POINTER(RequestOptions)),
     # responses
@@ -233,6 +240,10 @@ _SIGNATURES = [
     ("drupal_response_code", _code, _h),
     ("drupal_response_status", c_int, _h),
     ("drupal_response_error_message", c_char_p, _h),
+    ("drupal_response_drupal_message", c_char_p, _h),
+    ("drupal_response_jsonapi_error_count", c_size_t, _h),
+    ("drupal_response_jsonapi_error_member_at", _code, POINTER(c_char_p), POINTER(c_char_p), _h, c_size_t,
+     c_size_t),
     ("drupal_response_body", c_void_p, _h, POINTER(c_size_t)),
     ("drupal_response_header", c_char_p, _h, _s),
     ("drupal_response_header_count", c_size_t, _h),
@@ -297,7 +308,8 @@ def check(code: int, function=None, arguments=None) -> int:  # type: ignore[no-u
 
 
 for _name in ("drupal_client_options_init", "drupal_client_new", "drupal_client_set_basic_auth",
-              "drupal_client_set_bearer_token", "drupal_client_set_no_auth", "drupal_client_add_listener",
+              "drupal_client_set_bearer_token", "drupal_client_set_no_auth", "drupal_client_forget_session",
+              "drupal_view_pager_new", "drupal_client_add_listener",
               "drupal_client_remove_listener", "drupal_mock_client_new", "drupal_mock_add_user",
               "drupal_mock_add_entity", "drupal_mock_stub"):
     getattr(lib, _name).errcheck = check
@@ -309,6 +321,29 @@ _header_count = lib.drupal_response_header_count
 _header_at = lib.drupal_response_header_at
 _violation_count = lib.drupal_response_violation_count
 _violation_at = lib.drupal_response_violation_at
+_drupal_message = lib.drupal_response_drupal_message
+_jsonapi_error_count = lib.drupal_response_jsonapi_error_count
+_jsonapi_error_member_at = lib.drupal_response_jsonapi_error_member_at
+
+
+def _text(value: "Optional[bytes]") -> str:
+    return value.decode("utf-8", "replace") if value else ""
+
+
+def response_jsonapi_errors(response: int) -> "List[_errors.ErrorObject]":
+    """Every JSON:API error entry of a response, each with all its members."""
+    entries = []
+    name = c_char_p()
+    value = c_char_p()
+    for index in range(_jsonapi_error_count(response)):
+        members = {}
+        member = 0
+        while _jsonapi_error_member_at(byref(name), byref(value), response, index, member) == DRUPAL_OK:
+            members[_text(name.value)] = _text(value.value)
+            member += 1
+        entries.append(_errors.ErrorObject(members.get("title"), members.get("status"), members.get("detail"),
+                                           members.get("code"), members.get("source.pointer"), members))
+    return entries
 
 
 def response_headers(response: int) -> _errors.Headers:
@@ -333,8 +368,11 @@ def response_error(code: int, response: int, login: bool = False) -> _errors.Dru
     status = _response_status(response)
     cls = _errors.error_class(code, status, login)
     message = _response_message(response).decode("utf-8", "replace")
+    drupal_message = _drupal_message(response)
     kwargs = dict(code=code_name(code), status=status or None, body=response_body(response),
-                  headers=response_headers(response))
+                  headers=response_headers(response),
+                  drupal_message=None if drupal_message is None else drupal_message.decode("utf-8", "replace"),
+                  jsonapi_errors=response_jsonapi_errors(response) if _jsonapi_error_count(response) else None)
     if cls is _errors.ValidationError:
         path = c_char_p()
         text = c_char_p()

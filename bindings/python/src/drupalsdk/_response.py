@@ -5,7 +5,7 @@ import json
 from typing import Any, Optional
 
 from . import _ffi
-from ._errors import DecodeError, Headers
+from ._errors import DecodeError, DrupalError, Headers
 
 __all__ = ["Response"]
 
@@ -25,14 +25,15 @@ class Response:
     released by :meth:`close` or when the object is collected).
     """
 
-    __slots__ = ("status", "content", "_handle", "_headers")
+    __slots__ = ("status", "content", "_handle", "_headers", "_error")
 
     def __init__(self, status: int, content: bytes, handle: Optional[int] = None,
-                 headers: Optional[Headers] = None) -> None:
+                 headers: Optional[Headers] = None, error: Optional[DrupalError] = None) -> None:
         self.status: int = status
         self.content: bytes = content
         self._handle = handle
         self._headers = headers
+        self._error = error
 
     @property
     def headers(self) -> Headers:
@@ -60,8 +61,18 @@ class Response:
 
     @property
     def ok(self) -> bool:
-        """True for a status below 400 (always, for responses the client returns)."""
+        """True for a status below 400 (always, unless the request asked for error answers)."""
         return self.status < 400
+
+    @property
+    def error(self) -> Optional[DrupalError]:
+        """For a status of 400 or more: the exception the request would have raised, else None."""
+        return self._error
+
+    def raise_for_status(self) -> None:
+        """Raises :attr:`error` (e.g. :class:`NotFoundError` for a 404) if there is one."""
+        if self._error is not None:
+            raise self._error
 
     def close(self) -> None:
         """Releases the C response (headers not read by then are lost). Idempotent."""
@@ -87,6 +98,8 @@ KIND_NONE = 1       # None (delete, logout)
 KIND_BOOL = 2       # body "1" -> True
 KIND_TEXT = 3       # body as str (csrf token)
 KIND_RESPONSE = 4   # a Response (keeps the C response for lazy headers)
+KIND_ANSWER = 5     # a Response for every answer, status >= 400 too (request(raise_for_status=False))
+KIND_PAGE = 6       # a page's rows (list), or None once a pager has no more pages
 
 
 def _decode_failure(response: int, body: bytes, error: Exception) -> DecodeError:
@@ -94,8 +107,18 @@ def _decode_failure(response: int, body: bytes, error: Exception) -> DecodeError
                        status=_status(response), body=body, headers=_ffi.response_headers(response))
 
 
-def convert(kind: int, response: int, owned: bool) -> Any:
-    """The value of a successful call. Takes over an owned response only for KIND_RESPONSE."""
+def returns_answer(kind: int, code: int) -> bool:
+    """Whether a call of this kind that ended with `code` gives a value rather than raising."""
+    return code == 0 or (kind == KIND_ANSWER and code == _ffi.DRUPAL_E_HTTP)
+
+
+def convert(kind: int, response: Optional[int], owned: bool, code: int = 0) -> Any:
+    """The value of a call for which ``returns_answer`` holds. Takes over an owned response only for
+    KIND_RESPONSE and KIND_ANSWER."""
+    if kind == KIND_PAGE:
+        if response is None:
+            return None
+        kind = KIND_JSON
     if kind == KIND_JSON:
         body = _body(response)
         if not body:
@@ -106,8 +129,9 @@ def convert(kind: int, response: int, owned: bool) -> Any:
             raise _decode_failure(response, body, error) from None
     if kind == KIND_NONE:
         return None
-    if kind == KIND_RESPONSE:
-        return Response(_status(response), _body(response), response if owned else _retain(response))
+    if kind == KIND_RESPONSE or kind == KIND_ANSWER:
+        error = _ffi.response_error(code, response) if code else None
+        return Response(_status(response), _body(response), response if owned else _retain(response), error=error)
     if kind == KIND_BOOL:
         return _body(response).strip() == b"1"
     return _body(response).decode("utf-8", "replace")

@@ -231,6 +231,25 @@ drupal_code drupal_call_cancel(drupal_call *call);
 /** Releases a call handle (does not cancel the call). NULL is a no-op. */
 void drupal_call_free(drupal_call *call);
 
+/**
+ * Called on the waiting thread when the fd given to drupal_set_interrupt_fd() becomes readable
+ * during a blocking call. Return nonzero to cancel the call, 0 to go on waiting (having read what
+ * made the fd readable, else it is called again at once).
+ */
+typedef int (*drupal_interrupt_callback)(void *userdata);
+
+/**
+ * Lets something other than the network end blocking calls made on the calling thread, e.g. a
+ * signal: while a *_sync call on this thread waits for the network, it also waits for fd to
+ * become readable (a pipe a signal handler writes to). Then callback(userdata) runs on this
+ * thread; if it returns nonzero (or callback is NULL) the call ends with DRUPAL_E_CANCELLED, its
+ * transfers aborted (a request already sent may have reached the server). The library never reads
+ * or closes fd. The setting is per thread and stays until changed; fd -1 removes it.
+ * Blocking calls of mock clients answer at once and do not watch fd.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for an fd below -1.
+ */
+drupal_code drupal_set_interrupt_fd(int fd, drupal_interrupt_callback callback, void *userdata);
+
 /* ==== Session: login, logout, status, CSRF ==================================================== */
 
 /**

@@ -79,6 +79,10 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
     /// Set for an engine with a thread of its own (see `runOnce`).
     private var spinsForWork = false
+    /// The driving thread's interrupt watch, for the length of one `drive`.
+    @exclusivity(unchecked) private var interruptWatch: BlockingInterrupt.Watch?
+    /// Set once the watch cancelled this drive: transfers it starts from then on fail at once.
+    @exclusivity(unchecked) private var interrupted = false
 
     /// Runs the loop on a new thread of its own until `stop()`.
     func startThread() {
@@ -94,8 +98,14 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     /// Runs `start` and then the loop on the calling thread until `isDone()` holds. Only one
-    /// thread may drive an engine at a time.
+    /// thread may drive an engine at a time. The thread's `BlockingInterrupt` watch, if any, is
+    /// waited on too: when it fires and says so, the transfers of this drive end as cancelled.
     func drive(start: () -> Void, until isDone: () -> Bool) {
+        interruptWatch = BlockingInterrupt.current
+        defer {
+            interruptWatch = nil
+            interrupted = false
+        }
         start()
         while !isDone() {
             if !runOnce(isDone: isDone) { return }
@@ -227,10 +237,23 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             return true
         }
         if sleep {
-            curl_multi_poll(multi, nil, 0, 1000, nil)
-            inbox.withLock { $0.sleeping = false }
+            if let watch = interruptWatch {
+                var extra = curl_waitfd(fd: watch.fileDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+                curl_multi_poll(multi, &extra, 1, 1000, nil)
+                inbox.withLock { $0.sleeping = false }
+                if extra.revents & Int16(CURL_WAIT_POLLIN) != 0 && watch.shouldCancel() { interrupt() }
+            } else {
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+                inbox.withLock { $0.sleeping = false }
+            }
         }
         return true
+    }
+
+    /// Ends every transfer of this drive as cancelled, and the ones it would start later.
+    private func interrupt() {
+        interrupted = true
+        for transfer in active { cancel(transfer, reason: "the blocking call was interrupted") }
     }
 
     /// Polls the transfers' sockets without sleeping for up to `options.busyPollMicroseconds`;
@@ -256,7 +279,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     private func start(_ transfer: CurlTransfer) {
-        if transfer.cancelRequested.load(ordering: .relaxed) {
+        if transfer.cancelRequested.load(ordering: .relaxed) || interrupted {
             resume(transfer, with: .failure(DrupalError.cancelled()))
             return
         }
@@ -274,11 +297,11 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         curl_multi_add_handle(multi, handle.easy)
     }
 
-    private func cancel(_ transfer: CurlTransfer) {
+    private func cancel(_ transfer: CurlTransfer, reason: String = "the request was cancelled") {
         guard removeActive(transfer), let easy = transfer.easy else { return }
         curl_multi_remove_handle(multi, easy)
         recycle(transfer)
-        resume(transfer, with: .failure(DrupalError.cancelled()))
+        resume(transfer, with: .failure(DrupalError(.cancelled, reason)))
     }
 
     @discardableResult

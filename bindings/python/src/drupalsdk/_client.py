@@ -14,7 +14,7 @@ from ctypes import byref, c_int, c_uint64, c_void_p, string_at
 from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence,
                     Tuple, Union)
 
-from . import _ffi
+from . import _ffi, _interrupts
 from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, new_key, pending
 from ._errors import InvalidArgumentError
 from ._managed import Managed
@@ -60,6 +60,20 @@ _REQUEST = _Op(_lib.drupal_request, _lib.drupal_request_sync, KIND_RESPONSE)
 _REQUEST_ANSWER = _Op(_lib.drupal_request, _lib.drupal_request_sync, KIND_ANSWER)
 _PAGER_NEXT = _Op(_lib.drupal_pager_next, _lib.drupal_pager_next_sync, KIND_PAGE)
 _login_status_sync = _lib.drupal_login_status_sync
+
+_watch_interrupts = _interrupts.watch
+
+
+def _reraise_interrupt(previous: int, response: Optional[int]) -> None:
+    """Raises what a signal handler raised during a blocking call (KeyboardInterrupt), after
+    freeing the call's response."""
+    try:
+        _interrupts.reraise(previous)
+    except BaseException:
+        if response:
+            _response_free(response)
+        raise
+
 
 # ---- Argument conversion ---------------------------------------------------------------------------
 
@@ -514,15 +528,17 @@ class Client(_ClientBase):
         """Runs op's blocking C call on the handle of `owner` and converts its outcome."""
         out = c_void_p()
         handle = owner._enter()
+        previous = _watch_interrupts()
         try:
             code = op.wait(byref(out), handle, *args)
-            response = out.value
-            if response is None:
-                if code == 0:  # a call that ends with no response (a pager past its end)
-                    return convert(op.kind, None, True)
-                raise _last_error(code)  # not started: the reason is this thread's last error
         finally:
             owner._exit()
+        response = out.value
+        _reraise_interrupt(previous, response)
+        if response is None:
+            if code == 0:  # a call that ends with no response (a pager past its end)
+                return convert(op.kind, None, True)
+            raise _last_error(code)  # not started: the reason is this thread's last error
         if not returns_answer(op.kind, code):
             try:
                 raise _response_error(code, response, op.login)
@@ -562,13 +578,15 @@ class Client(_ClientBase):
         out = c_void_p()
         value = c_int()
         handle = self._enter()
+        previous = _watch_interrupts()
         try:
             code = _login_status_sync(byref(out), byref(value), handle)
-            response = out.value
-            if response is None:
-                raise _last_error(code)
         finally:
             self._exit()
+        response = out.value
+        _reraise_interrupt(previous, response)
+        if response is None:
+            raise _last_error(code)
         try:
             if code:
                 raise _response_error(code, response)

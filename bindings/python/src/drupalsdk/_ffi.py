@@ -171,6 +171,8 @@ class Event(Structure):
 CALLBACK = CFUNCTYPE(None, c_int, c_void_p, c_void_p)
 #: void (*drupal_event_callback)(const drupal_event *, void *userdata)
 EVENT_CALLBACK = CFUNCTYPE(None, POINTER(Event), c_void_p)
+#: int (*drupal_interrupt_callback)(void *userdata)
+INTERRUPT_CALLBACK = CFUNCTYPE(c_int, c_void_p)
 
 # Handles travel as plain integers (c_void_p): drupal_client *, drupal_response *, drupal_call *.
 _h = c_void_p
@@ -196,6 +198,7 @@ _SIGNATURES = [
     ("drupal_last_error", c_char_p),
     ("drupal_last_error_code", c_int),
     ("drupal_free", None, c_void_p),
+    ("drupal_set_interrupt_fd", _code, c_int, INTERRUPT_CALLBACK, c_void_p),
     # clients
     ("drupal_client_options_init", _code, POINTER(ClientOptions), c_uint),
     ("drupal_client_new", _code, _out, _s, POINTER(ClientOptions)),

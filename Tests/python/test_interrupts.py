@@ -1,0 +1,62 @@
+"""Ctrl-C wakes a blocking call on the main thread, as it wakes time.sleep; signals whose handlers
+return do not disturb it. Each case runs in its own interpreter, so signals stay there."""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+SCRIPT = textwrap.dedent("""
+    import os, signal, sys, threading, time
+    import drupalsdk
+    base, mode = sys.argv[1], sys.argv[2]
+    client = drupalsdk.Client(base, timeout=30)
+    if mode == "delay":
+        signal.signal(signal.SIGUSR1, lambda number, frame: None)  # a handler that returns
+    print("ready", flush=True)
+    started = time.monotonic()
+    try:
+        if mode == "delay":  # answers after 1.5 s: a returning handler must not cut it short
+            node = client.request("GET", "/node/1", headers={"X-Fake-Fault": "delay;ms=1500"})
+            print("answered %d after %.1f" % (node.status, time.monotonic() - started), flush=True)
+        else:
+            client.request("GET", "/node/1", headers={"X-Fake-Fault": "stall;seconds=20"})
+            print("no interrupt", flush=True)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt after %.1f" % (time.monotonic() - started), flush=True)
+        # The client still works afterwards.
+        print("then %d" % client.request("GET", "/node/1").status, flush=True)
+""")
+
+
+def _run(base_url, mode, send, wait=0.5):
+    env = dict(os.environ)
+    process = subprocess.Popen([sys.executable, "-c", SCRIPT, base_url, mode], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    assert process.stdout.readline().strip() == "ready"
+    time.sleep(wait)
+    send(process)
+    out, err = process.communicate(timeout=25)
+    return out, err
+
+
+def test_ctrl_c_interrupts_a_blocking_call(base_url):
+    out, err = _run(base_url, "stall", lambda p: p.send_signal(signal.SIGINT))
+    lines = out.splitlines()
+    assert lines and lines[0].startswith("KeyboardInterrupt after "), (out, err)
+    assert float(lines[0].split()[-1]) < 3, "woke at the signal, not at the 20 s stall's end"
+    assert lines[1] == "then 200", (out, err)
+    assert "Exception ignored" not in err, err
+
+
+def test_a_signal_whose_handler_returns_does_not_end_the_call(base_url):
+    def send(process):
+        for _ in range(3):
+            process.send_signal(signal.SIGUSR1)
+            time.sleep(0.1)
+    out, err = _run(base_url, "delay", send, wait=0.2)
+    assert out.startswith("answered 200 after "), (out, err)
+    assert float(out.split()[-1]) >= 1.4, "the call waited for its answer"

@@ -5,8 +5,8 @@ import re
 import traceback
 from urllib.parse import quote
 
-from . import responses
-from .auth import authenticate, session_cookie_name
+from . import outgoing, responses
+from .auth import authenticate, bearer_401, session_cookie_name
 from .denormalize import HttpError
 from .normalize import Normalizer
 from .responses import Response
@@ -34,7 +34,7 @@ class Route:
     requirement (always kept as a fallback by the format filter)."""
 
     def __init__(self, name, methods, handler, formats=None, content_types=None,
-                 rest=False, csrf=False, entity=None, access=None, param_path=None):
+                 rest=False, csrf=False, entity=None, access=None, param_path=None, oauth2=None):
         self.name = name
         self.methods = methods
         self.handler = handler
@@ -45,6 +45,9 @@ class Route:
         self.entity = entity          # entity type loaded from the first path group
         self.access = access          # fn(ctx) -> None | reason
         self.param_path = param_path  # e.g. '/node/{node}' for the 404 message
+        # Bearer (simple_oauth's global "oauth2" provider): allowed on routes without _auth;
+        # a REST resource or view must list it.
+        self.oauth2 = (not rest) if oauth2 is None else oauth2
 
 
 class Context:
@@ -86,7 +89,7 @@ class App:
     def handle(self, req):
         try:
             with self.store.lock:
-                return self._handle(req)
+                return outgoing.finish(self, req, self._handle(req))
         except Exception:
             traceback.print_exc()
             return responses.server_error(req.query.get('_format') or 'html')
@@ -99,6 +102,14 @@ class App:
         site = self.config.site_name
         if path.startswith('/sites/default/files/') and req.method in ('GET', 'HEAD'):
             return static_file(self.store, path, site)
+
+        # Authentication runs before routing (kernel.request, priority 300): a refused
+        # Bearer token is a 401 on any path, even a public or unknown one.
+        auth = authenticate(req, self.store, self.basic_flood_ok,
+                            ignore_basic=path == '/oauth/token' and self.store.oauth_installed())
+        req.auth = auth
+        if auth.bearer_error:
+            return bearer_401(auth.bearer_error, err_fmt, site)
 
         routes, match = None, None
         for regex, candidates in self.routes:
@@ -138,7 +149,6 @@ class App:
         if failure:
             return failure
 
-        auth = authenticate(req, self.store, self.basic_flood_ok)
         ctx = Context(self, req, auth, route, fmt, match)
         try:
             resp = self._run(ctx, route, method)
@@ -184,6 +194,8 @@ class App:
 
         auth = ctx.auth
         if auth.provider == 'basic' and not route.rest:
+            raise HttpError(403, NOT_ALLOWED)
+        if auth.provider == 'bearer' and not route.oauth2:
             raise HttpError(403, NOT_ALLOWED)
 
         if route.csrf and method not in SAFE_METHODS and ctx.account.authenticated and auth.has_cookie:

@@ -132,6 +132,8 @@ def post(entity_type):
         if entity_type == 'taxonomy_term' and not entity['description']:
             # Drupal quirk: the create response has [], a reload shows an empty item.
             entity['description'] = [{'value': None, 'format': None}]
+        if entity_type == 'node':
+            store.init_comment_statistics(new_id)
         location = ctx.base + canonical(entity_type, new_id)
         return ctx.json(201, body, [('Location', location)])
     return controller

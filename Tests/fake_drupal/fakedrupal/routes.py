@@ -18,13 +18,13 @@ def entity_routes(et, path_template, html=True, methods=('GET', 'PATCH', 'DELETE
         handler, check = controllers[m]
         out.append(Route('rest.entity.%s.%s' % (et, m), [m], handler, formats=['json'],
                          content_types=JSON_CT if m == 'PATCH' else None, rest=True, csrf=True,
-                         entity=et, access=check, param_path=path_template))
+                         entity=et, access=check, param_path=path_template, oauth2=True))
     return out
 
 
 def create_route(et):
     return Route('rest.entity.%s.POST' % et, ['POST'], rest.post(et), formats=['json'],
-                 content_types=JSON_CT, rest=True, csrf=True, access=rest.create_access(et))
+                 content_types=JSON_CT, rest=True, csrf=True, access=rest.create_access(et), oauth2=True)
 
 
 def build_routes():
@@ -61,7 +61,7 @@ def build_routes():
         (r'/file/upload/([a-z0-9_]+)/([a-z0-9_]+)/([a-z0-9_]+)', [
             Route('rest.file.upload.POST', ['POST'], uploads.upload, formats=['json'],
                   content_types=['application/octet-stream'], rest=True, csrf=True,
-                  access=uploads.upload_access)]),
+                  access=uploads.upload_access, oauth2=True)]),
         (r'/api/articles', [
             Route('view.api_articles.rest_export_1', ['GET'], views.api_articles, formats=['json'],
                   rest=True, access=views.view_access)]),

@@ -2,7 +2,7 @@
 """Fake Drupal 10 site for the drupalsdk test suites, examples, demo and benchmarks.
 
 Usage: python3 fake_drupal.py [--host 127.0.0.1] [--port 0] [--delay-ms N]
-                              [--login-message 10|11.4] [--site-name NAME]
+                              [--login-message 10|11.4] [--site-name NAME] [--drupal 10|11]
                               [--flood-limit N] [--verbose]
 Prints "LISTENING http(s)://HOST:PORT" once listening; runs until SIGTERM/SIGINT.
 """
@@ -28,6 +28,8 @@ def main(argv=None):
     p.add_argument('--login-message', choices=['10', '11.4'], default='10',
                    help='bad-credentials wording: 10 (<= 11.3) or 11.4')
     p.add_argument('--site-name', default='RealDrupal', help='used in the Basic realm and HTML titles')
+    p.add_argument('--drupal', choices=['10', '11'], default='10',
+                   help='answer like Drupal 10.3 (default, as recorded) or 11.2 (drupal11-transcripts)')
     p.add_argument('--flood-limit', type=int, default=0,
                    help='failed logins per user+IP before 403 (0 = flood control off)')
     p.add_argument('--verbose', action='store_true', help='log each request to stderr')
@@ -38,7 +40,7 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     config = Config(site_name=args.site_name, login_message=args.login_message,
-                    flood_limit=args.flood_limit)
+                    flood_limit=args.flood_limit, drupal=args.drupal)
     app = App(Store(), config)
     tls_context = None
     if args.tls_cert:

@@ -5,7 +5,7 @@ import re
 import traceback
 from urllib.parse import quote
 
-from . import outgoing, responses
+from . import outgoing, pagecache, responses, versions
 from .auth import authenticate, bearer_401, session_cookie_name
 from .denormalize import HttpError
 from .normalize import Normalizer
@@ -17,10 +17,25 @@ NOT_ALLOWED = 'The used authentication method is not allowed on this route.'
 
 
 class Config:
-    def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0):
+    def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0, drupal='10'):
         self.site_name = site_name
         self.login_message = login_message
         self.flood_limit = flood_limit
+        self.drupal = drupal          # '10' (10.3, as recorded) or '11' (11.2): see versions.py
+
+    # What differs between the two versions lives in versions.py.
+    @property
+    def jsonapi_version(self):
+        return versions.jsonapi_version(self)
+
+    @property
+    def jsonapi_object(self):
+        """The top-level "jsonapi" member of every JSON:API document."""
+        return versions.jsonapi_object(self)
+
+    def http_status_info(self, section):
+        """links.info.href of a JSON:API error, e.g. section '10.4.5' for a 404."""
+        return versions.http_status_info(self, section)
 
     @property
     def bad_credentials(self):
@@ -63,6 +78,7 @@ class Context:
         self.match = match
         self.entity = None
         self.entity_id = None
+        self.cache_hint = None    # cacheability of an access refusal (pagecache.py)
         self.base = req.base_url
         self.normalizer = Normalizer(app.store, req.base_url)
 
@@ -73,7 +89,9 @@ class Context:
         return responses.json_response(status, data, headers)
 
     def html(self, status, title, text, headers=None):
-        return responses.html_page(status, title, text, self.config.site_name, headers)
+        resp = responses.html_page(status, title, text, self.config.site_name, headers)
+        resp.cacheability = 'cacheable'
+        return resp
 
     def cookie_name(self):
         return self.auth.cookie_name or session_cookie_name(self.req.host)
@@ -83,6 +101,7 @@ class App:
     def __init__(self, store, config):
         self.store = store
         self.config = config
+        self.defaults = dict(vars(config))   # for POST /__fake/config {"defaults": true}
         from .routes import build_routes
         self.routes = [(re.compile(p), rs) for p, rs in build_routes()]
 
@@ -154,6 +173,8 @@ class App:
             resp = self._run(ctx, route, method)
         except HttpError as e:
             resp = ctx.error(e.status, e.message, e.headers)
+            resp.exception = True
+            resp.cacheability = ctx.cache_hint
         if auth.stale_cookie and not resp.header('Set-Cookie'):
             resp.add_header('Set-Cookie', DELETE_COOKIE % auth.cookie_name)
         return resp
@@ -177,8 +198,7 @@ class App:
         links = [('Link', '<%s%s?_format=%s>; rel="alternate"; type="%s"'
                   % (req.base_url, path, f, mimes.get(f, 'application/octet-stream')))
                  for f in supported]
-        msg = 'No route found for the specified format %s. Supported formats: %s.' % (
-            fmt, ', '.join(supported))
+        msg = versions.no_route_for_format(self.config, fmt, ', '.join(supported))
         return None, fmt, responses.error(406, msg, fmt, self.config.site_name, links)
 
     def _run(self, ctx, route, method):
@@ -208,6 +228,9 @@ class App:
         if route.access:
             reason = route.access(ctx)
             if reason is not None:
+                # Entity access refusals are cacheable responses (page_cache stores them).
+                ctx.cache_hint = pagecache.entity_hint(route.entity, ctx.entity, ctx.account) \
+                    if route.entity or route.rest else None
                 if auth.provider is None and route.rest:
                     realm = self.config.site_name or 'Access restricted'
                     raise HttpError(401, 'No authentication credentials provided.',

@@ -1,6 +1,7 @@
 """Test-support endpoints under /__fake/ (not Drupal; no auth)."""
 import json
 
+from . import settings
 from .faults import MODES
 from .responses import Response
 
@@ -63,13 +64,10 @@ def handle(req, server):
         data = _body(req)
         if data is None:
             return _json(400, {'message': 'Expected a JSON object.'})
-        cfg = app.config
-        for key in ('site_name', 'login_message', 'flood_limit'):
-            if key in data:
-                setattr(cfg, key, data[key])
+        problem = settings.apply(app, data)
+        if problem:
+            return _json(400, {'message': problem})
         return no_content
     if path == '/__fake/config' and method == 'GET':
-        cfg = app.config
-        return _json(200, {'site_name': cfg.site_name, 'login_message': cfg.login_message,
-                           'flood_limit': cfg.flood_limit})
+        return _json(200, settings.current(app))
     return _json(404, {'message': 'Unknown control endpoint %s %s' % (method, req.path)})

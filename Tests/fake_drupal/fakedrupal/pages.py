@@ -2,7 +2,7 @@
 ?_format=json get HTML back exactly like on a real site."""
 import html
 
-from . import access
+from . import access, versions
 from .denormalize import HttpError
 from .responses import Response
 
@@ -10,7 +10,7 @@ from .responses import Response
 def _not_html(ctx):
     # RenderArrayNonHtmlSubscriber: render-array routes only speak HTML.
     if ctx.fmt != 'html':
-        raise HttpError(406, 'Not acceptable format: %s' % ctx.fmt)
+        raise HttpError(406, versions.render_array_not_html(ctx.config, ctx.fmt))
 
 
 def entity_page(ctx):

@@ -2,7 +2,7 @@
 taxonomy_term, user and GET for file."""
 import time
 
-from . import access, schema
+from . import access, pagecache, schema
 from .body import json_body
 from .denormalize import HttpError, denormalize, same_items, unprocessable, validate
 from .normalize import hidden_fields
@@ -70,7 +70,9 @@ def create_access(entity_type):
 def get(ctx):
     et = ctx.route.entity
     body = ctx.normalizer.entity(et, ctx.entity, ctx.account)
-    return ctx.json(200, body, link_headers(ctx, et, ctx.entity_id, ctx.entity))
+    resp = ctx.json(200, body, link_headers(ctx, et, ctx.entity_id, ctx.entity))
+    resp.cacheability = pagecache.entity_hint(et, ctx.entity, ctx.account)
+    return resp
 
 
 def _mark_files_permanent(ctx, fields):

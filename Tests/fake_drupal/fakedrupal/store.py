@@ -12,6 +12,7 @@ import time
 import uuid as uuidlib
 
 from .oauth_tokens import TokenStore
+from .pagecache import Caches
 from .permissions import Account, ANON
 
 # Config entities the recordings reference (uuids only need to be stable per run).
@@ -62,6 +63,7 @@ class Store:
             self.sessions.clear()
             self.bearer.clear()
             self.oauth = TokenStore()
+            self.caches = Caches()
             self.flood = {}
             self.entities = {'node': {}, 'comment': {}, 'taxonomy_term': {}, 'user': {}, 'file': {}}
             self.next_id = {'node': 1, 'comment': 1, 'taxonomy_term': 1, 'user': 1, 'file': 1}

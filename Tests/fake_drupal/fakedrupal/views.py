@@ -28,7 +28,9 @@ def api_articles(ctx):
             continue
         rows.append(node)
     start = page * ITEMS_PER_PAGE
-    return ctx.json(200, [_row(n) for n in rows[start:start + ITEMS_PER_PAGE]])
+    resp = ctx.json(200, [_row(n) for n in rows[start:start + ITEMS_PER_PAGE]])
+    resp.cacheability = 'cacheable'
+    return resp
 
 
 def _row(node):

@@ -3,6 +3,7 @@
 
 Usage: python3 fake_drupal.py [--host 127.0.0.1] [--port 0] [--delay-ms N]
                               [--login-message 10|11.4] [--site-name NAME] [--drupal 10|11]
+                              [--site base|extended] [--oauth-access-ttl S]
                               [--flood-limit N] [--verbose]
 Prints "LISTENING http(s)://HOST:PORT" once listening; runs until SIGTERM/SIGINT.
 """
@@ -30,6 +31,9 @@ def main(argv=None):
     p.add_argument('--site-name', default='RealDrupal', help='used in the Basic realm and HTML titles')
     p.add_argument('--drupal', choices=['10', '11'], default='10',
                    help='answer like Drupal 10.3 (default, as recorded) or 11.2 (drupal11-transcripts)')
+    p.add_argument('--site', choices=['base', 'extended'], default='base',
+                   help='base: the recorded core site; extended: + simple_oauth, French, decoupled_router')
+    p.add_argument('--oauth-access-ttl', type=_seconds, default=300, help='access token lifetime, seconds')
     p.add_argument('--flood-limit', type=int, default=0,
                    help='failed logins per user+IP before 403 (0 = flood control off)')
     p.add_argument('--verbose', action='store_true', help='log each request to stderr')
@@ -40,7 +44,8 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     config = Config(site_name=args.site_name, login_message=args.login_message,
-                    flood_limit=args.flood_limit, drupal=args.drupal)
+                    flood_limit=args.flood_limit, drupal=args.drupal, site=args.site,
+                    oauth_access_ttl=args.oauth_access_ttl)
     app = App(Store(), config)
     tls_context = None
     if args.tls_cert:
@@ -69,6 +74,13 @@ def main(argv=None):
     sys.stdout.flush()
     # Connection threads are daemons that may sit in recv(); leave without waiting.
     os._exit(0)
+
+
+def _seconds(text):
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError('must be > 0')
+    return int(value) if value.is_integer() else value
 
 
 def _stop_at_eof(stop):

@@ -5,7 +5,7 @@ import re
 import traceback
 from urllib.parse import quote
 
-from . import outgoing, pagecache, responses, versions
+from . import languages, outgoing, pagecache, responses, versions
 from .auth import authenticate, bearer_401, session_cookie_name
 from .denormalize import HttpError
 from .normalize import Normalizer
@@ -17,11 +17,15 @@ NOT_ALLOWED = 'The used authentication method is not allowed on this route.'
 
 
 class Config:
-    def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0, drupal='10'):
+    def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0, drupal='10',
+                 site='base', oauth_access_ttl=300, oauth_refresh_ttl=1209600):
         self.site_name = site_name
         self.login_message = login_message
         self.flood_limit = flood_limit
         self.drupal = drupal          # '10' (10.3, as recorded) or '11' (11.2): see versions.py
+        self.site = site              # 'base' or 'extended' (settings.use_site)
+        self.oauth_access_ttl = oauth_access_ttl      # simple_oauth token lifetimes, seconds
+        self.oauth_refresh_ttl = oauth_refresh_ttl
 
     # What differs between the two versions lives in versions.py.
     @property
@@ -49,7 +53,8 @@ class Route:
     requirement (always kept as a fallback by the format filter)."""
 
     def __init__(self, name, methods, handler, formats=None, content_types=None,
-                 rest=False, csrf=False, entity=None, access=None, param_path=None, oauth2=None):
+                 rest=False, csrf=False, entity=None, access=None, param_path=None, oauth2=None,
+                 when=None):
         self.name = name
         self.methods = methods
         self.handler = handler
@@ -63,6 +68,7 @@ class Route:
         # Bearer (simple_oauth's global "oauth2" provider): allowed on routes without _auth;
         # a REST resource or view must list it.
         self.oauth2 = (not rest) if oauth2 is None else oauth2
+        self.when = when              # fn(store) -> bool: the module providing the route is installed
 
 
 class Context:
@@ -79,6 +85,7 @@ class Context:
         self.entity = None
         self.entity_id = None
         self.cache_hint = None    # cacheability of an access refusal (pagecache.py)
+        self.langcode = getattr(req, 'langcode', None) or 'en'   # from the /fr prefix
         self.base = req.base_url
         self.normalizer = Normalizer(app.store, req.base_url)
 
@@ -102,6 +109,9 @@ class App:
         self.store = store
         self.config = config
         self.defaults = dict(vars(config))   # for POST /__fake/config {"defaults": true}
+        if config.site != store.site:
+            from .settings import use_site
+            use_site(self, config.site)
         from .routes import build_routes
         self.routes = [(re.compile(p), rs) for p, rs in build_routes()]
 
@@ -121,6 +131,10 @@ class App:
         site = self.config.site_name
         if path.startswith('/sites/default/files/') and req.method in ('GET', 'HEAD'):
             return static_file(self.store, path, site)
+        if self.store.site == 'extended':
+            # language's path prefix negotiation: /fr/node/1 is /node/1 in French.
+            lang, path = languages.split_prefix(path)
+            req.langcode = lang
 
         # Authentication runs before routing (kernel.request, priority 300): a refused
         # Bearer token is a 401 on any path, even a public or unknown one.
@@ -134,8 +148,9 @@ class App:
         for regex, candidates in self.routes:
             match = regex.fullmatch(path)
             if match:
-                routes = candidates
-                break
+                routes = [r for r in candidates if r.when is None or r.when(self.store)] or None
+                if routes:
+                    break
         absolute = req.base_url + quote(req.path, safe='/:@!$&\'()*+,;=-._~%')
         if routes is None:
             return responses.error(404, 'No route found for "%s %s"' % (req.method, absolute),

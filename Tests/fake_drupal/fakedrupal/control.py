@@ -29,7 +29,10 @@ def handle(req, server):
         stats.reset()
         return no_content
     if path == '/__fake/stats' and method == 'GET':
-        return _json(200, stats.snapshot())
+        with store.lock:
+            # Token endpoint answers (any outcome), and successful ones per grant type.
+            oauth = {'token_requests': store.oauth.requests, 'token_grants': dict(store.oauth.grants)}
+        return _json(200, dict(stats.snapshot(), **oauth))
     if path == '/__fake/invalidate-csrf' and method == 'POST':
         with store.lock:
             store.invalidate_csrf()

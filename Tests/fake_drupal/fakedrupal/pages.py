@@ -2,7 +2,7 @@
 ?_format=json get HTML back exactly like on a real site."""
 import html
 
-from . import access, versions
+from . import access, languages, versions
 from .denormalize import HttpError
 from .responses import Response
 
@@ -15,7 +15,8 @@ def _not_html(ctx):
 
 def entity_page(ctx):
     _not_html(ctx)
-    et, e = ctx.route.entity, ctx.entity
+    et = ctx.route.entity
+    e = languages.view(ctx.store, et, ctx.entity_id, ctx.entity, ctx.langcode)
     label_field = {'node': 'title', 'comment': 'subject', 'taxonomy_term': 'name', 'user': 'name'}[et]
     label = e[label_field][0]['value'] if e.get(label_field) else ''
     text = ''

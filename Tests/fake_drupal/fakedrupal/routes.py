@@ -1,5 +1,5 @@
 """The route table: path pattern -> Drupal routes registered on that path."""
-from . import rest, users, uploads, views, pages
+from . import oauth, pages, rest, router, users, uploads, views
 from .app import Route
 from .pages import static_file  # noqa: F401  (used by app)
 
@@ -62,6 +62,11 @@ def build_routes():
             Route('rest.file.upload.POST', ['POST'], uploads.upload, formats=['json'],
                   content_types=['application/octet-stream'], rest=True, csrf=True,
                   access=uploads.upload_access, oauth2=True)]),
+        (r'/oauth/token', [
+            Route('oauth2_token.token', ['POST'], oauth.token, when=lambda store: store.oauth_installed())]),
+        (r'/router/translate-path', [
+            Route('decoupled_router.path_translation', ['GET'], router.translate_path, formats=['json'],
+                  when=lambda store: store.site == 'extended')]),
         (r'/api/articles', [
             Route('view.api_articles.rest_export_1', ['GET'], views.api_articles, formats=['json'],
                   rest=True, access=views.view_access)]),

@@ -8,7 +8,25 @@ CHECKS = {
     'login_message': (lambda v: v in ('10', '11.4'), '"10" or "11.4"'),
     'flood_limit': (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, 'an integer >= 0'),
     'drupal': (lambda v: str(v) in ('10', '11'), '"10" or "11"'),
+    'site': (lambda v: v in ('base', 'extended'), '"base" or "extended"'),
+    'oauth_access_ttl': (lambda v: _positive(v), 'a number of seconds > 0'),
+    'oauth_refresh_ttl': (lambda v: _positive(v), 'a number of seconds > 0'),
 }
+
+
+def _positive(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+
+
+def use_site(app, site):
+    """The base site, or the extended one (simple_oauth, languages, decoupled_router).
+    Switching restores the baseline data of the new site."""
+    store = app.store
+    with store.lock:
+        app.config.site = site
+        store.site = site
+        store.oauth_site = site == 'extended'
+        store.reset()
 
 
 def current(app):
@@ -20,6 +38,8 @@ def apply(app, data):
     if data.get('defaults'):
         for name, value in app.defaults.items():
             setattr(app.config, name, value)
+        if app.store.site != app.config.site:
+            use_site(app, app.config.site)
     for name, value in data.items():
         if name == 'defaults':
             continue
@@ -29,6 +49,9 @@ def apply(app, data):
         if not ok(value):
             return 'Setting %r must be %s.' % (name, meaning)
     for name, value in data.items():
-        if name in CHECKS:
+        if name == 'site':
+            if value != app.store.site:
+                use_site(app, value)
+        elif name in CHECKS:
             setattr(app.config, name, str(value) if name == 'drupal' else value)
     return None

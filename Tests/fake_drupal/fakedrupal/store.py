@@ -11,6 +11,7 @@ import threading
 import time
 import uuid as uuidlib
 
+from . import languages
 from .oauth_tokens import TokenStore
 from .pagecache import Caches
 from .permissions import Account, ANON
@@ -54,6 +55,7 @@ class Store:
         self.sessions = {}
         self.bearer = {}            # test-seam tokens (POST /__fake/bearer): token -> uid
         self.oauth_site = False     # simple_oauth installed for good (the extended site)
+        self.site = 'base'          # 'extended': + languages (languages.py), set by settings.py
         self.reset()
 
     # ----- seed -----------------------------------------------------------
@@ -70,6 +72,7 @@ class Store:
             self.next_vid = 1
             self.passwords = {}
             self.file_data = {}
+            self.translations = {}      # (entity type, id) -> {langcode: {field: items}}
             self._seed_user('admin', 'admin', 'admin@localhost', ['administrator'], now)
             self._seed_user('editor', 'editor', 'editor@example.com', ['content_editor'], now)
             for name in ('alpha', 'beta'):
@@ -85,6 +88,8 @@ class Store:
                     'field_tags': [{'target_id': tags[n]}],
                 }, uid=1 if n <= 3 else 2, now=now)
                 self.init_comment_statistics(n)
+            if self.site == 'extended':
+                languages.seed(self)
 
     def _seed_user(self, name, password, mail, roles, now):
         uid = self._take_id('user')
@@ -128,6 +133,8 @@ class Store:
                              'last_comment_name': None, 'last_comment_uid': 0, 'comment_count': 0}],
                 'field_image': [], 'field_tags': [],
             })
+        if self.site == 'extended' and bundle == 'article':
+            languages.source_fields(node)
         self._apply(node, fields, skip=('type',))
         self.entities['node'][nid] = node
         return nid

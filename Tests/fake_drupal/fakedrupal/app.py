@@ -65,9 +65,9 @@ class Route:
         self.entity = entity          # entity type loaded from the first path group
         self.access = access          # fn(ctx) -> None | reason
         self.param_path = param_path  # e.g. '/node/{node}' for the 404 message
-        # Bearer (simple_oauth's global "oauth2" provider): allowed on routes without _auth;
-        # a REST resource or view must list it.
-        self.oauth2 = (not rest) if oauth2 is None else oauth2
+        # Bearer (simple_oauth's global "oauth2" provider): allowed unless the route's _auth
+        # leaves it out (the view and user_registration REST config do).
+        self.oauth2 = True if oauth2 is None else oauth2
         self.when = when              # fn(store) -> bool: the module providing the route is installed
 
 

@@ -18,13 +18,13 @@ def entity_routes(et, path_template, html=True, methods=('GET', 'PATCH', 'DELETE
         handler, check = controllers[m]
         out.append(Route('rest.entity.%s.%s' % (et, m), [m], handler, formats=['json'],
                          content_types=JSON_CT if m == 'PATCH' else None, rest=True, csrf=True,
-                         entity=et, access=check, param_path=path_template, oauth2=True))
+                         entity=et, access=check, param_path=path_template))
     return out
 
 
 def create_route(et):
     return Route('rest.entity.%s.POST' % et, ['POST'], rest.post(et), formats=['json'],
-                 content_types=JSON_CT, rest=True, csrf=True, access=rest.create_access(et), oauth2=True)
+                 content_types=JSON_CT, rest=True, csrf=True, access=rest.create_access(et))
 
 
 def build_routes():
@@ -54,14 +54,15 @@ def build_routes():
         (r'/user/register', [
             Route('user.register', ['GET', 'POST'], pages.form('Create new account', ['mail', 'name'])),
             Route('rest.user_registration.POST', ['POST'], users.register, formats=['json'],
-                  content_types=JSON_CT, rest=True, csrf=True, access=users.register_access)]),
+                  content_types=JSON_CT, rest=True, csrf=True, access=users.register_access,
+                  oauth2=False)]),
         (r'/user/(\d+)', entity_routes('user', '/user/{user}')),
         (r'/session/token', [Route('system.csrftoken', ['GET'], users.session_token)]),
         (r'/entity/file/(\d+)', entity_routes('file', '/entity/file/{file}', html=False, methods=('GET',))),
         (r'/file/upload/([a-z0-9_]+)/([a-z0-9_]+)/([a-z0-9_]+)', [
             Route('rest.file.upload.POST', ['POST'], uploads.upload, formats=['json'],
                   content_types=['application/octet-stream'], rest=True, csrf=True,
-                  access=uploads.upload_access, oauth2=True)]),
+                  access=uploads.upload_access)]),
         (r'/oauth/token', [
             Route('oauth2_token.token', ['POST'], oauth.token, when=lambda store: store.oauth_installed())]),
         (r'/router/translate-path', [
@@ -69,5 +70,5 @@ def build_routes():
                   when=lambda store: store.site == 'extended')]),
         (r'/api/articles', [
             Route('view.api_articles.rest_export_1', ['GET'], views.api_articles, formats=['json'],
-                  rest=True, access=views.view_access)]),
+                  rest=True, access=views.view_access, oauth2=False)]),
     ]

@@ -99,3 +99,18 @@ def test_version_values_for_jsonapi():
     assert c11.jsonapi_object == {'version': '1.1', 'meta': {'links': {'self': {'href': 'http://jsonapi.org/format/1.1/'}}}}
     assert c10.http_status_info('10.4.5') == 'http://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html#sec10.4.5'
     assert c11.http_status_info('10.4.5').startswith('https://www.w3.org/')
+    c10.jsonapi_version = '1.1'   # an explicit setting wins over the version's own
+    assert c10.jsonapi_object['version'] == '1.1'
+    c10.jsonapi_version = None
+    assert c10.jsonapi_version == '1.0'
+
+
+def test_jsonapi_settings(server):
+    assert call(server, 'POST', '/__fake/config', {'jsonapi_version': '1.1', 'jsonapi_read_only': True}).status == 204
+    try:
+        cfg = call(server, 'GET', '/__fake/config').json()
+        assert (cfg['jsonapi_version'], cfg['jsonapi_read_only']) == ('1.1', True)
+    finally:
+        call(server, 'POST', '/__fake/config', {'defaults': True})
+    cfg = call(server, 'GET', '/__fake/config').json()
+    assert (cfg['jsonapi_version'], cfg['jsonapi_read_only']) == ('1.0', False)

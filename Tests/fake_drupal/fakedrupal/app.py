@@ -26,11 +26,18 @@ class Config:
         self.site = site              # 'base' or 'extended' (settings.use_site)
         self.oauth_access_ttl = oauth_access_ttl      # simple_oauth token lifetimes, seconds
         self.oauth_refresh_ttl = oauth_refresh_ttl
+        self.jsonapi_read_only = False   # JSON:API's read_only setting (the recorded site turned it off)
+        self._jsonapi_version = None     # None: the version's own (see jsonapi_version)
 
     # What differs between the two versions lives in versions.py.
     @property
     def jsonapi_version(self):
-        return versions.jsonapi_version(self)
+        """"1.0" (10.3) or "1.1" (11.2), unless set explicitly."""
+        return self._jsonapi_version or versions.jsonapi_version(self)
+
+    @jsonapi_version.setter
+    def jsonapi_version(self, value):
+        self._jsonapi_version = value
 
     @property
     def jsonapi_object(self):

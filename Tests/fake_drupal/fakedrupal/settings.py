@@ -11,6 +11,10 @@ CHECKS = {
     'site': (lambda v: v in ('base', 'extended'), '"base" or "extended"'),
     'oauth_access_ttl': (lambda v: _positive(v), 'a number of seconds > 0'),
     'oauth_refresh_ttl': (lambda v: _positive(v), 'a number of seconds > 0'),
+    # JSON:API (jsonapi_*.py): the version in its documents (null: the Drupal version's own)
+    # and its read-only mode.
+    'jsonapi_version': (lambda v: v in (None, '1.0', '1.1'), '"1.0", "1.1" or null'),
+    'jsonapi_read_only': (lambda v: isinstance(v, bool), 'true or false'),
 }
 
 
@@ -37,7 +41,7 @@ def apply(app, data):
     """Applies the known keys of data; returns an error text or None."""
     if data.get('defaults'):
         for name, value in app.defaults.items():
-            setattr(app.config, name, value)
+            setattr(app.config, name, value)   # (_jsonapi_version included)
         if app.store.site != app.config.site:
             use_site(app, app.config.site)
     for name, value in data.items():

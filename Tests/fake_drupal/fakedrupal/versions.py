@@ -18,7 +18,7 @@ def jsonapi_version(config):
 
 
 def jsonapi_object(config):
-    v = jsonapi_version(config)
+    v = config.jsonapi_version   # the version's own unless set explicitly
     return {'version': v, 'meta': {'links': {'self': {'href': 'http://jsonapi.org/format/%s/' % v}}}}
 
 

@@ -204,6 +204,8 @@ def test_french_reads(ext):
     r = call(ext, 'GET', '/fr/node/2?_format=json')   # no translation: the original, no 404
     assert r.status == 200 and r.json()['langcode'] == [{'value': 'en'}]
     assert b'Article 1 FR' in call(ext, 'GET', '/fr/node/1').body
+    r = call(ext, 'GET', '/fr/no/such/page?_format=json')
+    assert (r.status, r.json()) == (404, {'message': 'No route found for "GET %s/fr/no/such/page"' % ext.base})
 
 
 def test_french_writes(ext):

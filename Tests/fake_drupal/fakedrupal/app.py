@@ -139,9 +139,12 @@ class App:
         if path.startswith('/sites/default/files/') and req.method in ('GET', 'HEAD'):
             return static_file(self.store, path, site)
         if self.store.site == 'extended':
-            # language's path prefix negotiation: /fr/node/1 is /node/1 in French.
-            lang, path = languages.split_prefix(path)
-            req.langcode = lang
+            # language's path prefix negotiation: /fr/node/1 is /node/1 in French. From here
+            # on req.path is the unprefixed path (req.target keeps the prefix, for links).
+            lang, unprefixed = languages.split_prefix(req.path)
+            if lang:
+                req.langcode, req.prefixed_path, req.path = lang, req.path, unprefixed
+                path = unprefixed.rstrip('/') or '/'
 
         # Authentication runs before routing (kernel.request, priority 300): a refused
         # Bearer token is a 401 on any path, even a public or unknown one.
@@ -158,7 +161,7 @@ class App:
                 routes = [r for r in candidates if r.when is None or r.when(self.store)] or None
                 if routes:
                     break
-        absolute = req.base_url + quote(req.path, safe='/:@!$&\'()*+,;=-._~%')
+        absolute = req.base_url + quote(getattr(req, 'prefixed_path', req.path), safe='/:@!$&\'()*+,;=-._~%')
         if routes is None:
             return responses.error(404, 'No route found for "%s %s"' % (req.method, absolute),
                                    err_fmt, site)

@@ -238,6 +238,23 @@ def test_french_writes(ext):
     assert call(ext, 'GET', '/fr/node/1?_format=json', headers=h).status == 404
 
 
+def test_jsonapi_translation_refusals(ext):
+    from fakedrupal import languages
+    from fakedrupal.store import Store
+    store = Store()
+    store.site = 'extended'
+    store.reset()
+    n1, n2 = store.get('node', 1), store.get('node', 2)
+    assert languages.jsonapi_refusal(store, 'node', 2, n2, 'PATCH', 'fr') == (
+        405, 'The requested translation of the resource object does not exist, instead modify one of the '
+             'translations that do exist: en.', 'GET')
+    assert languages.jsonapi_refusal(store, 'node', 1, n1, 'PATCH', 'fr') is None
+    assert languages.jsonapi_refusal(store, 'node', 1, n1, 'DELETE', 'fr')[0] == 405
+    assert languages.jsonapi_refusal(store, 'node', 1, n1, 'DELETE', 'en') is None
+    fr = languages.view(store, 'node', 1, n1, 'fr')
+    assert fr['title'] == [{'value': 'Article 1 FR'}] and n1['title'] == [{'value': 'Article 1'}]
+
+
 # ----- decoupled_router ------------------------------------------------------------------
 def test_router(ext):
     r = call(ext, 'GET', '/router/translate-path?path=/node/1&_format=json')

@@ -101,3 +101,20 @@ def sync_path(fields):
 def forget(store, entity_type, entity_id):
     """Deleting an entity deletes all of its translations."""
     store.translations.pop((entity_type, entity_id), None)
+
+
+def jsonapi_refusal(store, entity_type, entity_id, entity, method, langcode):
+    """JSON:API cannot write translations (83, 83c): None, or (405, detail, Allow) for a
+    PATCH of a translation that does not exist or a DELETE under a non-default language."""
+    if not langcode or langcode == DEFAULT:
+        return None
+    if method == 'DELETE':
+        return (405, 'Deleting a resource object translation is not yet supported. '
+                     'See https://www.drupal.org/docs/8/modules/jsonapi/translations.', 'GET')
+    if method == 'PATCH' and translation(store, entity_type, entity_id, langcode) is None:
+        original = entity['langcode'][0]['value'] if entity.get('langcode') else DEFAULT
+        if original != langcode:
+            existing = [original] + sorted(store.translations.get((entity_type, entity_id), {}))
+            return (405, 'The requested translation of the resource object does not exist, instead '
+                         'modify one of the translations that do exist: %s.' % ', '.join(existing), 'GET')
+    return None

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 import pytest
 
 from conftest import start_server, stop_server
-from fakehttp import ADMIN, EDITOR, call
+from fakehttp import ADMIN, call
 
 FORM = {'Content-Type': 'application/x-www-form-urlencoded'}
 CLIENT = {'client_id': 'sdk-client', 'client_secret': 'sdk-secret'}

@@ -8,6 +8,7 @@ or with a Basic header. Tokens act as their user with the user's roles;
 scopes are checked and carried in the token but do not narrow permissions.
 """
 import json
+import time
 from urllib.parse import parse_qsl
 
 from .auth import _basic_credentials
@@ -142,7 +143,6 @@ def _check_user(ctx, params):
 
 
 def _refresh(ctx, params, client_id, requested):
-    import time
     value = params.get('refresh_token')
     if value is None:
         raise invalid_request('refresh_token')

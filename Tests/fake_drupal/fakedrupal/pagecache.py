@@ -16,6 +16,8 @@ and resp.exception is True for answers made from an exception (errors).
 """
 import threading
 
+from .versions import is11 as version_is11
+
 SAFE = ('GET', 'HEAD')
 
 
@@ -78,7 +80,6 @@ def _dynamic(is11, caches, req, resp, account):
 
 
 def annotate(app, req, resp, account):
-    from .versions import is11 as version_is11
     is11 = version_is11(app.config)
     caches = app.store.caches
     method = 'GET' if req.method == 'HEAD' else req.method

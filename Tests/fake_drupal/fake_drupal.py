@@ -2,7 +2,8 @@
 """Fake Drupal 10 site for the drupalsdk test suites, examples, demo and benchmarks.
 
 Usage: python3 fake_drupal.py [--host 127.0.0.1] [--port 0] [--delay-ms N]
-                              [--login-message 10|11.4] [--site-name NAME]
+                              [--login-message 10|11.4] [--site-name NAME] [--drupal 10|11]
+                              [--site base|extended] [--oauth-access-ttl S]
                               [--flood-limit N] [--verbose]
 Prints "LISTENING http(s)://HOST:PORT" once listening; runs until SIGTERM/SIGINT.
 """
@@ -28,6 +29,11 @@ def main(argv=None):
     p.add_argument('--login-message', choices=['10', '11.4'], default='10',
                    help='bad-credentials wording: 10 (<= 11.3) or 11.4')
     p.add_argument('--site-name', default='RealDrupal', help='used in the Basic realm and HTML titles')
+    p.add_argument('--drupal', choices=['10', '11'], default='10',
+                   help='answer like Drupal 10.3 (default, as recorded) or 11.2 (drupal11-transcripts)')
+    p.add_argument('--site', choices=['base', 'extended'], default='base',
+                   help='base: the recorded core site; extended: + simple_oauth, French, decoupled_router')
+    p.add_argument('--oauth-access-ttl', type=_seconds, default=300, help='access token lifetime, seconds')
     p.add_argument('--flood-limit', type=int, default=0,
                    help='failed logins per user+IP before 403 (0 = flood control off)')
     p.add_argument('--verbose', action='store_true', help='log each request to stderr')
@@ -38,7 +44,8 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     config = Config(site_name=args.site_name, login_message=args.login_message,
-                    flood_limit=args.flood_limit)
+                    flood_limit=args.flood_limit, drupal=args.drupal, site=args.site,
+                    oauth_access_ttl=args.oauth_access_ttl)
     app = App(Store(), config)
     tls_context = None
     if args.tls_cert:
@@ -67,6 +74,13 @@ def main(argv=None):
     sys.stdout.flush()
     # Connection threads are daemons that may sit in recv(); leave without waiting.
     os._exit(0)
+
+
+def _seconds(text):
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError('must be > 0')
+    return int(value) if value.is_integer() else value
 
 
 def _stop_at_eof(stop):

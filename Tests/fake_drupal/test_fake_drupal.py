@@ -436,16 +436,62 @@ def test_invalidate_csrf(server):
     assert call(server, 'POST', '/node?_format=json', new, headers={'Cookie': cookie, 'X-CSRF-Token': token}).status == 201
 
 
-def test_bearer_tokens(server):
+def test_bearer_without_simple_oauth_is_ignored(server):
+    """The base site has no Bearer provider: the header is ignored, the request is anonymous."""
+    junk = {'Authorization': 'Bearer junk'}
+    r = call(server, 'GET', '/user/1?_format=json', headers=junk)
+    assert r.status == 401 and r.json() == {'message': 'No authentication credentials provided.'}
+    assert r.header('WWW-Authenticate') == 'Basic realm="RealDrupal"'
+    r = call(server, 'POST', '/node?_format=json', {'type': 'article', 'title': [{'value': 'x'}]}, headers=junk)
+    assert r.status == 401 and r.header('WWW-Authenticate') == 'Basic realm="RealDrupal"'
+    assert call(server, 'GET', '/node/1?_format=json', headers=junk).status == 200
+    assert call(server, 'GET', '/api/articles?_format=json', headers=junk).status == 200
+    assert r.header('X-Consumer-ID') is None
+    # A cookie still counts: the Bearer header does not hide it.
+    cookie, _, _ = login(server)
+    r = call(server, 'GET', '/user/login_status?_format=json', headers=dict(junk, Cookie=cookie))
+    assert r.body == b'1'
+
+
+def test_bearer_seam_installs_simple_oauth(server):
     assert call(server, 'POST', '/__fake/bearer', {'token': 'tok-editor', 'uid': 2}).status == 204
     bearer = {'Authorization': 'Bearer tok-editor'}
     assert call(server, 'GET', '/user/2?_format=json', headers=bearer).status == 200
     assert call(server, 'GET', '/user/login_status?_format=json', headers=bearer).body == b'1'
     r = call(server, 'POST', '/node?_format=json', {'type': 'article', 'title': [{'value': 'b'}]}, headers=bearer)
     assert r.status == 201 and r.json()['uid'][0]['target_id'] == 2
-    r = call(server, 'GET', '/user/1?_format=json', headers={'Authorization': 'Bearer unknown'})
-    assert r.status == 403  # credentials were sent: no 401 challenge
+    assert r.header('X-Consumer-ID') == 'sdk-client' and r.header('Vary') == 'X-Consumer-ID'
+    # Now a bad token is refused outright (simple_oauth), even on a public resource.
+    r = call(server, 'GET', '/node/1?_format=json', headers={'Authorization': 'Bearer unknown'})
+    assert r.status == 401
+    assert r.json() == {'message': 'The resource owner or authorization server denied the request.'}
+    assert r.header('WWW-Authenticate') == ('Bearer realm="OAuth", error="access_denied", '
+                                            'error_description="The JWT string must have two dots"')
+    assert r.header('X-Consumer-ID') == 'default_consumer'
+    # The view's REST export does not list oauth2.
+    r = call(server, 'GET', '/api/articles?_format=json', headers=bearer)
+    assert r.status == 403 and r.json()['message'] == 'The used authentication method is not allowed on this route.'
     assert call(server, 'POST', '/__fake/bearer', {'token': 'x'}).status == 400
+    # Reset uninstalls it again.
+    call(server, 'POST', '/__fake/reset')
+    assert call(server, 'GET', '/node/1?_format=json', headers={'Authorization': 'Bearer unknown'}).status == 200
+
+
+def test_editor_may_not_delete_a_comment(server):
+    r = call(server, 'POST', '/comment?_format=json', {
+        'entity_id': [{'target_id': 1}], 'entity_type': [{'value': 'node'}], 'field_name': [{'value': 'comment'}],
+        'comment_type': [{'target_id': 'comment'}], 'comment_body': [{'value': 'hi'}]}, headers={'Authorization': ADMIN})
+    assert r.status == 201
+    r = call(server, 'DELETE', '/comment/1?_format=json', headers={'Authorization': EDITOR})
+    assert (r.status, r.json()) == (403, {'message': ''})
+
+
+def test_comment_statistics_appear_after_create(server):
+    r = call(server, 'POST', '/node?_format=json', {'type': 'article', 'title': [{'value': 's'}]},
+             headers={'Authorization': EDITOR})
+    assert r.json()['comment'][0]['last_comment_uid'] == 0
+    stats = call(server, 'GET', '/node/6?_format=json').json()['comment'][0]
+    assert stats['last_comment_uid'] == 2 and stats['last_comment_timestamp'] > 0
 
 
 # ----------------------------------------------------------------------------

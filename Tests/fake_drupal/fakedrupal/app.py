@@ -5,8 +5,8 @@ import re
 import traceback
 from urllib.parse import quote
 
-from . import responses
-from .auth import authenticate, session_cookie_name
+from . import languages, outgoing, pagecache, responses, versions
+from .auth import authenticate, bearer_401, session_cookie_name
 from .denormalize import HttpError
 from .normalize import Normalizer
 from .responses import Response
@@ -17,10 +17,36 @@ NOT_ALLOWED = 'The used authentication method is not allowed on this route.'
 
 
 class Config:
-    def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0):
+    def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0, drupal='10',
+                 site='base', oauth_access_ttl=300, oauth_refresh_ttl=1209600):
         self.site_name = site_name
         self.login_message = login_message
         self.flood_limit = flood_limit
+        self.drupal = drupal          # '10' (10.3, as recorded) or '11' (11.2): see versions.py
+        self.site = site              # 'base' or 'extended' (settings.use_site)
+        self.oauth_access_ttl = oauth_access_ttl      # simple_oauth token lifetimes, seconds
+        self.oauth_refresh_ttl = oauth_refresh_ttl
+        self.jsonapi_read_only = False   # JSON:API's read_only setting (the recorded site turned it off)
+        self._jsonapi_version = None     # None: the version's own (see jsonapi_version)
+
+    # What differs between the two versions lives in versions.py.
+    @property
+    def jsonapi_version(self):
+        """"1.0" (10.3) or "1.1" (11.2), unless set explicitly."""
+        return self._jsonapi_version or versions.jsonapi_version(self)
+
+    @jsonapi_version.setter
+    def jsonapi_version(self, value):
+        self._jsonapi_version = value
+
+    @property
+    def jsonapi_object(self):
+        """The top-level "jsonapi" member of every JSON:API document."""
+        return versions.jsonapi_object(self)
+
+    def http_status_info(self, section):
+        """links.info.href of a JSON:API error, e.g. section '10.4.5' for a 404."""
+        return versions.http_status_info(self, section)
 
     @property
     def bad_credentials(self):
@@ -34,7 +60,8 @@ class Route:
     requirement (always kept as a fallback by the format filter)."""
 
     def __init__(self, name, methods, handler, formats=None, content_types=None,
-                 rest=False, csrf=False, entity=None, access=None, param_path=None):
+                 rest=False, csrf=False, entity=None, access=None, param_path=None, oauth2=None,
+                 when=None):
         self.name = name
         self.methods = methods
         self.handler = handler
@@ -45,6 +72,10 @@ class Route:
         self.entity = entity          # entity type loaded from the first path group
         self.access = access          # fn(ctx) -> None | reason
         self.param_path = param_path  # e.g. '/node/{node}' for the 404 message
+        # Bearer (simple_oauth's global "oauth2" provider): allowed unless the route's _auth
+        # leaves it out (the view and user_registration REST config do).
+        self.oauth2 = True if oauth2 is None else oauth2
+        self.when = when              # fn(store) -> bool: the module providing the route is installed
 
 
 class Context:
@@ -60,6 +91,8 @@ class Context:
         self.match = match
         self.entity = None
         self.entity_id = None
+        self.cache_hint = None    # cacheability of an access refusal (pagecache.py)
+        self.langcode = getattr(req, 'langcode', None) or 'en'   # from the /fr prefix
         self.base = req.base_url
         self.normalizer = Normalizer(app.store, req.base_url)
 
@@ -70,7 +103,9 @@ class Context:
         return responses.json_response(status, data, headers)
 
     def html(self, status, title, text, headers=None):
-        return responses.html_page(status, title, text, self.config.site_name, headers)
+        resp = responses.html_page(status, title, text, self.config.site_name, headers)
+        resp.cacheability = 'cacheable'
+        return resp
 
     def cookie_name(self):
         return self.auth.cookie_name or session_cookie_name(self.req.host)
@@ -80,13 +115,17 @@ class App:
     def __init__(self, store, config):
         self.store = store
         self.config = config
+        self.defaults = dict(vars(config))   # for POST /__fake/config {"defaults": true}
+        if config.site != store.site:
+            from .settings import use_site
+            use_site(self, config.site)
         from .routes import build_routes
         self.routes = [(re.compile(p), rs) for p, rs in build_routes()]
 
     def handle(self, req):
         try:
             with self.store.lock:
-                return self._handle(req)
+                return outgoing.finish(self, req, self._handle(req))
         except Exception:
             traceback.print_exc()
             return responses.server_error(req.query.get('_format') or 'html')
@@ -99,14 +138,30 @@ class App:
         site = self.config.site_name
         if path.startswith('/sites/default/files/') and req.method in ('GET', 'HEAD'):
             return static_file(self.store, path, site)
+        if self.store.site == 'extended':
+            # language's path prefix negotiation: /fr/node/1 is /node/1 in French. From here
+            # on req.path is the unprefixed path (req.target keeps the prefix, for links).
+            lang, unprefixed = languages.split_prefix(req.path)
+            if lang:
+                req.langcode, req.prefixed_path, req.path = lang, req.path, unprefixed
+                path = unprefixed.rstrip('/') or '/'
+
+        # Authentication runs before routing (kernel.request, priority 300): a refused
+        # Bearer token is a 401 on any path, even a public or unknown one.
+        auth = authenticate(req, self.store, self.basic_flood_ok,
+                            ignore_basic=path == '/oauth/token' and self.store.oauth_installed())
+        req.auth = auth
+        if auth.bearer_error:
+            return bearer_401(auth.bearer_error, err_fmt, site)
 
         routes, match = None, None
         for regex, candidates in self.routes:
             match = regex.fullmatch(path)
             if match:
-                routes = candidates
-                break
-        absolute = req.base_url + quote(req.path, safe='/:@!$&\'()*+,;=-._~%')
+                routes = [r for r in candidates if r.when is None or r.when(self.store)] or None
+                if routes:
+                    break
+        absolute = req.base_url + quote(getattr(req, 'prefixed_path', req.path), safe='/:@!$&\'()*+,;=-._~%')
         if routes is None:
             return responses.error(404, 'No route found for "%s %s"' % (req.method, absolute),
                                    err_fmt, site)
@@ -138,12 +193,13 @@ class App:
         if failure:
             return failure
 
-        auth = authenticate(req, self.store, self.basic_flood_ok)
         ctx = Context(self, req, auth, route, fmt, match)
         try:
             resp = self._run(ctx, route, method)
         except HttpError as e:
             resp = ctx.error(e.status, e.message, e.headers)
+            resp.exception = True
+            resp.cacheability = ctx.cache_hint
         if auth.stale_cookie and not resp.header('Set-Cookie'):
             resp.add_header('Set-Cookie', DELETE_COOKIE % auth.cookie_name)
         return resp
@@ -167,8 +223,7 @@ class App:
         links = [('Link', '<%s%s?_format=%s>; rel="alternate"; type="%s"'
                   % (req.base_url, path, f, mimes.get(f, 'application/octet-stream')))
                  for f in supported]
-        msg = 'No route found for the specified format %s. Supported formats: %s.' % (
-            fmt, ', '.join(supported))
+        msg = versions.no_route_for_format(self.config, fmt, ', '.join(supported))
         return None, fmt, responses.error(406, msg, fmt, self.config.site_name, links)
 
     def _run(self, ctx, route, method):
@@ -185,6 +240,8 @@ class App:
         auth = ctx.auth
         if auth.provider == 'basic' and not route.rest:
             raise HttpError(403, NOT_ALLOWED)
+        if auth.provider == 'bearer' and not route.oauth2:
+            raise HttpError(403, NOT_ALLOWED)
 
         if route.csrf and method not in SAFE_METHODS and ctx.account.authenticated and auth.has_cookie:
             token = ctx.req.headers.get('x-csrf-token')
@@ -196,6 +253,9 @@ class App:
         if route.access:
             reason = route.access(ctx)
             if reason is not None:
+                # Entity access refusals are cacheable responses (page_cache stores them).
+                ctx.cache_hint = pagecache.entity_hint(route.entity, ctx.entity, ctx.account) \
+                    if route.entity or route.rest else None
                 if auth.provider is None and route.rest:
                     realm = self.config.site_name or 'Access restricted'
                     raise HttpError(401, 'No authentication credentials provided.',

@@ -1,6 +1,8 @@
 """Test-support endpoints under /__fake/ (not Drupal; no auth)."""
+import base64
 import json
 
+from . import settings
 from .faults import MODES
 from .responses import Response
 
@@ -17,6 +19,16 @@ def _body(req):
     return data if isinstance(data, dict) else None
 
 
+def _described(req):
+    body = req.body or b''
+    return {'method': req.method, 'target': req.target,
+            'headers': [[name, value] for name, value in req.header_list],
+            # The body as text (undecodable bytes replaced) and in base64, exactly.
+            'body': body.decode('utf-8', 'replace'),
+            'body_base64': base64.b64encode(body).decode('ascii'),
+            'body_length': len(body)}
+
+
 def handle(req, server):
     app, store, stats, faults = server.app, server.app.store, server.stats, server.faults
     path, method = req.path.rstrip('/'), req.method
@@ -26,9 +38,14 @@ def handle(req, server):
             store.reset()
         faults.clear()
         stats.reset()
+        server.last_request = None
+        server.recent_requests.clear()
         return no_content
     if path == '/__fake/stats' and method == 'GET':
-        return _json(200, stats.snapshot())
+        with store.lock:
+            # Token endpoint answers (any outcome), and successful ones per grant type.
+            oauth = {'token_requests': store.oauth.requests, 'token_grants': dict(store.oauth.grants)}
+        return _json(200, dict(stats.snapshot(), **oauth))
     if path == '/__fake/invalidate-csrf' and method == 'POST':
         with store.lock:
             store.invalidate_csrf()
@@ -55,21 +72,18 @@ def handle(req, server):
     if path == '/__fake/last-request' and method == 'GET':
         # What the last Drupal request carried, e.g. to prove credentials did not follow a redirect.
         last = server.last_request
-        if last is None:
-            return _json(200, {})
-        return _json(200, {'method': last.method, 'target': last.target,
-                           'headers': [[name, value] for name, value in last.header_list]})
+        return _json(200, _described(last) if last is not None else {})
+    if path == '/__fake/requests' and method == 'GET':
+        # The last 50 Drupal requests, oldest first (e.g. to prove nothing reached this server).
+        return _json(200, {'requests': [_described(r) for r in list(server.recent_requests)]})
     if path == '/__fake/config' and method == 'POST':
         data = _body(req)
         if data is None:
             return _json(400, {'message': 'Expected a JSON object.'})
-        cfg = app.config
-        for key in ('site_name', 'login_message', 'flood_limit'):
-            if key in data:
-                setattr(cfg, key, data[key])
+        problem = settings.apply(app, data)
+        if problem:
+            return _json(400, {'message': problem})
         return no_content
     if path == '/__fake/config' and method == 'GET':
-        cfg = app.config
-        return _json(200, {'site_name': cfg.site_name, 'login_message': cfg.login_message,
-                           'flood_limit': cfg.flood_limit})
+        return _json(200, settings.current(app))
     return _json(404, {'message': 'Unknown control endpoint %s %s' % (method, req.path)})

@@ -4,6 +4,7 @@ Hand-rolled rather than http.server so each response leaves in one send()
 (headers + body in one buffer; with TCP_NODELAY that avoids Nagle /
 delayed-ACK stalls) and so faults can act on the raw socket.
 """
+import collections
 import socket
 import socketserver
 import sys
@@ -134,6 +135,7 @@ class Connection(socketserver.BaseRequestHandler):
         server = self.server
         server.stats.drupal_request(self)
         server.last_request = req
+        server.recent_requests.append(req)
         if server.delay_ms:
             server.faults.sleep(server.delay_ms / 1000.0)
         fault = server.faults.pick(req)
@@ -151,6 +153,7 @@ class FakeDrupalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
     def __init__(self, address, app, delay_ms=0, verbose=False, tls_context=None):
         self.tls_context = tls_context
         self.last_request = None   # for /__fake/last-request
+        self.recent_requests = collections.deque(maxlen=50)   # for /__fake/requests
         self.app = app
         self.delay_ms = delay_ms
         self.verbose = verbose

@@ -2,7 +2,7 @@
 ?_format=json get HTML back exactly like on a real site."""
 import html
 
-from . import access
+from . import access, languages, versions
 from .denormalize import HttpError
 from .responses import Response
 
@@ -10,12 +10,13 @@ from .responses import Response
 def _not_html(ctx):
     # RenderArrayNonHtmlSubscriber: render-array routes only speak HTML.
     if ctx.fmt != 'html':
-        raise HttpError(406, 'Not acceptable format: %s' % ctx.fmt)
+        raise HttpError(406, versions.render_array_not_html(ctx.config, ctx.fmt))
 
 
 def entity_page(ctx):
     _not_html(ctx)
-    et, e = ctx.route.entity, ctx.entity
+    et = ctx.route.entity
+    e = languages.view(ctx.store, et, ctx.entity_id, ctx.entity, ctx.langcode)
     label_field = {'node': 'title', 'comment': 'subject', 'taxonomy_term': 'name', 'user': 'name'}[et]
     label = e[label_field][0]['value'] if e.get(label_field) else ''
     text = ''

@@ -6,7 +6,9 @@ from . import jsonenc
 GENERIC_5XX = 'The website encountered an unexpected error. Try again later.'
 
 REASONS = {
-    100: 'Continue', 200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found',
+    100: 'Continue', 200: 'OK', 201: 'Created', 204: 'No Content',
+    301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect',
+    308: 'Permanent Redirect',
     400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
     405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict',
     413: 'Payload Too Large', 415: 'Unsupported Media Type',
@@ -29,6 +31,9 @@ XML = 'text/xml; charset=UTF-8'
 
 
 class Response:
+    cacheability = None   # None, 'cacheable' or 'poor': see pagecache.py
+    exception = False     # made from an exception (an error answer)
+
     def __init__(self, status, body=b'', content_type=None, headers=None):
         self.status = status
         self.body = body if isinstance(body, bytes) else body.encode('utf-8')
@@ -86,11 +91,8 @@ def error(status, message, fmt, site_name='Drupal', headers=None):
                 % html.escape(message, quote=False))
         return Response(status, body, XML, headers)
     if fmt in (None, 'html'):
-        title = REASONS.get(status, 'Error')
-        if status == 404:
-            title = 'Page not found'
-        elif status == 403:
-            title = 'Access denied'
+        # Drupal's routes system.401/403/404; every other 4xx renders system.4xx.
+        title = {401: 'Unauthorized', 403: 'Access denied', 404: 'Page not found'}.get(status, 'Client error')
         return html_page(status, title, '<p>%s</p>' % html.escape(message), site_name, headers)
     return Response(status, message, TEXT, headers)
 

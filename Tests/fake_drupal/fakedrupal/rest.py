@@ -2,9 +2,9 @@
 taxonomy_term, user and GET for file."""
 import time
 
-from . import access, schema
+from . import access, languages, pagecache, schema
 from .body import json_body
-from .denormalize import HttpError, denormalize, same_items, unprocessable, validate
+from .denormalize import HttpError, _find_uuid, denormalize, same_items, unprocessable, validate
 from .normalize import hidden_fields
 from .responses import Response
 
@@ -69,8 +69,11 @@ def create_access(entity_type):
 # ----- controllers -----------------------------------------------------------
 def get(ctx):
     et = ctx.route.entity
-    body = ctx.normalizer.entity(et, ctx.entity, ctx.account)
-    return ctx.json(200, body, link_headers(ctx, et, ctx.entity_id, ctx.entity))
+    shown = languages.view(ctx.store, et, ctx.entity_id, ctx.entity, ctx.langcode)
+    body = ctx.normalizer.entity(et, shown, ctx.account)
+    resp = ctx.json(200, body, link_headers(ctx, et, ctx.entity_id, ctx.entity))
+    resp.cacheability = pagecache.entity_hint(et, ctx.entity, ctx.account)
+    return resp
 
 
 def _mark_files_permanent(ctx, fields):
@@ -98,14 +101,15 @@ def post(entity_type):
         data = json_body(ctx)
         bundle, fields = denormalize(ctx.store, entity_type, data)
         id_key = schema.TYPES[entity_type]['id']
-        if id_key in fields:
-            raise HttpError(400, 'Only new entities can be created')
         reason = access.create_bundle(entity_type, bundle, ctx.account)
         if reason is not None:
             raise HttpError(403, reason)
         for name in fields:
             if name == 'uuid':
                 continue
+            if name == id_key:
+                # A translation cannot be made by POSTing an existing id (82d): field access says no.
+                raise HttpError(403, "Access denied on creating field '%s'." % name)
             denied = access.field_edit(entity_type, name, ctx.account)
             if denied is not None:
                 raise HttpError(403, "Access denied on creating field '%s'.%s" % (name, denied))
@@ -116,6 +120,8 @@ def post(entity_type):
         lines = validate(ctx.store, entity_type, bundle, full)
         if lines:
             raise unprocessable(lines)
+        if fields.get('uuid') and _find_uuid(ctx.store, entity_type, fields['uuid'][0].get('value')):
+            raise HttpError(500)   # the storage's duplicate-key error is not caught (82e)
         _fill_image_sizes(ctx, full)
         store, uid = ctx.store, ctx.account.uid
         if entity_type == 'node':
@@ -132,13 +138,17 @@ def post(entity_type):
         if entity_type == 'taxonomy_term' and not entity['description']:
             # Drupal quirk: the create response has [], a reload shows an empty item.
             entity['description'] = [{'value': None, 'format': None}]
+        if entity_type == 'node':
+            store.init_comment_statistics(new_id)
         location = ctx.base + canonical(entity_type, new_id)
         return ctx.json(201, body, [('Location', location)])
     return controller
 
 
 def patch(ctx):
-    et, entity = ctx.route.entity, ctx.entity
+    et, original = ctx.route.entity, ctx.entity
+    # Under a language prefix, the translation if there is one (else the original).
+    entity = languages.view(ctx.store, et, ctx.entity_id, original, ctx.langcode)
     data = json_body(ctx)
     bundle, fields = denormalize(ctx.store, et, data)
     hidden = hidden_fields(et, entity, ctx.account)
@@ -170,6 +180,7 @@ def patch(ctx):
         _mark_files_permanent(ctx, changes)
     if new_password is not None:
         headers = _password_changed(ctx, entity['uid'][0]['value'], new_password)
+    languages.save(ctx.store, et, ctx.entity_id, original, entity, ctx.langcode)
     return ctx.json(200, ctx.normalizer.entity(et, entity, ctx.account), headers)
 
 
@@ -206,6 +217,7 @@ def _password_changed(ctx, uid, new_password):
 def delete(ctx):
     et = ctx.route.entity
     del ctx.store.entities[et][ctx.entity_id]
+    languages.forget(ctx.store, et, ctx.entity_id)   # under /fr too: the whole entity goes (85)
     if et == 'node':
         for cid in [c for c, e in ctx.store.entities['comment'].items()
                     if e['entity_id'][0]['target_id'] == ctx.entity_id]:

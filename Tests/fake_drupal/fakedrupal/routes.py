@@ -1,5 +1,5 @@
 """The route table: path pattern -> Drupal routes registered on that path."""
-from . import rest, users, uploads, views, pages
+from . import oauth, pages, rest, router, users, uploads, views
 from .app import Route
 from .pages import static_file  # noqa: F401  (used by app)
 
@@ -54,7 +54,8 @@ def build_routes():
         (r'/user/register', [
             Route('user.register', ['GET', 'POST'], pages.form('Create new account', ['mail', 'name'])),
             Route('rest.user_registration.POST', ['POST'], users.register, formats=['json'],
-                  content_types=JSON_CT, rest=True, csrf=True, access=users.register_access)]),
+                  content_types=JSON_CT, rest=True, csrf=True, access=users.register_access,
+                  oauth2=False)]),
         (r'/user/(\d+)', entity_routes('user', '/user/{user}')),
         (r'/session/token', [Route('system.csrftoken', ['GET'], users.session_token)]),
         (r'/entity/file/(\d+)', entity_routes('file', '/entity/file/{file}', html=False, methods=('GET',))),
@@ -62,10 +63,15 @@ def build_routes():
             Route('rest.file.upload.POST', ['POST'], uploads.upload, formats=['json'],
                   content_types=['application/octet-stream'], rest=True, csrf=True,
                   access=uploads.upload_access)]),
+        (r'/oauth/token', [
+            Route('oauth2_token.token', ['POST'], oauth.token, when=lambda store: store.oauth_installed())]),
+        (r'/router/translate-path', [
+            Route('decoupled_router.path_translation', ['GET'], router.translate_path, formats=['json'],
+                  when=lambda store: store.site == 'extended')]),
         (r'/api/articles', [
             Route('view.api_articles.rest_export_1', ['GET'], views.api_articles, formats=['json'],
-                  rest=True, access=views.view_access)]),
+                  rest=True, access=views.view_access, oauth2=False)]),
         (r'/api/articles-all', [
             Route('view.api_articles.rest_export_2', ['GET'], views.api_articles_all, formats=['json'],
-                  rest=True, access=views.view_access)]),
+                  rest=True, access=views.view_access, oauth2=False)]),
     ]

@@ -14,8 +14,11 @@ COMMON_NODE = [
     ('body', 'text_summary'),
 ]
 
+# content_translation's fields (extended site only; base-site nodes never hold them).
+TRANSLATION_SOURCE = [('content_translation_source', 'str'), ('content_translation_outdated', 'bool')]
+
 FIELDS = {
-    ('node', 'article'): COMMON_NODE + [
+    ('node', 'article'): COMMON_NODE[:-1] + TRANSLATION_SOURCE + COMMON_NODE[-1:] + [
         ('comment', 'comment'), ('field_image', 'image'), ('field_tags', 'ref:taxonomy_term')],
     ('node', 'page'): COMMON_NODE,
     ('comment', 'comment'): [

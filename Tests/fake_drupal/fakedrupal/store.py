@@ -11,6 +11,9 @@ import threading
 import time
 import uuid as uuidlib
 
+from . import languages
+from .oauth_tokens import TokenStore
+from .pagecache import Caches
 from .permissions import Account, ANON
 
 # Config entities the recordings reference (uuids only need to be stable per run).
@@ -50,7 +53,9 @@ class Store:
     def __init__(self):
         self.lock = threading.RLock()
         self.sessions = {}
-        self.bearer = {}
+        self.bearer = {}            # test-seam tokens (POST /__fake/bearer): token -> uid
+        self.oauth_site = False     # simple_oauth installed for good (the extended site)
+        self.site = 'base'          # 'extended': + languages (languages.py), set by settings.py
         self.reset()
 
     # ----- seed -----------------------------------------------------------
@@ -59,12 +64,15 @@ class Store:
             now = int(time.time())
             self.sessions.clear()
             self.bearer.clear()
+            self.oauth = TokenStore()
+            self.caches = Caches()
             self.flood = {}
             self.entities = {'node': {}, 'comment': {}, 'taxonomy_term': {}, 'user': {}, 'file': {}}
             self.next_id = {'node': 1, 'comment': 1, 'taxonomy_term': 1, 'user': 1, 'file': 1}
             self.next_vid = 1
             self.passwords = {}
             self.file_data = {}
+            self.translations = {}      # (entity type, id) -> {langcode: {field: items}}
             self._seed_user('admin', 'admin', 'admin@localhost', ['administrator'], now)
             self._seed_user('editor', 'editor', 'editor@example.com', ['content_editor'], now)
             for name in ('alpha', 'beta'):
@@ -79,6 +87,9 @@ class Store:
                               'summary': ''}],
                     'field_tags': [{'target_id': tags[n]}],
                 }, uid=1 if n <= 3 else 2, now=now)
+                self.init_comment_statistics(n)
+            if self.site == 'extended':
+                languages.seed(self)
 
     def _seed_user(self, name, password, mail, roles, now):
         uid = self._take_id('user')
@@ -122,9 +133,21 @@ class Store:
                              'last_comment_name': None, 'last_comment_uid': 0, 'comment_count': 0}],
                 'field_image': [], 'field_tags': [],
             })
+        if self.site == 'extended' and bundle == 'article':
+            languages.source_fields(node)
         self._apply(node, fields, skip=('type',))
         self.entities['node'][nid] = node
         return nid
+
+    def init_comment_statistics(self, nid):
+        """comment module writes a new node's statistics row after the node is
+        saved: the create answer shows zeros, a reload the owner and time."""
+        node = self.entities['node'][nid]
+        if node.get('comment'):
+            stats = node['comment'][0]
+            if not stats['comment_count']:
+                stats['last_comment_timestamp'] = node['created'][0]['value']
+                stats['last_comment_uid'] = node['uid'][0]['target_id']
 
     def create_term(self, fields, now=None, uid=None):
         now = now or int(time.time())
@@ -242,6 +265,11 @@ class Store:
         if uid is not None and self.passwords.get(uid) == password:
             return uid
         return None
+
+    def oauth_installed(self):
+        """simple_oauth is there on the extended site, and on the base site
+        once a test registered a token (until the next reset)."""
+        return self.oauth_site or bool(self.bearer)
 
     # ----- sessions ---------------------------------------------------------
     def new_session(self, uid):

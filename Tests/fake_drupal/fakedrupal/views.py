@@ -21,11 +21,16 @@ def api_articles(ctx):
         page = 0
     rows = _published_articles(ctx)
     start = page * ITEMS_PER_PAGE
-    return ctx.json(200, [_row(n) for n in rows[start:start + ITEMS_PER_PAGE]])
+    return _cacheable(ctx.json(200, [_row(n) for n in rows[start:start + ITEMS_PER_PAGE]]))
 
 
 def api_articles_all(ctx):
-    return ctx.json(200, [_row(n) for n in _published_articles(ctx)])
+    return _cacheable(ctx.json(200, [_row(n) for n in _published_articles(ctx)]))
+
+
+def _cacheable(resp):
+    resp.cacheability = 'cacheable'
+    return resp
 
 
 def _published_articles(ctx):

@@ -1,0 +1,120 @@
+"""language + content_translation on the extended site: English (default, no
+prefix) and French at the /fr path prefix; articles are translatable and
+Article 1 has a French translation.
+
+Translations live beside the entity, in store.translations[(type, id)][lang]
+= {field: items} for the translatable fields only. What the recordings show
+(drupal10-oauth-language-transcripts 80-85):
+- a language-prefixed read shows the translation, or the original when there
+  is none (no 404);
+- PATCH under /fr edits an existing translation, but on a node without one it
+  edits the original, so a "langcode" in the body changes the ORIGINAL's
+  language (82g, 82h);
+- POST always creates a new node in the site default language (82c);
+- DELETE under /fr deletes the whole node (85).
+"""
+PREFIXES = {'fr': 'fr'}      # path prefix -> langcode
+DEFAULT = 'en'
+
+# Node base fields that content_translation makes per language.
+TRANSLATABLE = ('langcode', 'status', 'uid', 'title', 'created', 'changed', 'promote', 'sticky',
+                'default_langcode', 'revision_translation_affected', 'path',
+                'content_translation_source', 'content_translation_outdated', 'body')
+
+
+def split_prefix(path):
+    """(langcode or None, path without the prefix). Only call on the extended site."""
+    for prefix, lang in PREFIXES.items():
+        if path == '/' + prefix:
+            return lang, '/'
+        if path.startswith('/' + prefix + '/'):
+            return lang, path[len(prefix) + 1:]
+    return None, path
+
+
+def source_fields(node):
+    """The fields content_translation adds to a translatable (article) node."""
+    node['content_translation_source'] = [{'value': 'und'}]
+    node['content_translation_outdated'] = [{'value': False}]
+
+
+def seed(store):
+    """Article 1's French translation (the extended site's baseline)."""
+    node = store.entities['node'][1]
+    fr = {name: [dict(i) for i in node[name]] for name in TRANSLATABLE if name in node}
+    fr.update({
+        'langcode': [{'value': 'fr'}], 'default_langcode': [{'value': False}],
+        'title': [{'value': 'Article 1 FR'}],
+        'body': [{'value': "<p>Corps de l'article 1</p>", 'format': 'basic_html', 'summary': ''}],
+        'changed': [{'value': node['changed'][0]['value'] + 3}],
+        'path': [{'alias': None, 'pid': None, 'langcode': 'fr'}],
+        'content_translation_source': [{'value': 'en'}],
+        'content_translation_outdated': [{'value': False}],
+    })
+    store.translations[('node', 1)] = {'fr': fr}
+
+
+def translation(store, entity_type, entity_id, langcode):
+    """The stored translation's fields, or None."""
+    if not langcode or langcode == DEFAULT:
+        return None
+    return store.translations.get((entity_type, entity_id), {}).get(langcode)
+
+
+def view(store, entity_type, entity_id, entity, langcode):
+    """The entity as seen in langcode: a merged copy when a translation exists,
+    else the entity itself (the original, whatever its language)."""
+    fields = translation(store, entity_type, entity_id, langcode)
+    if fields is None:
+        return entity
+    merged = dict(entity)
+    merged.update(fields)
+    if entity.get('comment'):
+        # Comment statistics belong to the default translation only.
+        merged['comment'] = [{'status': entity['comment'][0]['status'], 'cid': None,
+                              'last_comment_timestamp': None, 'last_comment_name': None,
+                              'last_comment_uid': None, 'comment_count': None}]
+    return merged
+
+
+def save(store, entity_type, entity_id, entity, edited, langcode):
+    """Writes an edited view() back: translatable fields to the translation, the
+    others to the entity. A no-op when the view was the entity itself."""
+    if edited is entity:
+        sync_path(entity)
+        return
+    fields = translation(store, entity_type, entity_id, langcode)
+    for name, items in edited.items():
+        if name in TRANSLATABLE:
+            fields[name] = items
+        elif name != 'comment':
+            entity[name] = items
+    sync_path(fields)
+
+
+def sync_path(fields):
+    """The path item's langcode is the entity's language."""
+    if fields.get('path') and fields.get('langcode'):
+        fields['path'] = [dict(fields['path'][0], langcode=fields['langcode'][0]['value'])]
+
+
+def forget(store, entity_type, entity_id):
+    """Deleting an entity deletes all of its translations."""
+    store.translations.pop((entity_type, entity_id), None)
+
+
+def jsonapi_refusal(store, entity_type, entity_id, entity, method, langcode):
+    """JSON:API cannot write translations (83, 83c): None, or (405, detail, Allow) for a
+    PATCH of a translation that does not exist or a DELETE under a non-default language."""
+    if not langcode or langcode == DEFAULT:
+        return None
+    if method == 'DELETE':
+        return (405, 'Deleting a resource object translation is not yet supported. '
+                     'See https://www.drupal.org/docs/8/modules/jsonapi/translations.', 'GET')
+    if method == 'PATCH' and translation(store, entity_type, entity_id, langcode) is None:
+        original = entity['langcode'][0]['value'] if entity.get('langcode') else DEFAULT
+        if original != langcode:
+            existing = [original] + sorted(store.translations.get((entity_type, entity_id), {}))
+            return (405, 'The requested translation of the resource object does not exist, instead '
+                         'modify one of the translations that do exist: %s.' % ', '.join(existing), 'GET')
+    return None

@@ -17,6 +17,9 @@ NOT_ALLOWED = 'The used authentication method is not allowed on this route.'
 
 
 class Config:
+    jsonapi_version = '1.0'      # "1.1" from Drupal 11.2
+    jsonapi_read_only = False    # the recorded site turned JSON:API's read-only mode off
+
     def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0):
         self.site_name = site_name
         self.login_message = login_message
@@ -108,6 +111,10 @@ class App:
                 break
         absolute = req.base_url + quote(req.path, safe='/:@!$&\'()*+,;=-._~%')
         if routes is None:
+            from . import jsonapi  # JSON:API has its own routes and error documents
+            resp = jsonapi.handle(self, req)
+            if resp is not None:
+                return resp
             return responses.error(404, 'No route found for "%s %s"' % (req.method, absolute),
                                    err_fmt, site)
 

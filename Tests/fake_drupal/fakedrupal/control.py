@@ -1,6 +1,7 @@
 """Test-support endpoints under /__fake/ (not Drupal; no auth)."""
 import json
 
+from . import seed
 from .faults import MODES
 from .responses import Response
 
@@ -59,17 +60,26 @@ def handle(req, server):
             return _json(200, {})
         return _json(200, {'method': last.method, 'target': last.target,
                            'headers': [[name, value] for name, value in last.header_list]})
+    if path == '/__fake/seed' and method == 'POST':
+        data = _body(req)
+        count = data.get('articles') if data else None
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= seed.MAX_ARTICLES:
+            return _json(400, {'message': 'Expected {"articles": <0..%d>}.' % seed.MAX_ARTICLES})
+        with store.lock:
+            nids = seed.seed_articles(store, count)
+        return _json(200, {'nids': [nids[0], nids[-1]] if nids else []})
     if path == '/__fake/config' and method == 'POST':
         data = _body(req)
         if data is None:
             return _json(400, {'message': 'Expected a JSON object.'})
         cfg = app.config
-        for key in ('site_name', 'login_message', 'flood_limit'):
+        for key in ('site_name', 'login_message', 'flood_limit', 'jsonapi_version', 'jsonapi_read_only'):
             if key in data:
                 setattr(cfg, key, data[key])
         return no_content
     if path == '/__fake/config' and method == 'GET':
         cfg = app.config
         return _json(200, {'site_name': cfg.site_name, 'login_message': cfg.login_message,
-                           'flood_limit': cfg.flood_limit})
+                           'flood_limit': cfg.flood_limit, 'jsonapi_version': cfg.jsonapi_version,
+                           'jsonapi_read_only': cfg.jsonapi_read_only})
     return _json(404, {'message': 'Unknown control endpoint %s %s' % (method, req.path)})

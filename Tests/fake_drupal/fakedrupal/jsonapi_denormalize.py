@@ -10,6 +10,7 @@ import json
 import re
 
 from . import jsonapi_access as japi_access
+from . import schema
 from . import jsonapi_state as jstate
 from .denormalize import HttpError, validate
 from .jsonapi_errors import JsonApiError, Violations
@@ -158,10 +159,16 @@ def fields_from(ctx, rtype, data):
 
 
 def check_field_access(ctx, rtype, fields, verb, entity=None):
+    bundle_key = schema.TYPES[rtype.entity_type]['bundle_key']
     for internal, (items, where, public) in fields.items():
         if entity is not None and _same(items, entity.get(internal, [])):
             continue           # unchanged values pass, even for read-only fields
-        reason = japi_access.field_edit(rtype.entity_type, internal, ctx.account)
+        if internal == bundle_key:
+            if [i.get('target_id') for i in items] == [rtype.bundle]:
+                continue       # naming the URL's own bundle (node_type) is harmless
+            reason = ' The entity bundle cannot be changed.'
+        else:
+            reason = japi_access.field_edit(rtype.entity_type, internal, ctx.account)
         if reason is not None:
             raise JsonApiError(403, 'The current user is not allowed to %s the selected field (%s).%s'
                                % (verb, public, reason), pointer='/data/%s/%s' % (where, public))

@@ -14,6 +14,7 @@ import time
 
 from . import jsonapi_access as japi_access
 from . import jsonapi_state as jstate
+from . import schema
 from .jsonapi_denormalize import (UUID, body, check_field_access, fields_from, relationship_items,
                                   resource_data, violations)
 from .jsonapi_errors import JsonApiError, document, jsonapi_member
@@ -182,7 +183,10 @@ def _relationship_write(ctx):
     if reason is not None:
         ctx.deny(reason)
     field = rtype.by_public[ctx.route.field]
-    denied = japi_access.field_edit(rtype.entity_type, field.internal, ctx.account)
+    if field.internal == schema.TYPES[rtype.entity_type]['bundle_key']:
+        denied = ' The entity bundle cannot be changed.'
+    else:
+        denied = japi_access.field_edit(rtype.entity_type, field.internal, ctx.account)
     if denied is not None:
         raise JsonApiError(403, 'The current user is not allowed to PATCH the selected field (%s).%s'
                            % (field.public, denied), pointer='/data')

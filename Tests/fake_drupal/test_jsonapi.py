@@ -29,8 +29,6 @@ KNOWN_LIMITS = {
     '184b-jsonapi-accept-encoding-gzip': 'node 8 was deleted by an unrecorded request',
     '190-page-limit-over-max': '46 articles were created by unrecorded requests',
 }
-# Core REST exchanges of this set; the core REST suite (test_fake_drupal.py) covers core REST.
-CORE_REST = {'180-rest-put-not-allowed', '182-rest-options'}
 
 
 class Resp:
@@ -217,7 +215,7 @@ SHAPE_ONLY = {'183-rest-get-for-etag', '183b-rest-if-none-match', '183c-jsonapi-
               '184-rest-accept-encoding-gzip', '158-get-relationship-unknown', '158c-get-relationship-on-attribute'}
 
 
-@pytest.mark.parametrize('name', [e['name'] for e in RECORDED if e['name'] not in CORE_REST])
+@pytest.mark.parametrize('name', [e['name'] for e in RECORDED])
 def test_recorded_exchange(replayed, name):
     if name in KNOWN_LIMITS:
         pytest.skip(KNOWN_LIMITS[name])

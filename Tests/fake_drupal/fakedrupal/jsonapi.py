@@ -162,6 +162,8 @@ def _run(ctx):
     if method not in methods:
         if read_only and method in route.methods:
             raise JsonApiError(405, READ_ONLY % ctx.base, headers=[('Allow', allow)])
+        # As core's MethodFilter: a GET route also allows HEAD.
+        allow = ', '.join(m for n in methods for m in ((n, 'HEAD') if n == 'GET' else (n,)))
         raise JsonApiError(405, 'No route found for "%s %s": Method Not Allowed (Allow: %s)'
                            % (req.method, ctx.base + ctx.raw_path, allow), headers=[('Allow', allow)])
     controller, content_type = methods[method]

@@ -17,9 +17,10 @@ from .auth import authenticate
 from .denormalize import HttpError
 from .jsonapi_errors import JsonApiError, Violations, error_response
 from .jsonapi_normalize import config_by_uuid
-from .jsonapi_query import parse, self_query, with_query
+from .jsonapi_query import build, parse, self_query, with_query
 from .jsonapi_types import BY_PATH, UNMODELLED
 from .responses import Response
+from .schema import bundle_of
 
 API = 'application/vnd.api+json'
 OCTET = 'application/octet-stream'
@@ -192,7 +193,6 @@ def _check_query(ctx):
         # The format route filter answers before JSON:API does, as core REST would (130c).
         alternate = dict(ctx.query)
         alternate['_format'] = 'api_json'
-        from .jsonapi_query import build
         link = '<%s?%s>; rel="alternate"; type="%s"' % (ctx.base + ctx.raw_path, build(alternate), API)
         return responses.error(406, 'No route found for the specified format %s. Supported formats: api_json.'
                                % fmt, fmt, ctx.config.site_name, [('Link', link)])
@@ -234,5 +234,4 @@ def _load_entity(ctx):
 
 
 def _bundle_ok(rtype, entity):
-    from .schema import bundle_of
     return bundle_of(rtype.entity_type, entity) == rtype.bundle

@@ -13,6 +13,7 @@ from . import jsonapi_access as japi_access
 from . import schema
 from . import jsonapi_state as jstate
 from .denormalize import HttpError, validate
+from .denormalize import _timestamp  # RFC 3339 / ISO 8601 / Unix seconds, as core REST takes them
 from .jsonapi_errors import JsonApiError, Violations
 from .jsonapi_normalize import config_by_uuid
 from .jsonapi_types import TYPES
@@ -45,11 +46,6 @@ def resource_data(ctx):
     if 'relationships' in data and not isinstance(data['relationships'], dict):
         raise JsonApiError(400, 'The "relationships" member must be an object.')
     return data
-
-
-def _timestamp(value):
-    from .denormalize import _timestamp as core_timestamp
-    return core_timestamp(value)
 
 
 def attribute_items(field, value):

@@ -17,9 +17,6 @@ NOT_ALLOWED = 'The used authentication method is not allowed on this route.'
 
 
 class Config:
-    jsonapi_version = '1.0'      # "1.1" from Drupal 11.2
-    jsonapi_read_only = False    # the recorded site turned JSON:API's read-only mode off
-
     def __init__(self, site_name='RealDrupal', login_message='10', flood_limit=0):
         self.site_name = site_name
         self.login_message = login_message

@@ -80,6 +80,8 @@ def handle(req, server):
     if path == '/__fake/config' and method == 'GET':
         cfg = app.config
         return _json(200, {'site_name': cfg.site_name, 'login_message': cfg.login_message,
-                           'flood_limit': cfg.flood_limit, 'jsonapi_version': cfg.jsonapi_version,
-                           'jsonapi_read_only': cfg.jsonapi_read_only})
+                           'flood_limit': cfg.flood_limit,
+                           # JSON:API's defaults live in jsonapi_errors.version / jsonapi._run.
+                           'jsonapi_version': getattr(cfg, 'jsonapi_version', '1.0'),
+                           'jsonapi_read_only': getattr(cfg, 'jsonapi_read_only', False)})
     return _json(404, {'message': 'Unknown control endpoint %s %s' % (method, req.path)})

@@ -12,6 +12,7 @@ import re
 import traceback
 
 from . import jsonapi_files, jsonapi_read, jsonapi_write, responses
+from . import jsonapi_language as jlang
 from . import jsonapi_state as jstate
 from .auth import authenticate
 from .denormalize import HttpError
@@ -98,10 +99,13 @@ class Context:
     def __init__(self, app, req, route, method):
         self.app, self.req, self.route, self.method = app, req, route, method
         self.store, self.config = app.store, app.config
-        self.base = req.base_url
+        # Under a language prefix (/fr) every link keeps it: it goes into the base.
+        lang_prefix = jlang.prefix(req)
+        self.langcode = getattr(req, 'langcode', None) if lang_prefix else None
+        self.base = req.base_url + lang_prefix
         self.rtype = route.rtype
         self.query = parse(req.query_string)
-        self.raw_path = req.target.split('?', 1)[0]
+        self.raw_path = req.target.split('?', 1)[0][len(lang_prefix):]
         self.url = with_query(self.base + self.raw_path, self_query(self.query))   # links.self / links.via
         self.auth = None
         self.account = None

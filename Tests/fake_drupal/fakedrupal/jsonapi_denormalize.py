@@ -10,6 +10,7 @@ import json
 import re
 
 from . import jsonapi_access as japi_access
+from . import jsonapi_language as jlang
 from . import schema
 from . import jsonapi_state as jstate
 from .denormalize import HttpError, validate
@@ -21,7 +22,6 @@ from .normalize import image_size
 from .schema import fields_for
 
 UUID = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}')
-LANGCODES = ('en', 'und', 'zxx')
 
 
 def body(ctx):
@@ -181,7 +181,7 @@ def violations(ctx, rtype, entity, changed):
     lines = []
     if changed is None or 'langcode' in changed:
         for delta, item in enumerate(entity.get('langcode') or []):
-            if item.get('value') not in LANGCODES:
+            if item.get('value') not in jlang.langcodes(ctx.store):
                 lines.append('langcode.%d: The value you selected is not a valid choice.' % delta)
     lines += validate(ctx.store, rtype.entity_type, rtype.bundle, entity, changed=changed)
     if not lines:

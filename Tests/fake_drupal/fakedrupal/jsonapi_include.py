@@ -6,6 +6,7 @@ A resource appears once, and not at all when it is already primary data.
 include works for relationships a sparse fieldset leaves out (104). Targets
 the viewer may not see go to meta.omitted instead.
 """
+from . import jsonapi_language as jlang
 from . import jsonapi_state as jstate
 from .jsonapi_errors import JsonApiError
 from .jsonapi_normalize import config_object, resource_object, view_level
@@ -70,6 +71,7 @@ def included(ctx, primaries, paths, omitted):
                     target = jstate.get(ctx.store, field.target_entity_type, target_id)
                     if target is None:
                         continue
+                    target = jlang.view(ctx, field.target_entity_type, target_id, target)
                     trt = of_entity(field.target_entity_type, target)
                     level = view_level(ctx, trt.entity_type, target)
                     key = (trt.name, jstate.uuid_of(target))

@@ -12,6 +12,7 @@ import hashlib
 import re
 
 from . import jsonapi_access as japi_access
+from . import jsonapi_language as jlang
 from . import jsonapi_state as jstate
 from .jsonapi_errors import JsonApiError, document, jsonapi_member
 from .jsonapi_filter import parse_filter, parse_sort, sort_rows
@@ -125,7 +126,8 @@ def collection(ctx):
         sort_rows(rows, sorts)
     window = rows[offset:offset + limit]
     data, omitted, shown = [], [], []
-    for _, entity in window:
+    for entity_id, entity in window:
+        entity = jlang.view(ctx, et, entity_id, entity)
         level = view_level(ctx, et, entity)
         if level in ('full', 'label'):
             data.append(resource_object(ctx, rtype, entity, level))
@@ -146,6 +148,8 @@ def collection(ctx):
 def _viewable_version(ctx):
     rtype = ctx.rtype
     entity, old = load_version(ctx, rtype, ctx.entity, ctx.query.get('resourceVersion'))
+    if not old:
+        entity = jlang.view(ctx, rtype.entity_type, ctx.entity_id, entity)
     check = japi_access.view_revision if old else japi_access.view
     level = check(rtype.entity_type, entity, ctx.account)
     if level not in ('full', 'label'):
@@ -188,6 +192,7 @@ def related(ctx):
         target = jstate.get(ctx.store, field.target_entity_type, target_id)
         if target is None:
             continue
+        target = jlang.view(ctx, field.target_entity_type, target_id, target)
         trt = of_entity(field.target_entity_type, target)
         tlevel = view_level(ctx, trt.entity_type, target)
         if tlevel in ('full', 'label'):

@@ -13,6 +13,7 @@
 import time
 
 from . import jsonapi_access as japi_access
+from . import jsonapi_language as jlang
 from . import jsonapi_state as jstate
 from . import schema
 from .jsonapi_denormalize import (UUID, body, check_field_access, fields_from, relationship_items,
@@ -100,6 +101,7 @@ def create(ctx):
         raise JsonApiError(403, '')
     mark_files_permanent(store, full.get('field_image', []) + full.get('user_picture', []))
     entity = store.get(et, new_id)
+    jlang.created(entity)
     location = '%s%s/%s%s' % (ctx.base, rtype.path, jstate.uuid_of(entity), version_query(rtype, entity))
     resp = _single(ctx, 201, entity, [('Location', location)])
     if et == 'node':
@@ -120,11 +122,20 @@ def _save(ctx, entity, new_revision):
     jstate.saved(store, rtype.entity_type, ctx.entity_id)
 
 
+def _refuse_translation_write(ctx):
+    refusal = jlang.refuse_write(ctx, ctx.method)
+    if refusal:
+        status, detail, allow = refusal
+        raise JsonApiError(status, detail, headers=[('Allow', allow)])
+
+
 def update(ctx):
-    rtype, entity, store = ctx.rtype, ctx.entity, ctx.store
-    reason = japi_access.update(rtype.entity_type, entity, ctx.account)
+    rtype, original, store = ctx.rtype, ctx.entity, ctx.store
+    reason = japi_access.update(rtype.entity_type, original, ctx.account)
     if reason is not None:
         ctx.deny(reason)
+    _refuse_translation_write(ctx)
+    entity = jlang.view(ctx, rtype.entity_type, ctx.entity_id, original)   # the translation, or the original
     data = resource_data(ctx)
     uuid = jstate.uuid_of(entity)
     if data.get('id') != uuid:
@@ -147,11 +158,12 @@ def update(ctx):
     if password:
         _set_password(ctx, entity, password[0])
     if rtype.versionable and rtype.revision_key == 'vid':
-        jstate.remember_revision(store, rtype.entity_type, ctx.entity_id, entity['vid'][0]['value'], entity)
+        jstate.remember_revision(store, rtype.entity_type, ctx.entity_id, original['vid'][0]['value'], original)
     for name, items in changes.items():
         entity[name] = items
     mark_files_permanent(store, changes.get('field_image', []) + changes.get('user_picture', []))
     _save(ctx, entity, new_revision=True)
+    jlang.save(ctx, original, entity)
     return _single(ctx, 200, entity)
 
 
@@ -170,9 +182,11 @@ def delete(ctx):
     reason = japi_access.delete(rtype.entity_type, entity, ctx.account)
     if reason is not None:
         ctx.deny(reason)
+    _refuse_translation_write(ctx)
     if rtype.entity_type == 'file':
         store.file_data.pop(entity['uri'][0]['value'], None)
     jstate.delete(store, rtype.entity_type, ctx.entity_id)
+    jlang.deleted(ctx)
     return _no_content()
 
 

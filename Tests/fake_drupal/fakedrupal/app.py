@@ -163,6 +163,10 @@ class App:
                     break
         absolute = req.base_url + quote(getattr(req, 'prefixed_path', req.path), safe='/:@!$&\'()*+,;=-._~%')
         if routes is None:
+            from . import jsonapi  # JSON:API has its own routes and error documents
+            resp = jsonapi.handle(self, req)
+            if resp is not None:
+                return resp
             return responses.error(404, 'No route found for "%s %s"' % (req.method, absolute),
                                    err_fmt, site)
 
@@ -171,9 +175,15 @@ class App:
         for r in routes:
             allowed.extend(m for m in r.methods if m not in allowed)
         if req.method == 'OPTIONS':
-            return Response(200, b'', None, [('Allow', ', '.join(allowed))])
+            # Symfony labels the empty answer by the request format (182).
+            ctype = {'json': responses.JSON, 'xml': responses.XML}.get(fmt_param, responses.HTML)
+            return Response(200, b'', ctype, [('Allow', ', '.join(allowed))])
         candidates = [r for r in routes if method in r.methods]
         if not candidates:
+            # MethodFilter: a route that allows GET also allows HEAD (180).
+            allowed = []
+            for r in routes:
+                allowed.extend(m for m in list(r.methods) + (['HEAD'] if 'GET' in r.methods else []) if m not in allowed)
             return responses.error(405, 'No route found for "%s %s": Method Not Allowed (Allow: %s)'
                                    % (req.method, absolute, ', '.join(allowed)), err_fmt, site,
                                    [('Allow', ', '.join(allowed))])

@@ -5,6 +5,7 @@ import json
 from . import settings
 from .faults import MODES
 from .responses import Response
+from . import seed
 
 
 def _json(status, data):
@@ -57,6 +58,14 @@ def handle(req, server):
         with store.lock:
             store.bearer[data['token']] = data['uid']
         return no_content
+    if path == '/__fake/seed' and method == 'POST':
+        data = _body(req)
+        count = data.get('articles') if data else None
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= seed.MAX_ARTICLES:
+            return _json(400, {'message': 'Expected {"articles": <0..%d>}.' % seed.MAX_ARTICLES})
+        with store.lock:
+            nids = seed.seed_articles(store, count)
+        return _json(200, {'nids': [nids[0], nids[-1]] if nids else []})
     if path == '/__fake/faults':
         if method == 'DELETE':
             faults.clear()

@@ -7,7 +7,7 @@ JSON_CT = ['application/json']
 USER_FORMATS = ['json', 'xml']   # serialization adds every serializer format to user routes
 
 
-def entity_routes(et, path_template, html=True, methods=('GET', 'PATCH', 'DELETE')):
+def entity_routes(et, path_template, html=True, methods=('GET', 'DELETE', 'PATCH')):  # recorded order (182)
     out = []
     if html:
         out.append(Route('entity.%s.canonical' % et, ['GET', 'POST'], pages.entity_page,

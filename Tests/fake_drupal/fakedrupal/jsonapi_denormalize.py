@@ -1,0 +1,198 @@
+"""JSON:API request documents -> stored field items, and the 422 documents.
+
+data.attributes hold JSON:API values (bare values, objects for multi-property
+fields); data.relationships hold resource identifiers. In a full resource
+document the identifier type is not checked against the field: Drupal takes
+the UUID of whatever type was named and uses that entity's id (126). The
+relationship endpoints do check it (157).
+"""
+import json
+import re
+
+from . import jsonapi_access as japi_access
+from . import jsonapi_language as jlang
+from . import schema
+from . import jsonapi_state as jstate
+from .denormalize import HttpError, validate
+from .denormalize import _timestamp  # RFC 3339 / ISO 8601 / Unix seconds, as core REST takes them
+from .jsonapi_errors import JsonApiError, Violations
+from .jsonapi_normalize import config_by_uuid
+from .jsonapi_types import TYPES
+from .normalize import image_size
+from .schema import fields_for
+
+UUID = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}')
+
+
+def body(ctx):
+    raw = ctx.req.body
+    if not raw or not raw.strip():
+        raise JsonApiError(400, 'Empty request body.')
+    try:
+        doc = json.loads(raw.decode('utf-8'))
+    except (ValueError, UnicodeDecodeError):
+        raise JsonApiError(400, 'Syntax error')
+    if not isinstance(doc, dict) or 'data' not in doc:
+        raise JsonApiError(400, 'The request document must contain a "data" member.')
+    return doc
+
+
+def resource_data(ctx):
+    data = body(ctx)['data']
+    if not isinstance(data, dict):
+        raise JsonApiError(400, 'The "data" member must be a resource object.')
+    if 'type' not in data:
+        raise JsonApiError(400, 'Resource object must include a "type".')
+    if 'relationships' in data and not isinstance(data['relationships'], dict):
+        raise JsonApiError(400, 'The "relationships" member must be an object.')
+    return data
+
+
+def attribute_items(field, value):
+    if value is None:
+        return []
+    values = value if field.multi and isinstance(value, list) else [value]
+    return [_item(field.kind, v) for v in values]
+
+
+def _item(kind, v):
+    if kind in ('text', 'text_summary'):
+        v = v if isinstance(v, dict) else {'value': v}
+        item = {'value': v.get('value'), 'format': v.get('format')}
+        if kind == 'text_summary':
+            item['summary'] = v.get('summary')
+        return item
+    if kind == 'path':
+        v = v if isinstance(v, dict) else {'alias': v}
+        return {'alias': v.get('alias'), 'pid': v.get('pid'), 'langcode': v.get('langcode', 'en')}
+    if kind == 'comment':
+        return {'status': v.get('status') if isinstance(v, dict) else v}
+    if kind == 'pass':
+        return {k: v[k] for k in ('value', 'existing') if k in v} if isinstance(v, dict) else {'value': v}
+    if kind == 'uri':
+        return {'value': v.get('value') if isinstance(v, dict) else v}
+    if kind == 'ts':
+        return {'value': _timestamp(v)}
+    if kind == 'bool':
+        return {'value': bool(v) if not isinstance(v, str) else v not in ('', '0', 'false')}
+    return {'value': v}
+
+
+def resolve_identifier(ctx, field, ident, check_type):
+    """The stored item for one resource identifier."""
+    if not isinstance(ident, dict) or 'type' not in ident:
+        raise JsonApiError(400, 'Invalid type specified for related resource: \'%s\'' % (
+            ident.get('type') if isinstance(ident, dict) else ident))
+    if 'id' not in ident:
+        raise JsonApiError(400, 'No ID specified for related resource')
+    type_name, uuid = ident['type'], ident['id']
+    if check_type and type_name not in field.targets:
+        raise JsonApiError(400, 'The provided type (%s) does not match the destination resource types (%s).'
+                           % (type_name, ', '.join(field.targets)))
+    rtype = TYPES.get(type_name)
+    if rtype is None:
+        raise JsonApiError(400, "Invalid type specified for related resource: '%s'" % type_name)
+    not_found = JsonApiError(404, 'The resource identified by `%s:%s` (given as a relationship item) could '
+                                  'not be found.' % (type_name, uuid))
+    if rtype.config:
+        ctype, name = config_by_uuid(uuid)
+        if ctype is not rtype:
+            raise not_found
+        return {'target_id': name}
+    target_id, target = jstate.find(ctx.store, rtype.entity_type, uuid)
+    if target is None:
+        raise not_found
+    item = {'target_id': target_id}
+    if field.kind == 'image':
+        meta = ident.get('meta') if isinstance(ident.get('meta'), dict) else {}
+        item.update({'alt': meta.get('alt'), 'title': meta.get('title')})
+        if rtype.entity_type == 'file':
+            item['width'], item['height'] = image_size(ctx.store.file_data.get(target['uri'][0]['value'],
+                                                                                (None, b''))[1])
+    return item
+
+
+def relationship_items(ctx, field, data, check_type=False):
+    if data is None:
+        return []
+    if field.multi:
+        if not isinstance(data, list):
+            raise JsonApiError(400, 'The relationship %s is to-many: "data" must be a list.' % field.public)
+        return [resolve_identifier(ctx, field, i, check_type) for i in data]
+    if isinstance(data, list):
+        raise JsonApiError(400, 'The relationship %s is to-one: "data" must be an object or null.' % field.public)
+    return [resolve_identifier(ctx, field, data, check_type)]
+
+
+def fields_from(ctx, rtype, data):
+    """{internal name: (items, 'attributes'|'relationships', public name)} from a resource object."""
+    out = {}
+    attributes = data.get('attributes') or {}
+    if not isinstance(attributes, dict):
+        raise JsonApiError(400, 'The "attributes" member must be an object.')
+    as_attributes = [n for n in attributes if n in rtype.relationship_names]
+    if as_attributes:
+        raise JsonApiError(422, 'The following relationship fields were provided as attributes: [ %s ]'
+                           % ', '.join(as_attributes), info=False)
+    for name, value in attributes.items():
+        field = rtype.writable_fields.get(name)
+        if field is None or field.kind == 'display_name':
+            raise JsonApiError(422, 'The attribute %s does not exist on the %s resource type.' % (name, rtype.name),
+                               info=False)
+        try:
+            out[field.internal] = (attribute_items(field, value), 'attributes', name)
+        except HttpError as e:
+            raise JsonApiError(e.status, e.message, pointer='/data/attributes/' + name, info=False)
+    for name, rel in (data.get('relationships') or {}).items():
+        field = rtype.by_public.get(name)
+        if field is None or not field.relationship:
+            raise JsonApiError(422, 'The relationship %s does not exist on the %s resource type.'
+                               % (name, rtype.name), info=False)
+        if not isinstance(rel, dict) or 'data' not in rel:
+            raise JsonApiError(400, 'The relationship %s needs a "data" member.' % name)
+        out[field.internal] = (relationship_items(ctx, field, rel['data']), 'relationships', name)
+    return out
+
+
+def check_field_access(ctx, rtype, fields, verb, entity=None):
+    bundle_key = schema.TYPES[rtype.entity_type]['bundle_key']
+    for internal, (items, where, public) in fields.items():
+        if entity is not None and _same(items, entity.get(internal, [])):
+            continue           # unchanged values pass, even for read-only fields
+        if internal == bundle_key:
+            if [i.get('target_id') for i in items] == [rtype.bundle]:
+                continue       # naming the URL's own bundle (node_type) is harmless
+            reason = ' The entity bundle cannot be changed.'
+        else:
+            reason = japi_access.field_edit(rtype.entity_type, internal, ctx.account)
+        if reason is not None:
+            raise JsonApiError(403, 'The current user is not allowed to %s the selected field (%s).%s'
+                               % (verb, public, reason), pointer='/data/%s/%s' % (where, public))
+
+
+def _same(submitted, stored):
+    if len(submitted) != len(stored):
+        return False
+    return all(all(b.get(k) == v for k, v in a.items()) for a, b in zip(submitted, stored))
+
+
+def violations(ctx, rtype, entity, changed):
+    """422 Violations for the changed fields, in field order, pointers into /data/attributes (125, 126)."""
+    lines = []
+    if changed is None or 'langcode' in changed:
+        for delta, item in enumerate(entity.get('langcode') or []):
+            if item.get('value') not in jlang.langcodes(ctx.store):
+                lines.append('langcode.%d: The value you selected is not a valid choice.' % delta)
+    lines += validate(ctx.store, rtype.entity_type, rtype.bundle, entity, changed=changed)
+    if not lines:
+        return None
+    order = {name: i for i, (name, _) in enumerate(fields_for(rtype.entity_type, rtype.bundle))}
+    lines.sort(key=lambda l: order.get(re.split(r'[.:]', l, 1)[0], len(order)))
+    items = []
+    for line in lines:
+        path = line.split(':', 1)[0]
+        head, *rest = path.split('.')
+        field = rtype.by_internal.get(head)
+        public = field.public if field else head
+        items.append((line, '/data/attributes/' + '/'.join([public] + rest)))
+    return Violations(items)

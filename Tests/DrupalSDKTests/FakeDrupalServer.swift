@@ -6,6 +6,10 @@ import XCTest
 /// loopback port. DRUPAL_FAKE_URL points the tests at one that is already running instead.
 final class FakeDrupalServer: @unchecked Sendable {
     static let shared = FakeDrupalServer()
+    /// The Drupal version the fake imitates ($FAKE_DRUPAL_VERSION, as the server reads it).
+    static let drupalVersion = ProcessInfo.processInfo.environment["FAKE_DRUPAL_VERSION"].flatMap {
+        $0.isEmpty ? nil : $0
+    } ?? "10"
 
     let baseURL: String
     private var process: Process?

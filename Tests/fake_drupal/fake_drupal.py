@@ -29,8 +29,11 @@ def main(argv=None):
     p.add_argument('--login-message', choices=['10', '11.4'], default='10',
                    help='bad-credentials wording: 10 (<= 11.3) or 11.4')
     p.add_argument('--site-name', default='RealDrupal', help='used in the Basic realm and HTML titles')
-    p.add_argument('--drupal', choices=['10', '11'], default='10',
-                   help='answer like Drupal 10.3 (default, as recorded) or 11.2 (drupal11-transcripts)')
+    # FAKE_DRUPAL_VERSION sets the default, so a test runner can put every suite's server in
+    # Drupal 11 mode at once (scripts/test runs them in both).
+    p.add_argument('--drupal', choices=['10', '11'], default=os.environ.get('FAKE_DRUPAL_VERSION') or '10',
+                   help='answer like Drupal 10.3 (default, as recorded) or 11.2 (drupal11-transcripts); '
+                        'the default comes from $FAKE_DRUPAL_VERSION when set')
     p.add_argument('--site', choices=['base', 'extended'], default='base',
                    help='base: the recorded core site; extended: + simple_oauth, French, decoupled_router')
     p.add_argument('--oauth-access-ttl', type=_seconds, default=300, help='access token lifetime, seconds')

@@ -46,6 +46,40 @@ final class ErrorModelTests: FakeDrupalTestCase {
         XCTAssertEqual(error?.violations, [])
     }
 
+    /// Recording 125: a JSON:API 422 with two errors keeps both, and each is a violation.
+    func testEveryJSONAPIErrorIsKept() async throws {
+        let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/vnd.api+json")
+        let body = Data(#"{"data":{"type":"node--article","attributes":{"langcode":"xx","body":{"value":"x","format":"basic_html"}}}}"#.utf8)
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "POST", path: "/jsonapi/node/article", headers: headers,
+                                                   body: body, format: nil))
+        }
+        XCTAssertEqual(error?.status, 422)
+        XCTAssertEqual(error?.jsonAPIErrors.count, 2)
+        XCTAssertEqual(error?.jsonAPIErrors.map(\.status), ["422", "422"], "status as sent: a string")
+        XCTAssertEqual(error?.jsonAPIErrors.map(\.title), ["Unprocessable Content", "Unprocessable Content"])
+        XCTAssertEqual(error?.jsonAPIErrors.first?.member("source.pointer"), "/data/attributes/langcode/0")
+        XCTAssertEqual(error?.violations, [
+            .init(path: "/data/attributes/langcode/0", message: "langcode.0: The value you selected is not a valid choice."),
+            .init(path: "/data/attributes/title", message: "title: This value should not be null."),
+        ])
+        XCTAssertEqual(error?.drupalMessage, "langcode.0: The value you selected is not a valid choice.")
+        XCTAssertEqual(error?.message, "langcode.0: The value you selected is not a valid choice.\n"
+                       + "title: This value should not be null.")
+    }
+
+    func testJSONAPIErrorLinksAreMembers() async throws {
+        let client = try makeClient()
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/jsonapi/node/article/0000", format: nil))
+        }
+        XCTAssertEqual(error?.jsonAPIErrors.count, 1)
+        XCTAssertNotNil(error?.jsonAPIErrors.first?.member("links.via.href"))
+        XCTAssertEqual(error?.violations, [], "only 422 entries are violations")
+    }
+
     func testValidationFailureLinesAreViolations() async throws {
         let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }
         let error = await expectError {

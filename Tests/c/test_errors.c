@@ -91,8 +91,50 @@ static void test_violations_only_for_validation_failed(void) {
     drupal_client_free(c);
 }
 
+/* Recording 125: a JSON:API 422 with two errors keeps both, and each is a violation. */
+static void test_jsonapi_errors_kept(void) {
+    drupal_client *c = basic_client("admin", "admin");
+    drupal_response *r = NULL;
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    const char *headers[] = {"Content-Type: application/vnd.api+json", NULL};
+    const char *body = "{\"data\":{\"type\":\"node--article\",\"attributes\":{\"langcode\":\"xx\","
+                       "\"body\":{\"value\":\"x\",\"format\":\"basic_html\"}}}}";
+    const char *name = NULL, *value = NULL, *path = NULL, *message = NULL;
+    size_t i, members = 0;
+
+    o.headers = headers;
+    o.body = body;
+    o.body_length = strlen(body);
+    o.no_format = 1;
+    CHECK_CODE(drupal_request_sync(&r, c, "POST", "/jsonapi/node/article", &o), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 422);
+    CHECK_INT(drupal_response_jsonapi_error_count(r), 2);
+    CHECK_STR(drupal_response_jsonapi_error_member(r, 0, "status"), "422");
+    CHECK_STR(drupal_response_jsonapi_error_member(r, 0, "source.pointer"), "/data/attributes/langcode/0");
+    CHECK_STR(drupal_response_jsonapi_error_member(r, 1, "detail"), "title: This value should not be null.");
+    CHECK_STR(drupal_response_jsonapi_error_member(r, 1, "title"), "Unprocessable Content");
+    CHECK(drupal_response_jsonapi_error_member(r, 1, "code") == NULL);
+    CHECK(drupal_response_jsonapi_error_member(r, 2, "detail") == NULL);
+    CHECK(drupal_response_jsonapi_error_member(r, 0, NULL) == NULL);
+    /* Every member, sorted by name. */
+    for (i = 0; drupal_response_jsonapi_error_member_at(&name, &value, r, 1, i) == DRUPAL_OK; i++) members++;
+    CHECK_INT(members, 4);  /* detail, source.pointer, status, title */
+    CHECK_CODE(drupal_response_jsonapi_error_member_at(&name, &value, r, 1, 9), DRUPAL_E_NOT_FOUND);
+    CHECK(name == NULL && value == NULL);
+    CHECK_CODE(drupal_response_jsonapi_error_member_at(&name, &value, r, 5, 0), DRUPAL_E_NOT_FOUND);
+    CHECK_CODE(drupal_response_jsonapi_error_member_at(&name, &value, NULL, 0, 0), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_INT(drupal_response_violation_count(r), 2);
+    CHECK_CODE(drupal_response_violation_at(&path, &message, r, 1), DRUPAL_OK);
+    CHECK_STR(path, "/data/attributes/title");
+    CHECK_STR(message, "title: This value should not be null.");
+    CHECK_STR(drupal_response_drupal_message(r), "langcode.0: The value you selected is not a valid choice.");
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
 int main(void) {
     fake_reset();
+    test_jsonapi_errors_kept();
     test_empty_drupal_message();
     test_no_drupal_message_without_json();
     test_violations_only_for_validation_failed();

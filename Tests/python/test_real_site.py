@@ -135,3 +135,22 @@ def test_custom_entity_paths(base_url):
         assert client.get("article_node", 1)["nid"][0]["value"] == 1
     with pytest.raises(drupalsdk.InvalidArgumentError):
         drupalsdk.Client(base_url, entity_paths={"thing": ("/thing/1", "/thing")})
+
+
+def test_every_jsonapi_error_is_kept(base_url):
+    """Recording 125: a JSON:API 422 with two errors keeps both, and each is a violation."""
+    body = {"data": {"type": "node--article",
+                     "attributes": {"langcode": "xx", "body": {"value": "x", "format": "basic_html"}}}}
+    with _basic(base_url) as client:
+        with pytest.raises(drupalsdk.ValidationError) as info:
+            client.request("POST", "/jsonapi/node/article", body=body, format=False,
+                           headers={"Content-Type": "application/vnd.api+json"})
+    error = info.value
+    assert [e.status for e in error.jsonapi_errors] == ["422", "422"]
+    assert error.jsonapi_errors[1].detail == "title: This value should not be null."
+    assert error.jsonapi_errors[0].pointer == "/data/attributes/langcode/0"
+    assert error.jsonapi_errors[0].members["source.pointer"] == "/data/attributes/langcode/0"
+    assert error.violations == [
+        ("/data/attributes/langcode/0", "langcode.0: The value you selected is not a valid choice."),
+        ("/data/attributes/title", "title: This value should not be null.")]
+    assert error.drupal_message == "langcode.0: The value you selected is not a valid choice."

@@ -106,24 +106,25 @@ static int rename_article(drupal_client *client, const char *nid) {
     return 0;
 }
 
-/* Lists every page of the view: pages are 0-based and a page past the end is empty. */
+/* Lists every page of the view with the library's pager, which knows where the pages end (an
+ * empty page, a page that repeats the one before on displays without a full pager, 1000 pages). */
 static int list_articles(drupal_client *client) {
+    drupal_pager *pager = NULL;
+    drupal_code code = drupal_view_pager_new(&pager, client, "/api/articles", NULL, 0);
     int page;
+    if (code != DRUPAL_OK) return fail("pager", code, NULL);
     for (page = 0;; page++) {
-        char page_text[16];
-        const char *query[] = {"page", page_text, NULL};
         drupal_response *response = NULL;
         json_t *rows = NULL;
         size_t count = 0, i;
-        drupal_code code;
 
-        snprintf(page_text, sizeof page_text, "%d", page);
-        code = drupal_view_sync(&response, client, "/api/articles", query);
+        code = drupal_pager_next_sync(&response, pager);
         if (code != DRUPAL_OK) {
             fail("view", code, response);
             drupal_response_free(response);
-            return 1;
+            break;
         }
+        if (response == NULL) break;  /* no more pages */
         code = drupal_response_json(&rows, response);
         drupal_response_free(response);  /* rows is a separate, parsed copy */
         if (code == DRUPAL_OK) code = drupal_json_view_count(&count, rows);
@@ -133,9 +134,13 @@ static int list_articles(drupal_client *client) {
             if (code == DRUPAL_OK) printf("  page %d: %s\n", page, title);
         }
         json_decref(rows);
-        if (code != DRUPAL_OK) return fail("reading the view rows", code, NULL);
-        if (count == 0) return 0;
+        if (code != DRUPAL_OK) {
+            fail("reading the view rows", code, NULL);
+            break;
+        }
     }
+    drupal_pager_free(pager);
+    return code != DRUPAL_OK;
 }
 
 static int delete_article(drupal_client *client, const char *nid) {

@@ -54,13 +54,16 @@ unsigned int drupal_version_num(void);
 typedef enum drupal_code {
     DRUPAL_OK = 0,
     DRUPAL_E_INVALID_ARGUMENT = 1, /* NULL, empty or malformed input; unsafe path; bad option */
-    DRUPAL_E_NETWORK = 2,          /* could not connect, connection reset, DNS failure */
+    DRUPAL_E_NETWORK = 2,          /* could not connect, connection reset, DNS failure, an answer that is
+                                      not HTTP (a protocol error of the server), too many redirects */
     DRUPAL_E_TIMEOUT = 3,          /* connect or total timeout expired */
-    DRUPAL_E_HTTP = 4,             /* the server answered with a status >= 400 */
+    DRUPAL_E_HTTP = 4,             /* the server answered with a status >= 400, or a redirect (3xx,
+                                      not 304) that was not followed */
     DRUPAL_E_DECODE = 5,           /* a body was not the JSON (or text) expected */
     DRUPAL_E_CANCELLED = 6,        /* cancelled by drupal_call_cancel() or drupal_client_free() */
     DRUPAL_E_UNIMPLEMENTED = 7,    /* the operation has no implementation in this client */
-    DRUPAL_E_TOO_LARGE = 8,        /* a response body exceeded the client's max body size */
+    DRUPAL_E_TOO_LARGE = 8,        /* a response body exceeded the client's max body size, or a request's
+                                      URL or headers, or a response header, exceeded their limit */
     DRUPAL_E_TLS = 9,              /* TLS handshake or certificate verification failed */
     DRUPAL_E_NOT_FOUND = 10,       /* a lookup (header, JSON field, index) found nothing */
     DRUPAL_E_NO_MEMORY = 11,       /* an allocation failed */
@@ -116,15 +119,25 @@ typedef struct drupal_client_options {
     int verify_tls;              /* 1 = verify certificates and host names (default); 0 = don't */
     size_t max_body_size;        /* larger responses fail with DRUPAL_E_TOO_LARGE; 0 = 64 MiB */
     const char *const *headers;  /* extra headers for every request: "Name: value" strings, NULL-terminated */
-    int follow_redirects;        /* 1 = follow up to 5 redirects; 0 = return 3xx responses (default) */
+    int follow_redirects;        /* 1 = follow up to 5 redirects (credentials and bodies never go to
+                                    another origin); 0 = a 3xx is DRUPAL_E_HTTP with its status and
+                                    Location header (default) */
     /* Version 2: */
     /* REST paths of custom entity types (or core ones moved): NULL-terminated triples of entity
      * type, canonical path with "{id}", create path, e.g. {"event", "/event/{id}", "/event/add",
      * NULL}. Types without an entry use Drupal's core paths, else /entity/<type>/{id}. */
     const char *const *entity_paths;
+    /* Retries of a failed request: idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS) after a
+     * connection failure or a 429/502/503/504, any method when the connection could not be made;
+     * exponential backoff with jitter, Retry-After honoured, never past the timeout; each retry
+     * is a DRUPAL_EVENT_RETRY. 0 = 2 (the default), -1 = no retries, N = N. */
+    int max_retries;
+    /* Names of headers of yours that carry credentials (NULL-terminated), stripped like
+     * Authorization, Cookie and X-CSRF-Token from any redirect to another origin. */
+    const char *const *secret_headers;
 } drupal_client_options;
 
-#define DRUPAL_CLIENT_OPTIONS_INIT { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL }
+#define DRUPAL_CLIENT_OPTIONS_INIT { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL, 0, NULL }
 
 /**
  * Fills *options with the defaults (as DRUPAL_CLIENT_OPTIONS_INIT), writing only the fields of
@@ -522,10 +535,16 @@ typedef enum drupal_event_type {
     DRUPAL_EVENT_LOGIN = 1,          /* user_name and uid are set */
     DRUPAL_EVENT_LOGOUT = 2,
     DRUPAL_EVENT_REQUEST_START = 3,  /* method and path are set */
-    DRUPAL_EVENT_REQUEST_FINISH = 4  /* method, path, status (0 = no answer) and duration_ms */
+    DRUPAL_EVENT_REQUEST_FINISH = 4, /* method, path, status (0 = no answer) and duration_ms */
+    DRUPAL_EVENT_RETRY = 5           /* a failed attempt is tried again: method, path, status of the
+                                        failed attempt (0 = no answer), duration_ms = the delay
+                                        before the retry, attempt = the retry's number (1, 2...) */
 } drupal_event_type;
 
-/** One event. Every string is borrowed until the listener returns; unused ones are "". */
+/**
+ * One event. Every string is borrowed until the listener returns; unused ones are "". New event
+ * types and fields may be added at the end (a listener ignores types it does not know).
+ */
 typedef struct drupal_event {
     drupal_event_type type;
     const char *method;
@@ -534,6 +553,7 @@ typedef struct drupal_event {
     double duration_ms;
     const char *user_name;
     const char *uid;
+    int attempt;
 } drupal_event;
 
 /** Called on the thread that produced the event (a library thread, or the caller's). */

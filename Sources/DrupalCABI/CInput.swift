@@ -40,6 +40,8 @@ enum CInput {
     /// Bytes of a body; NULL is allowed only with length 0.
     static func bytes(_ pointer: UnsafeRawPointer?, _ length: Int, _ name: String) throws -> Data {
         if length == 0 { return Data() }
+        // A size_t above Int.max arrives negative: no buffer is that big.
+        guard length > 0 else { throw DrupalError(.invalidArgument, "\(name)'s length is larger than any buffer can be") }
         guard let pointer else { throw DrupalError(.invalidArgument, "\(name) is NULL but its length is \(length)") }
         return Data(bytes: pointer, count: length)
     }
@@ -88,9 +90,10 @@ enum CInput {
     /// "Name: value" lines.
     static func headerLines(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ name: String) throws -> HTTPHeaders {
         var headers = HTTPHeaders()
-        for line in try stringList(list, name) {
+        for (index, line) in try stringList(list, name).enumerated() {
+            // The line is not quoted: without a colon, nothing tells its name from a secret value.
             guard let colon = line.firstIndex(of: ":") else {
-                throw DrupalError(.invalidArgument, "\(name): \"\(line)\" is not a \"Name: value\" line")
+                throw DrupalError(.invalidArgument, "\(name)[\(index)] is not a \"Name: value\" line")
             }
             let headerName = String(line[..<colon])
             var value = Substring(line[line.index(after: colon)...])
@@ -120,7 +123,8 @@ extension DrupalError.Code {
     var cCode: drupal_code { drupal_code(UInt32(rawValue)) }
 }
 
-/// strdup for Swift strings (NUL bytes inside would cut the C string; callers avoid them).
-func duplicateCString(_ text: String) -> UnsafeMutablePointer<CChar> {
-    text.withCString { strdup($0)! }
+/// strdup for Swift strings (NUL bytes inside would cut the C string; callers avoid them); nil
+/// when out of memory.
+func duplicateCString(_ text: String) -> UnsafeMutablePointer<CChar>? {
+    text.withCString { strdup($0) }
 }

@@ -4,7 +4,8 @@ import FoundationEssentials
 
 // drupal_client_* and drupal_call_*: creating, configuring and freeing handles.
 
-/// The options struct versions this library reads: 1 (up to follow_redirects), 2 (entity_paths).
+/// The options struct versions this library reads: 1 (up to follow_redirects), 2 (entity_paths,
+/// max_retries, secret_headers).
 private let knownOptionsVersions: ClosedRange<UInt32> = 1...2
 
 /// The size of each version's struct: a caller's struct is only as big as the version it set.
@@ -22,7 +23,8 @@ public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_cl
     }
     var defaults = drupal_client_options(version: version, connect_timeout: 0, timeout: 0, user_agent: nil,
                                          ca_bundle: nil, verify_tls: 1, max_body_size: 0, headers: nil,
-                                         follow_redirects: 0, entity_paths: nil)
+                                         follow_redirects: 0, entity_paths: nil, max_retries: 0,
+                                         secret_headers: nil)
     // Only the caller's version's fields: an older caller's struct ends before the newer ones.
     withUnsafeBytes(of: &defaults) { bytes in
         UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: optionsSize(version))
@@ -45,8 +47,12 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     }
     var transport = configuration.transport
     guard options.connect_timeout >= 0, options.timeout >= 0,
-          options.connect_timeout.isFinite, options.timeout.isFinite else {
-        throw DrupalError(.invalidArgument, "timeouts must be finite and not negative")
+          options.connect_timeout <= TransportOptions.maxTimeout, options.timeout <= TransportOptions.maxTimeout else {
+        throw DrupalError(.invalidArgument, "timeouts must be from 0 to \(Int(TransportOptions.maxTimeout)) seconds")
+    }
+    // size_t arrives as Int: one above Int.max is negative.
+    guard options.max_body_size >= 0 else {
+        throw DrupalError(.invalidArgument, "options.max_body_size is larger than any buffer can be")
     }
     if options.connect_timeout > 0 { transport.connectTimeout = options.connect_timeout }
     if options.timeout > 0 { transport.timeout = options.timeout }
@@ -58,13 +64,16 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     }
     transport.caBundlePath = try CInput.optionalString(options.ca_bundle, "options.ca_bundle")
     transport.verifyTLS = options.verify_tls != 0
-    if options.max_body_size > 0 { transport.maxBodySize = Int(clamping: options.max_body_size) }
+    if options.max_body_size > 0 { transport.maxBodySize = Int(options.max_body_size) }
     transport.followRedirects = options.follow_redirects != 0
     configuration.transport = transport
     configuration.defaultHeaders = try CInput.headerLines(options.headers, "options.headers")
     for (type, path) in try CInput.entityPaths(options.entity_paths, "options.entity_paths") {
         configuration.entityPaths[type] = path
     }
+    guard options.max_retries >= -1 else { throw DrupalError(.invalidArgument, "options.max_retries is below -1") }
+    if options.max_retries != 0 { configuration.retry.maxRetries = max(0, Int(options.max_retries)) }
+    configuration.secretHeaders = try CInput.stringList(options.secret_headers, "options.secret_headers")
     return configuration
 }
 

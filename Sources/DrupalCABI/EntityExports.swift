@@ -15,7 +15,8 @@ private func getCall(_ client: DrupalClient, _ type: UnsafePointer<CChar>?, _ id
     try EntityPath.validate(entityType: type, id: id)
     // A GET of the entity's path is all `get` does: clients with a callback mode run it as that.
     if let mode = client.callbackMode {
-        return ClientHandle.Call(request: DrupalRequest(method: "GET", path: try mode.entityPath(type, id)))
+        return ClientHandle.Call(request: DrupalRequest(method: "GET", path: try mode.entityPath(type, id),
+                                                        expectedBody: .object))
     }
     return ClientHandle.Call(operation: { try await $0.get(type, id) })
 }

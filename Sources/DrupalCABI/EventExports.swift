@@ -43,6 +43,7 @@ private func deliver(_ event: DrupalEvent, _ body: (UnsafePointer<drupal_event>)
     var method = "", path = "", userName = "", uid = ""
     var status: Int32 = 0
     var durationMS = 0.0
+    var attemptNumber: Int32 = 0
     switch event {
     case .login(let user):
         type = DRUPAL_EVENT_LOGIN
@@ -59,18 +60,30 @@ private func deliver(_ event: DrupalEvent, _ body: (UnsafePointer<drupal_event>)
         method = m
         path = p
         status = Int32(clamping: s ?? 0)
-        let parts = duration.components
-        durationMS = Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
+        durationMS = milliseconds(duration)
+    case .retry(let m, let p, let attempt, let s, let delay):
+        type = DRUPAL_EVENT_RETRY
+        method = m
+        path = p
+        status = Int32(clamping: s ?? 0)
+        durationMS = milliseconds(delay)
+        attemptNumber = Int32(clamping: attempt)
     }
     method.withCString { methodC in
         path.withCString { pathC in
             userName.withCString { userC in
                 uid.withCString { uidC in
                     var cEvent = drupal_event(type: type, method: methodC, path: pathC, status: status,
-                                              duration_ms: durationMS, user_name: userC, uid: uidC)
+                                              duration_ms: durationMS, user_name: userC, uid: uidC,
+                                              attempt: attemptNumber)
                     withUnsafePointer(to: &cEvent) { body($0) }
                 }
             }
         }
     }
+}
+
+private func milliseconds(_ duration: Duration) -> Double {
+    let parts = duration.components
+    return Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
 }

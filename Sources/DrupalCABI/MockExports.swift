@@ -32,7 +32,10 @@ public func drupal_mock_add_user(_ uid: UnsafeMutablePointer<UnsafeMutablePointe
         let newUID = site.addUser(name: try CInput.nonEmptyString(name, "name"),
                                   password: try CInput.string(password, "password"),
                                   roles: try CInput.stringList(roles, "roles"))
-        uid?.pointee = duplicateCString(newUID)
+        if let uid {
+            guard let copy = duplicateCString(newUID) else { return fail(.noMemory, "out of memory copying the new id") }
+            uid.pointee = copy
+        }
         return drupalOK
     } catch {
         return fail(error)
@@ -51,7 +54,10 @@ public func drupal_mock_add_entity(_ id: UnsafeMutablePointer<UnsafeMutablePoint
             throw DrupalError(.invalidArgument, "json is not a JSON object")
         }
         let newID = site.addEntity(entityType, body)
-        id?.pointee = duplicateCString(newID)
+        if let id {
+            guard let copy = duplicateCString(newID) else { return fail(.noMemory, "out of memory copying the new id") }
+            id.pointee = copy
+        }
         return drupalOK
     } catch {
         return fail(error)

@@ -11,7 +11,7 @@ private func viewCall(_ path: UnsafePointer<CChar>?, _ query: UnsafePointer<Unsa
     _ = try PathSafety.normalizeTarget(path, baseURL: nil)
     // A view is a GET of its path: clients with a callback mode run it as that.
     var call = ClientHandle.Call(operation: { try await $0.view(path, query) })
-    call.request = DrupalRequest(method: "GET", path: path, query: query)
+    call.request = DrupalRequest(method: "GET", path: path, query: query, expectedBody: .array)
     return call
 }
 
@@ -32,7 +32,7 @@ private func requestCall(_ method: UnsafePointer<CChar>?, _ path: UnsafePointer<
                          _ options: UnsafePointer<drupal_request_options>?) throws -> ClientHandle.Call {
     let method = try CInput.nonEmptyString(method, "method")
     guard method.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }) else {
-        throw DrupalError(.invalidArgument, "method \"\(method)\" is not an HTTP method name")
+        throw DrupalError(.invalidArgument, "method is not an HTTP method name (letters only)")
     }
     let path = try CInput.nonEmptyString(path, "path")
     _ = try PathSafety.normalizeTarget(path, baseURL: nil)

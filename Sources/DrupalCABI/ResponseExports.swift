@@ -50,13 +50,13 @@ public func drupal_response_body(_ response: OpaquePointer?, _ length: UnsafeMut
         return emptyCString
     }
     length?.pointee = handle.bodyLength
-    return UnsafePointer(handle.body)
+    return handle.body
 }
 
 @_cdecl("drupal_response_header")
 public func drupal_response_header(_ response: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let handle = ResponseHandle.from(response), let name else { return nil }
-    return handle.headers.first { strcasecmp($0.0, name) == 0 }.map { UnsafePointer($0.1) }
+    return handle.headers.first { $0.0.map { strcasecmp($0, name) == 0 } ?? false }?.1.map { UnsafePointer($0) }
 }
 
 @_cdecl("drupal_response_header_count")
@@ -93,7 +93,8 @@ public func drupal_response_jsonapi_error_member(_ response: OpaquePointer?, _ i
                                                  _ member: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let handle = ResponseHandle.from(response), let member, index >= 0, index < handle.jsonAPIErrorCount
     else { return nil }
-    return handle.jsonAPIErrorMembers(index).first { strcmp($0.0, member) == 0 }.map { UnsafePointer($0.1) }
+    return handle.jsonAPIErrorMembers(index).first { $0.0.map { strcmp($0, member) == 0 } ?? false }?.1
+        .map { UnsafePointer($0) }
 }
 
 @_cdecl("drupal_response_jsonapi_error_member_at")
@@ -111,8 +112,11 @@ public func drupal_response_jsonapi_error_member_at(_ name: UnsafeMutablePointer
     guard memberIndex >= 0, memberIndex < members.count else {
         return fail(.notFound, "member index \(memberIndex) is past the last member (\(members.count))")
     }
-    name?.pointee = UnsafePointer(members[memberIndex].0)
-    value?.pointee = UnsafePointer(members[memberIndex].1)
+    guard let memberName = members[memberIndex].0, let memberValue = members[memberIndex].1 else {
+        return fail(.noMemory, "out of memory copying a JSON:API error member")
+    }
+    name?.pointee = UnsafePointer(memberName)
+    value?.pointee = UnsafePointer(memberValue)
     return drupalOK
 }
 
@@ -130,8 +134,11 @@ private func pair(_ first: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
         return fail(.notFound, "\(what) index \(index) is past the last \(what) (\(total))")
     }
     let item = handle[keyPath: pairs][index]
-    first?.pointee = UnsafePointer(item.0)
-    second?.pointee = UnsafePointer(item.1)
+    guard let itemFirst = item.0, let itemSecond = item.1 else {
+        return fail(.noMemory, "out of memory copying a \(what)")
+    }
+    first?.pointee = UnsafePointer(itemFirst)
+    second?.pointee = UnsafePointer(itemSecond)
     return drupalOK
 }
 

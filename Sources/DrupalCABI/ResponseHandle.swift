@@ -6,17 +6,20 @@ import Synchronization
 import Glibc
 #endif
 
-/// What a drupal_response points at: everything the accessors return, converted to C once so
-/// borrowed pointers stay valid for the life of the handle.
-/// The "" that success responses hand out as their message.
-nonisolated(unsafe) let emptyCString: UnsafePointer<CChar> = UnsafePointer(strdup("")!)
+/// The "" that success responses hand out as their message (static: never allocated or freed).
+nonisolated(unsafe) let emptyCString: UnsafePointer<CChar> = UnsafeRawPointer(("" as StaticString).utf8Start)
+    .assumingMemoryBound(to: CChar.self)
 
+/// What a drupal_response points at: everything the accessors return, converted to C once so
+/// borrowed pointers stay valid for the life of the handle. An allocation that fails makes the
+/// response's code DRUPAL_E_NO_MEMORY (or an accessor's return), never a trap.
 final class ResponseHandle: @unchecked Sendable {
     let code: drupal_code
     let status: Int32
     /// Nil for success (the accessors then return ""): most responses need no message copy.
     private let ownedMessage: UnsafeMutablePointer<CChar>?
-    let body: UnsafeMutablePointer<CChar>
+    /// malloc'ed, one NUL past the end; nil for an empty body (or one that could not be copied).
+    private let ownedBody: UnsafeMutablePointer<CChar>?
     let bodyLength: Int
     private let headerFields: HTTPHeaders
     private let violationList: [DrupalError.Violation]
@@ -26,7 +29,8 @@ final class ResponseHandle: @unchecked Sendable {
     /// C copies of headers and violations, made on first use: most callers never ask.
     private let cStrings = Mutex<CStrings?>(nil)
 
-    typealias CStringPairs = [(UnsafeMutablePointer<CChar>, UnsafeMutablePointer<CChar>)]
+    /// Pairs whose copies failed hold nil (the accessors then report DRUPAL_E_NO_MEMORY).
+    typealias CStringPairs = [(UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?)]
     private struct CStrings: @unchecked Sendable {
         var headers: CStringPairs
         var violations: CStringPairs
@@ -39,24 +43,29 @@ final class ResponseHandle: @unchecked Sendable {
     init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
          drupalMessage: String? = nil, violations: [DrupalError.Violation] = [],
          jsonAPIErrors: [JSONAPIError] = []) {
-        self.code = code?.cCode ?? drupalOK
         self.status = Int32(clamping: status)
         self.ownedMessage = message.isEmpty ? nil : duplicateCString(message)
-        self.drupalMessage = drupalMessage.map(duplicateCString)
+        self.drupalMessage = drupalMessage.flatMap(duplicateCString)
         // One extra NUL so C callers may treat a text body as a string.
-        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: body.count + 1)
-        body.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { memcpy(buffer, base, body.count) }
+        let buffer = body.isEmpty ? nil : malloc(body.count + 1)?.assumingMemoryBound(to: CChar.self)
+        if let buffer {
+            body.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { memcpy(buffer, base, body.count) }
+            }
+            buffer[body.count] = 0
         }
-        buffer[body.count] = 0
-        self.body = buffer
-        self.bodyLength = body.count
+        self.ownedBody = buffer
+        self.bodyLength = buffer == nil ? 0 : body.count
+        let copied = (message.isEmpty || ownedMessage != nil) && (drupalMessage == nil || self.drupalMessage != nil)
+            && (body.isEmpty || buffer != nil)
+        self.code = copied ? code?.cCode ?? drupalOK : DrupalError.Code.noMemory.cCode
         self.headerFields = headers
         self.violationList = violations
         self.jsonAPIErrorList = jsonAPIErrors
     }
 
     var message: UnsafePointer<CChar> { ownedMessage.map { UnsafePointer($0) } ?? emptyCString }
+    var body: UnsafePointer<CChar> { ownedBody.map { UnsafePointer($0) } ?? emptyCString }
 
     var headerCount: Int { headerFields.count }
     var violationCount: Int { violationList.count }
@@ -97,7 +106,7 @@ final class ResponseHandle: @unchecked Sendable {
     deinit {
         free(ownedMessage)
         free(drupalMessage)
-        body.deallocate()
+        free(ownedBody)
         if let made = cStrings.withLock({ $0 }) {
             for (first, second) in made.all {
                 free(first)

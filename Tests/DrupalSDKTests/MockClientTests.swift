@@ -670,6 +670,7 @@ final class MockClientTests: XCTestCase {
             case .logout: return "logout"
             case .requestStarted: return "started"
             case .requestFinished: return "finished"
+            case .retry: return "retry"
             }
         }
         XCTAssertEqual(kinds, ["started", "finished", "login", "started", "finished", "started", "finished", "logout"])

@@ -160,9 +160,12 @@ final class RedirectTests: FakeDrupalTestCase {
         let client = try makeClient()
         var headers = HTTPHeaders()
         headers.add("X-Fake-Fault", "redirect;to=/node/2;code=302")
-        let response = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
-        XCTAssertEqual(response.status, 302)
-        XCTAssertEqual(response.headers["Location"], "/node/2")
+        // Not followed, and no success either: a redirect error with its Location.
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(error?.status, 302)
+        XCTAssertEqual(error?.redirectLocation, "/node/2")
     }
 
     func testCredentialsAreNotSentToAnotherHostOnRedirect() async throws {

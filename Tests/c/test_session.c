@@ -135,6 +135,7 @@ static void on_event(const drupal_event *e, void *userdata) {
         snprintf(ev->login_uid, sizeof ev->login_uid, "%s", e->uid);
         break;
     case DRUPAL_EVENT_LOGOUT: ev->logouts++; break;
+    case DRUPAL_EVENT_RETRY: break;
     case DRUPAL_EVENT_REQUEST_START:
         ev->starts++;
         snprintf(ev->last_method, sizeof ev->last_method, "%s", e->method);

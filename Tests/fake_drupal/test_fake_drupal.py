@@ -545,6 +545,13 @@ def test_view_filter_paging_and_unpublished(server):
     assert [r['nid'] for r in rows] == ['2', '3']
 
 
+def test_status_fault_with_a_chosen_body(server):
+    r = call(server, 'GET', '/node/1?_format=json', headers={'X-Fake-Fault': 'status;code=200;body=null'})
+    assert r.status == 200 and r.body == b'null' and r.media_type == 'application/json'
+    r = call(server, 'GET', '/node/1?_format=json', headers={'X-Fake-Fault': 'status;code=200;body='})
+    assert r.status == 200 and r.body == b''
+
+
 def test_view_without_pager_ignores_page(server):
     all_rows = call(server, 'GET', '/api/articles-all?_format=json').json()
     assert [r['nid'] for r in all_rows] == ['1', '2', '3', '4', '5']

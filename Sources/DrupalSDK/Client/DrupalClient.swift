@@ -103,6 +103,12 @@ extension DrupalClient {
         /// REST paths per entity type; add entries for custom entity types.
         public var entityPaths: [String: EntityPath] = EntityPath.core
         public var middleware: [Middleware] = []
+        /// Which failed requests are tried again, how often and after how long (see `RetryPolicy`;
+        /// `.never` turns it off).
+        public var retry = RetryPolicy()
+        /// Headers of yours that carry credentials (e.g. "X-Api-Key"), treated as Authorization,
+        /// Cookie and X-CSRF-Token are: stripped from any redirect to another origin.
+        public var secretHeaders: [String] = []
 
         public init() {}
     }

@@ -20,6 +20,21 @@ extension DrupalError {
                   headers: response.headers, body: response.body)
     }
 
+    /// A redirect that was not followed: an error of its own kind (code `.http`, a 3xx status),
+    /// with the Location in its message (query hidden) and headers.
+    init(redirect response: HTTPResponse, method: String, path: String) {
+        let location = response.headers["Location"].map { " to \(Redaction.redactURL($0))" } ?? " without a Location"
+        self.init(.http, "\(method) \(path) answered HTTP \(response.status) \(reasonPhrase(response.status)), a "
+                  + "redirect\(location) that was not followed (redirects are followed only when the client is told to)",
+                  status: response.status, headers: response.headers, body: response.body)
+    }
+
+    /// The Location of a redirect that was not followed (nil for other errors).
+    public var redirectLocation: String? {
+        guard let status, (300..<400).contains(status) else { return nil }
+        return headers["Location"]
+    }
+
     /// Drupal's message in a JSON error body, if any (see `drupalMessage`).
     static func drupalMessage(in response: HTTPResponse) -> String? { ErrorBody(response).drupalMessage }
 
@@ -94,7 +109,9 @@ public struct JSONAPIError: Sendable, Equatable {
         func flatten(_ value: JSONValue, _ prefix: String) {
             switch value {
             case .object(let fields):
-                for key in fields.keys.sorted() { flatten(fields[key]!, prefix.isEmpty ? key : prefix + "." + key) }
+                for (key, member) in fields.sorted(by: { $0.key < $1.key }) {
+                    flatten(member, prefix.isEmpty ? key : prefix + "." + key)
+                }
             case .array(let items):
                 for (index, item) in items.enumerated() { flatten(item, prefix + "." + String(index)) }
             case .string(let text): members.append((prefix, text))

@@ -46,6 +46,14 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
     /// The response as received, when there was one.
     public var headers: HTTPHeaders
     public var body: Data
+    /// For network errors: whether the request may have reached the server (retry decisions).
+    /// Kept as a whole Int: a small enum's spare bits inside the Result and Optional enums that
+    /// carry errors make valgrind report reads of their undefined neighbours.
+    private var connectionFailureValue = 0
+    var connectionFailure: ConnectionFailure {
+        get { ConnectionFailure(rawValue: connectionFailureValue) ?? .unknown }
+        set { connectionFailureValue = newValue.rawValue }
+    }
 
     public init(_ code: Code, _ message: String, status: Int? = nil, drupalMessage: String? = nil,
                 violations: [Violation] = [], jsonAPIErrors: [JSONAPIError] = [],
@@ -71,6 +79,11 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
 
 func reasonPhrase(_ status: Int) -> String {
     switch status {
+    case 301: return "Moved Permanently"
+    case 302: return "Found"
+    case 303: return "See Other"
+    case 307: return "Temporary Redirect"
+    case 308: return "Permanent Redirect"
     case 400: return "Bad Request"
     case 401: return "Unauthorized"
     case 403: return "Forbidden"

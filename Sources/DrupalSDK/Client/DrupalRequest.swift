@@ -14,10 +14,22 @@ public struct DrupalRequest: Sendable {
     public var sendsCSRFToken: Bool
     /// Send the Authorization header of Basic/Bearer authentication.
     public var sendsAuthorization: Bool
+    /// What a successful answer must hold: an entity read that is not a JSON object (an empty
+    /// 200, `null`) is a `.decode` error, not an empty entity.
+    public var expectedBody: ExpectedBody
+
+    /// The shape a successful answer's body must have.
+    public enum ExpectedBody: Sendable {
+        case any
+        /// A JSON object (entities).
+        case object
+        /// A JSON array (Views rows).
+        case array
+    }
 
     public init(method: String, path: String, query: [(String, String)] = [], headers: HTTPHeaders = HTTPHeaders(),
                 body: Data? = nil, format: String? = "json", sendsCSRFToken: Bool = true,
-                sendsAuthorization: Bool = true) {
+                sendsAuthorization: Bool = true, expectedBody: ExpectedBody = .any) {
         self.method = method
         self.path = path
         self.query = query
@@ -26,6 +38,7 @@ public struct DrupalRequest: Sendable {
         self.format = format
         self.sendsCSRFToken = sendsCSRFToken
         self.sendsAuthorization = sendsAuthorization
+        self.expectedBody = expectedBody
     }
 
     var isUnsafeMethod: Bool {

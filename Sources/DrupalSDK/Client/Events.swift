@@ -8,6 +8,9 @@ public enum DrupalEvent: Sendable {
     case requestStarted(method: String, path: String)
     /// `status` is nil when no response arrived (network error, timeout, cancellation).
     case requestFinished(method: String, path: String, status: Int?, duration: Duration)
+    /// A failed attempt is tried again after `delay`: `attempt` is the retry's number (1 for the
+    /// first retry), `status` the failed attempt's (nil when no answer arrived).
+    case retry(method: String, path: String, attempt: Int, status: Int?, delay: Duration)
 }
 
 /// A handle to remove an observer again.

@@ -87,6 +87,17 @@ public enum JSONValue: Sendable, Equatable, Codable {
     }
 }
 
+extension Data {
+    /// Whether the bytes, less surrounding whitespace, open and close like a JSON object or array:
+    /// a check of shape only (the caller parses), cheap enough for every entity read.
+    func looksLikeJSON(_ brackets: (open: Character, close: Character)) -> Bool {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }),
+              first < last else { return false }
+        return self[first] == brackets.open.asciiValue && self[last] == brackets.close.asciiValue
+    }
+}
+
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs and newlines.
     var trimmedWhitespace: String {

@@ -58,18 +58,20 @@ extension LiveSession {
     }
 
     func get(_ entityType: String, _ id: String) async throws -> DrupalResponse {
-        try await perform(DrupalRequest(method: "GET", path: try paths.canonicalPath(entityType, id: id)))
+        try await perform(DrupalRequest(method: "GET", path: try paths.canonicalPath(entityType, id: id),
+                                        expectedBody: .object))
     }
 
     func create(_ entityType: String, _ body: Data) async throws -> DrupalResponse {
         try JSONValue.validateEntityBody(body)
-        return try await perform(DrupalRequest(method: "POST", path: try paths.createPath(entityType), body: body))
+        return try await perform(DrupalRequest(method: "POST", path: try paths.createPath(entityType), body: body,
+                                               expectedBody: .object))
     }
 
     func update(_ entityType: String, _ id: String, _ body: Data) async throws -> DrupalResponse {
         try JSONValue.validateEntityBody(body)
         return try await perform(DrupalRequest(method: "PATCH", path: try paths.canonicalPath(entityType, id: id),
-                                               body: body))
+                                               body: body, expectedBody: .object))
     }
 
     func delete(_ entityType: String, _ id: String) async throws -> DrupalResponse {
@@ -77,7 +79,7 @@ extension LiveSession {
     }
 
     func view(_ path: String, _ query: [(String, String)]) async throws -> DrupalResponse {
-        try await perform(DrupalRequest(method: "GET", path: path, query: query))
+        try await perform(DrupalRequest(method: "GET", path: path, query: query, expectedBody: .array))
     }
 
     func uploadFile(_ upload: FileUpload) async throws -> DrupalResponse {
@@ -99,7 +101,7 @@ extension FileUpload {
         headers.add("Content-Type", "application/octet-stream")
         headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.baseName(filename))\"")
         return DrupalRequest(method: "POST", path: "/file/upload/" + segments.joined(separator: "/"),
-                             headers: headers, body: data)
+                             headers: headers, body: data, expectedBody: .object)
     }
 
     /// Drupal keeps only the base name and wants it quoted, without quotes, CR or LF inside.

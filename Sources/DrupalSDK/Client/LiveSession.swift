@@ -10,7 +10,7 @@ final class LiveSession: Sendable {
             didSet { authorizationHeader = authentication.authorizationHeader }
         }
         private(set) var authorizationHeader: String?
-        var cookies = CookieJar()
+        var cookies: CookieJar
         var csrfToken: String?
         var logoutToken: String?
         var user: CurrentUser?
@@ -30,6 +30,10 @@ final class LiveSession: Sendable {
     }
 
     let baseURL: String
+    /// The site's origin and path: cookies and credentials go there only.
+    let site: URLParts
+    /// The base URL's path without its trailing slash ("" for a site at the root).
+    let basePath: String
     let configuration: DrupalClient.Configuration
     let transport: Transport
     let paths: EntityPathTable
@@ -38,6 +42,11 @@ final class LiveSession: Sendable {
 
     init(baseURL: String, configuration: DrupalClient.Configuration, transport: Transport) throws {
         self.baseURL = try PathSafety.normalizeBaseURL(baseURL)
+        guard let site = URLParts(self.baseURL) else {
+            throw DrupalError.invalidArgument("the base URL has no valid host and port")
+        }
+        self.site = site
+        self.basePath = site.path == "/" ? "" : site.path
         try configuration.authentication.validate()
         try configuration.defaultHeaders.validate()
         for (type, path) in configuration.entityPaths where EntityPath.core[type] != path {
@@ -51,7 +60,8 @@ final class LiveSession: Sendable {
         self.transport = transport
         self.paths = EntityPathTable(paths: configuration.entityPaths)
         self.state = Mutex(State(authentication: configuration.authentication,
-                                 authorizationHeader: configuration.authentication.authorizationHeader))
+                                 authorizationHeader: configuration.authentication.authorizationHeader,
+                                 cookies: CookieJar(host: site.host, secureOrigin: site.scheme == "https")))
     }
 
     deinit { transport.shutdown() }
@@ -64,17 +74,28 @@ final class LiveSession: Sendable {
         var sentToken: String?
         let needsToken = request.sendsCSRFToken && request.isUnsafeMethod
         if needsToken && hasSessionCookie { sentToken = try await token(forceRefresh: false, stale: nil) }
-        var response = try await send(request, csrfToken: sentToken)
+        var response = try await sendRetrying(request, csrfToken: sentToken)
         if needsToken && response.status == 403 && LiveSession.isCSRFFailure(response) && hasSessionCookie {
             let fresh = try await token(forceRefresh: true, stale: sentToken)
-            response = try await send(request, csrfToken: fresh)
+            response = try await sendRetrying(request, csrfToken: fresh)
         }
-        return try LiveSession.checkStatus(response, method: request.method, path: request.path)
+        return try LiveSession.checkStatus(response, method: request.method, path: request.path,
+                                           expecting: request.expectedBody)
     }
 
-    /// Statuses from 400 on become errors carrying Drupal's message.
-    static func checkStatus(_ response: HTTPResponse, method: String, path: String) throws -> DrupalResponse {
-        guard response.status < 400 else { throw DrupalError(response: response, method: method, path: path) }
+    /// Statuses from 400 on become errors carrying Drupal's message, and so do redirects that
+    /// were not followed (nothing was done: a 3xx is no success). 304 Not Modified is an answer.
+    static func checkStatus(_ response: HTTPResponse, method: String, path: String,
+                            expecting expected: DrupalRequest.ExpectedBody) throws -> DrupalResponse {
+        if response.status >= 400 { throw DrupalError(response: response, method: method, path: path) }
+        if response.status >= 300 && response.status != 304 {
+            throw DrupalError(redirect: response, method: method, path: path)
+        }
+        if expected != .any && !response.body.looksLikeJSON(expected == .object ? ("{", "}") : ("[", "]")) {
+            throw DrupalError(.decode, "\(method) \(path) answered HTTP \(response.status) without the JSON "
+                              + (expected == .object ? "object" : "array") + " expected (\(response.body.count) bytes)",
+                              status: response.status, headers: response.headers, body: response.body)
+        }
         return response
     }
 
@@ -84,31 +105,102 @@ final class LiveSession: Sendable {
         DrupalError.drupalMessage(in: response)?.hasPrefix("X-CSRF-Token request header is") ?? false
     }
 
-    /// One HTTP exchange: builds the wire request, runs middleware and events, keeps cookies.
-    func send(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
-        let exchange = try beginExchange(request, csrfToken: csrfToken)
-        let result: Result<HTTPResponse, any Error>
-        do {
-            result = .success(try await transport.send(exchange.http))
-        } catch {
-            result = .failure(error)
+    /// `send`, tried again as the retry policy says (see `RetryPolicy`).
+    func sendRetrying(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
+        let started = ContinuousClock.now
+        var attempt = 0
+        while true {
+            let outcome: Result<HTTPResponse, DrupalError>
+            do {
+                outcome = .success(try await send(request, csrfToken: csrfToken))
+            } catch {
+                outcome = .failure(LiveSession.mapTransportError(error))
+            }
+            attempt += 1
+            guard let delay = retryDelay(before: attempt, request, outcome, since: started) else {
+                return try outcome.get()
+            }
+            do {
+                try await Task.sleep(for: .seconds(delay))
+            } catch {
+                throw DrupalError.cancelled()
+            }
         }
-        return try finishExchange(exchange, result)
+    }
+
+    /// The delay before retry `attempt` of a request, announced as an event; nil for none.
+    func retryDelay(before attempt: Int, _ request: DrupalRequest, _ outcome: Result<HTTPResponse, DrupalError>,
+                    since started: ContinuousClock.Instant) -> Double? {
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        guard let delay = configuration.retry.delay(before: attempt, method: request.method, outcome: outcome,
+                                                    elapsed: seconds, timeout: configuration.transport.timeout)
+        else { return nil }
+        let status = try? outcome.get().status
+        events.emit(.retry(method: request.method, path: request.path, attempt: attempt, status: status,
+                           delay: .seconds(delay)))
+        return delay
+    }
+
+    /// One HTTP exchange (and the redirects it is told to follow): builds the wire request, runs
+    /// middleware and events, keeps cookies.
+    func send(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
+        var exchange = try beginExchange(request, csrfToken: csrfToken)
+        var hops = 0
+        while true {
+            let result: Result<HTTPResponse, any Error>
+            do {
+                result = .success(try await transport.send(exchange.http))
+            } catch {
+                result = .failure(error)
+            }
+            let response = try finishExchange(exchange, result)
+            guard let next = try nextHop(after: exchange, response, hops: hops) else { return response }
+            exchange = next
+            hops += 1
+        }
     }
 
     /// `perform` without a task, for requests that need no CSRF token (the fetch and the retry
     /// need one): starts the exchange with `startTransfer` and returns its cancel action, or nil
     /// when the request does not qualify or cannot be built (the async path then reports why).
-    func start(_ request: DrupalRequest, with startTransfer: Transport.Start,
+    func start(_ request: DrupalRequest, with startTransfer: @escaping Transport.Start,
                completion: @escaping CallbackMode.Completion) -> CallbackMode.Cancel? {
-        if request.sendsCSRFToken && request.isUnsafeMethod { return nil }
+        // Redirects to follow and tokens to fetch take more than one exchange: the async path.
+        if request.sendsCSRFToken && request.isUnsafeMethod || configuration.transport.followRedirects { return nil }
         guard let exchange = try? beginExchange(request, csrfToken: nil) else { return nil }
-        return startTransfer(exchange.http) { result in
-            completion(Result {
-                try LiveSession.checkStatus(try self.finishExchange(exchange, result), method: exchange.method,
-                                            path: exchange.path)
-            }.mapError(LiveSession.mapTransportError))
+        let chain = AttemptChain()
+        startAttempt(exchange, request, attempt: 1, started: ContinuousClock.now, startTransfer, chain, completion)
+        return { chain.cancel() }
+    }
+
+    /// One attempt of a task-free request; a retry waits in a task (made only then) and starts the
+    /// next attempt the same way. `chain` cancels whichever part is current.
+    private func startAttempt(_ exchange: Exchange, _ request: DrupalRequest, attempt: Int,
+                              started: ContinuousClock.Instant, _ startTransfer: @escaping Transport.Start,
+                              _ chain: AttemptChain, _ completion: @escaping CallbackMode.Completion) {
+        let cancel = startTransfer(exchange.http) { result in
+            let outcome = Result { try self.finishExchange(exchange, result) }.mapError(LiveSession.mapTransportError)
+            if let delay = self.retryDelay(before: attempt, request, outcome, since: started) {
+                chain.set(Task {
+                    let slept: Void? = try? await Task.sleep(for: .seconds(delay))
+                    guard slept != nil, !chain.isCancelled,
+                          let next = try? self.beginExchange(request, csrfToken: nil) else {
+                        return completion(.failure(DrupalError.cancelled()))
+                    }
+                    self.startAttempt(next, request, attempt: attempt + 1, started: started, startTransfer, chain,
+                                      completion)
+                })
+                return
+            }
+            completion(outcome.flatMap { response in
+                Result {
+                    try LiveSession.checkStatus(response, method: exchange.method, path: exchange.path,
+                                                expecting: request.expectedBody)
+                }.mapError(LiveSession.mapTransportError)
+            })
         }
+        chain.set(cancel)
     }
 
     /// A request on the wire, with what its end needs.
@@ -118,20 +210,24 @@ final class LiveSession: Sendable {
         var path: String
         var http: HTTPRequest
         var started: ContinuousClock.Instant?
+        /// The URL's path, for cookies; and whether the URL is on the site's origin (answers from
+        /// elsewhere, a redirect target, never store cookies).
+        var cookiePath: String
+        var onSite = true
     }
 
     /// Builds the wire request, runs request middleware and emits requestStarted.
-    private func beginExchange(_ request: DrupalRequest, csrfToken: String?) throws -> Exchange {
-        var http = try buildHTTPRequest(request, csrfToken: csrfToken)
+    func beginExchange(_ request: DrupalRequest, csrfToken: String?) throws -> Exchange {
+        var (http, cookiePath) = try buildHTTPRequest(request, csrfToken: csrfToken)
         for middleware in configuration.middleware { try middleware.onRequest(&http) }
         events.emit(.requestStarted(method: http.method, path: request.path))
         // The clock is read only when someone listens: this runs for every request.
         return Exchange(method: request.method, path: request.path, http: http,
-                        started: events.hasObservers ? ContinuousClock.now : nil)
+                        started: events.hasObservers ? ContinuousClock.now : nil, cookiePath: cookiePath)
     }
 
     /// Keeps cookies, runs response middleware and emits requestFinished.
-    private func finishExchange(_ exchange: Exchange, _ result: Result<HTTPResponse, any Error>) throws -> HTTPResponse {
+    func finishExchange(_ exchange: Exchange, _ result: Result<HTTPResponse, any Error>) throws -> HTTPResponse {
         let elapsed = exchange.started.map { ContinuousClock.now - $0 } ?? .zero
         let method = exchange.http.method, path = exchange.path
         var response: HTTPResponse
@@ -143,22 +239,27 @@ final class LiveSession: Sendable {
             throw LiveSession.mapTransportError(error)
         }
         let setCookies = response.headers.values(for: "Set-Cookie")
-        if !setCookies.isEmpty { state.withLock { $0.cookies.store(setCookieHeaders: setCookies) } }
+        if !setCookies.isEmpty && exchange.onSite {
+            let now = HTTPDate.now()
+            state.withLock { $0.cookies.store(setCookieHeaders: setCookies, requestPath: exchange.cookiePath, now: now) }
+        }
         for middleware in configuration.middleware.reversed() { try middleware.onResponse(exchange.http, &response) }
         events.emit(.requestFinished(method: method, path: path, status: response.status, duration: elapsed))
         return response
     }
 
-    private func buildHTTPRequest(_ request: DrupalRequest, csrfToken: String?) throws -> HTTPRequest {
+    private func buildHTTPRequest(_ request: DrupalRequest, csrfToken: String?) throws -> (HTTPRequest, String) {
         let method = request.method.utf8AllSatisfy({ $0 < 0x61 || $0 > 0x7A })
             ? request.method : request.method.uppercased()
-        let url = try requestURL(request)
+        let (url, path) = try requestURL(request)
+        let cookiePath = basePath.isEmpty ? path : basePath + path
 
         var headers = configuration.defaultHeaders
         try request.headers.validate()
         for (name, value) in request.headers { headers.set(name, value) }
         let (authorization, cookie) = state.withLock { state in
-            (state.authorizationHeader, state.cookies.headerValue)
+            (state.authorizationHeader,
+             state.cookies.isEmpty ? nil : state.cookies.headerValue(forPath: cookiePath, now: HTTPDate.now()))
         }
         if request.sendsAuthorization, let authorization, !headers.contains("Authorization") {
             headers.add("Authorization", authorization)
@@ -166,19 +267,20 @@ final class LiveSession: Sendable {
         if let cookie, !headers.contains("Cookie") { headers.add("Cookie", cookie) }
         if let csrfToken { headers.set("X-CSRF-Token", csrfToken) }
         if request.body != nil && !headers.contains("Content-Type") { headers.add("Content-Type", "application/json") }
-        return HTTPRequest(method: method, url: url, headers: headers, body: request.body)
+        try RequestLimits.check(url: url, headers: headers)
+        return (HTTPRequest(method: method, url: url, headers: headers, body: request.body), cookiePath)
     }
 
     /// The base URL, the checked path, its own query string (a target may carry one, or be an
     /// absolute URL under the base URL), the query items and `_format` (unless either gives one),
     /// built into one string.
-    private func requestURL(_ request: DrupalRequest) throws -> String {
+    private func requestURL(_ request: DrupalRequest) throws -> (url: String, path: String) {
         let (path, targetQuery) = try PathSafety.normalizeTarget(request.path, baseURL: baseURL)
         if request.query.isEmpty && targetQuery == nil {
             // The common case: no query items, maybe `_format`.
-            guard let format = request.format else { return String.concatenating(baseURL, path) }
+            guard let format = request.format else { return (String.concatenating(baseURL, path), path) }
             try PathSafety.rejectControlCharacters(format, what: "query")
-            return String.concatenating(baseURL, path, "?_format=", PathSafety.percentEncode(format))
+            return (String.concatenating(baseURL, path, "?_format=", PathSafety.percentEncode(format)), path)
         }
         for (key, value) in request.query {
             try PathSafety.rejectControlCharacters(key, what: "query")
@@ -201,7 +303,7 @@ final class LiveSession: Sendable {
             try PathSafety.rejectControlCharacters(format, what: "query")
             PathSafety.appendQueryItem("_format", format, to: &url, separator: "&")
         }
-        return url
+        return (url, path)
     }
 
     static func mapTransportError(_ error: any Error) -> DrupalError {

@@ -225,20 +225,28 @@ public enum PathSafety {
     }
 
     /// Checks a base URL: http(s), a host, no query, fragment, or credentials.
+    /// Errors quote the URL without its query, fragment or user info: they may hold secrets.
     public static func normalizeBaseURL(_ baseURL: String) throws -> String {
         try rejectControlCharacters(baseURL, what: "base URL")
-        let lower = baseURL.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-            throw DrupalError.invalidArgument("the base URL \"\(baseURL)\" must start with http:// or https://")
+        var shown = redactedForError(Substring(baseURL.split(separator: "#", maxSplits: 1).first ?? ""))
+        if let at = shown.firstIndex(of: "@") {
+            // user:password@ is not repeated either.
+            let start = shown.firstRange(of: "://")?.upperBound ?? shown.startIndex
+            if start <= at { shown.replaceSubrange(start...at, with: "...@") }
         }
-        let afterScheme = baseURL[baseURL.index(baseURL.firstIndex(of: ":")!, offsetBy: 3)...]
+        let lower = baseURL.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), let scheme = baseURL.firstRange(of: "://")
+        else {
+            throw DrupalError.invalidArgument("the base URL \"\(shown)\" must start with http:// or https://")
+        }
+        let afterScheme = baseURL[scheme.upperBound...]
         let authority = afterScheme.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        if authority.isEmpty { throw DrupalError.invalidArgument("the base URL \"\(baseURL)\" has no host") }
+        if authority.isEmpty { throw DrupalError.invalidArgument("the base URL \"\(shown)\" has no host") }
         if authority.contains("@") {
             throw DrupalError.invalidArgument("the base URL must not carry credentials; use Basic authentication")
         }
         if baseURL.contains("?") || baseURL.contains("#") || baseURL.contains(" ") {
-            throw DrupalError.invalidArgument("the base URL \"\(baseURL)\" must not have a query, fragment or spaces")
+            throw DrupalError.invalidArgument("the base URL \"\(shown)\" must not have a query, fragment or spaces")
         }
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }

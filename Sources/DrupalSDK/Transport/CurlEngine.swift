@@ -64,16 +64,17 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// there is no User-Agent to send).
     private let plainHeaders: UnsafeMutablePointer<curl_slist>?
 
-    init(options: TransportOptions) {
+    /// Nil when libcurl cannot make a multi handle (out of memory).
+    init?(options: TransportOptions) {
         _ = curlGlobalInit
         self.options = options
         // A User-Agent that could smuggle a header is not sent (clients refuse one at creation).
         let agent = options.userAgent
         userAgentLine = agent.isEmpty || HeaderSafety.problem(name: "User-Agent", value: agent) != nil
             ? nil : "User-Agent: \(agent)"
+        guard let multi = curl_multi_init() else { return nil }
+        // Without it (out of memory) plain GETs build their own header list.
         plainHeaders = userAgentLine.map { curl_slist_append(nil, $0) } ?? nil
-        // curl_multi_init fails only when out of memory; nothing sensible can go on then.
-        guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
     }
 
@@ -409,12 +410,25 @@ enum CurlErrors {
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM,
              CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE:
             return DrupalError(.tls, "TLS failed for \(url): \(detail)")
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT:
+        case CURLE_URL_MALFORMAT:
             return DrupalError(.invalidArgument, "cannot send to \(url): \(detail)")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
+            // The answer was not HTTP (a bad status line, another protocol): the server's fault.
+            return DrupalError(.network, "\(transfer.request.method) \(url): the server's answer is not valid HTTP "
+                               + "(a protocol error): \(detail)")
         case CURLE_OUT_OF_MEMORY:
-            return DrupalError(.noMemory, detail)
+            // libcurl reports a response header over its limit (CURL_MAX_HTTP_HEADER, 100 KiB) as
+            // out of memory; the requests it sends were checked before (RequestLimits).
+            return DrupalError(.tooLarge, "the answer to \(transfer.request.method) \(url) has a header line "
+                               + "over libcurl's limit of 100 KiB (or libcurl ran out of memory): \(detail)")
         default:
-            return DrupalError(.network, "\(transfer.request.method) \(url) failed: \(detail)")
+            var error = DrupalError(.network, "\(transfer.request.method) \(url) failed: \(detail)")
+            switch code {
+            case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: error.connectionFailure = .notConnected
+            case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE: error.connectionFailure = .lost
+            default: break
+            }
+            return error
         }
     }
 }

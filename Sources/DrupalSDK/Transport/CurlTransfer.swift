@@ -66,11 +66,8 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0)
         if let ca = options.caBundlePath { _ = shim_curl_easy_setopt_str(easy, CURLOPT_CAINFO, ca) }
-        if options.followRedirects {
-            _ = shim_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-            _ = shim_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5)
-            _ = shim_curl_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        }
+        // Redirects are never followed here: the client follows them itself (see
+        // LiveSession+Redirects), deciding what each hop may carry.
         _ = shim_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodySize))
         _ = shim_curl_easy_setopt_write(easy, curlWriteBody)
         _ = shim_curl_easy_setopt_header(easy, curlWriteHeader)
@@ -108,18 +105,21 @@ final class CurlTransfer: @unchecked Sendable {
     /// instructions per request against 4.6k).
     private func configureHeaders(_ easy: UnsafeMutableRawPointer, userAgentLine: String?,
                                   plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
-        if request.headers.count == 0 && request.method == "GET" {
+        if request.headers.count == 0 && request.method == "GET" && (plainHeaders != nil || userAgentLine == nil) {
             _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(plainHeaders))
             return nil
         }
         var list: UnsafeMutablePointer<curl_slist>? = nil
-        // No "Expect: 100-continue" round trip, and no form Content-Type on body-less POSTs.
-        list = curl_slist_append(list, "Expect:")
-        if let userAgentLine, !request.headers.contains("User-Agent") {
-            list = curl_slist_append(list, userAgentLine)
+        var outOfMemory = false
+        func add(_ line: String) {
+            // curl_slist_append returns NULL (keeping the list) when out of memory.
+            if let longer = curl_slist_append(list, line) { list = longer } else { outOfMemory = true }
         }
+        // No "Expect: 100-continue" round trip, and no form Content-Type on body-less POSTs.
+        add("Expect:")
+        if let userAgentLine, !request.headers.contains("User-Agent") { add(userAgentLine) }
         if request.body == nil && request.method != "GET" && !request.headers.contains("Content-Type") {
-            list = curl_slist_append(list, "Content-Type:")
+            add("Content-Type:")
         }
         for (name, value) in request.headers {
             if let problem = HeaderSafety.problem(name: name, value: value) {
@@ -127,7 +127,11 @@ final class CurlTransfer: @unchecked Sendable {
                 return .invalidArgument(problem)
             }
             // "Name;" is libcurl's way to send a header with an empty value.
-            list = curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+            add(value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        if outOfMemory {
+            curl_slist_free_all(list)
+            return DrupalError(.noMemory, "out of memory building the request headers")
         }
         headerList = list
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
@@ -178,8 +182,12 @@ final class CurlTransfer: @unchecked Sendable {
     var curlErrorMessage: String { handle?.errorMessage ?? "" }
 }
 
+/// Seconds as libcurl's milliseconds: NaN and negatives are 0 (none), and the longest is what
+/// fits libcurl's long on every platform (never a trap on a huge value).
 private func milliseconds(_ seconds: Double) -> Int {
-    seconds <= 0 ? 0 : max(1, Int((seconds * 1000).rounded()))
+    guard seconds > 0 else { return 0 }
+    return seconds >= TransportOptions.maxTimeout ? Int(TransportOptions.maxTimeout * 1000)
+                                                 : max(1, Int((seconds * 1000).rounded()))
 }
 
 private let curlWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
@@ -198,31 +206,6 @@ private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, 
     let length = size * count
     if length > 0, let data { transfer.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) }
     return length
-}
-
-/// Header names and values that could smuggle a second header or request are refused.
-enum HeaderSafety {
-    static func problem(name: String, value: String) -> String? {
-        let tokenBytes = name.utf8
-        if tokenBytes.isEmpty || !tokenBytes.allSatisfy(isTokenByte) {
-            return "invalid header name \"\(name)\""
-        }
-        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-            return "header \(name) contains CR, LF or NUL"
-        }
-        return nil
-    }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default: return false
-        }
-    }
 }
 
 private func isHeaderSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }

@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Engines for blocking calls: the calling thread drives one while its call runs, so a blocking
 /// request involves no other thread. A thread that calls again gets an engine back from the
@@ -10,13 +13,19 @@ final class InlineEnginePool: Sendable {
     }
 
     private let options: TransportOptions
+    /// The engine with a thread of its own, used when no engine can be made for this thread
+    /// (out of memory): the call then waits for it instead of driving one.
+    private let fallback: CurlEngine
     private let state = Mutex(State())
 
-    init(options: TransportOptions) { self.options = options }
+    init(options: TransportOptions, fallback: CurlEngine) {
+        self.options = options
+        self.fallback = fallback
+    }
 
     func run(register: (Task<Void, Never>) -> Void, _ work: @escaping @Sendable () async -> Void) {
         let finished = DoneFlag()
-        withEngine { engine in
+        let drove = withEngine { engine in
             engine.drive(start: {
                 let task = Task(executorPreference: engine) {
                     await CurlEngine.$inline.withValue(engine) { await work() }
@@ -25,20 +34,37 @@ final class InlineEnginePool: Sendable {
                 register(task)
             }, until: { finished.isSet })
         }
+        if !drove {
+            register(Task(executorPreference: fallback) {
+                await work()
+                finished.set()
+            })
+            waitUntil { finished.isSet }
+        }
     }
 
     /// Callback mode: `body` starts transfers on an engine that this thread then drives until
     /// `isDone()`.
-    func drive(_ body: (Transport.Start) -> Void, until isDone: () -> Bool) {
-        withEngine { engine in
+    func drive(_ body: (@escaping Transport.Start) -> Void, until isDone: () -> Bool) {
+        let drove = withEngine { engine in
             engine.drive(start: { body { request, completion in engine.start(request, completion: completion) } },
                          until: isDone)
         }
+        if !drove {
+            body { [fallback] request, completion in fallback.start(request, completion: completion) }
+            waitUntil(isDone)
+        }
     }
 
-    /// Lends an engine (with its open connections) to the calling thread.
-    private func withEngine(_ body: (CurlEngine) -> Void) {
-        let engine = state.withLock { $0.idle.popLast() } ?? CurlEngine(options: options)
+    /// The out-of-memory path only: nothing signals the end, so look every millisecond.
+    private func waitUntil(_ isDone: () -> Bool) {
+        while !isDone() { usleep(1000) }
+    }
+
+    /// Lends an engine (with its open connections) to the calling thread; false when none could
+    /// be made.
+    private func withEngine(_ body: (CurlEngine) -> Void) -> Bool {
+        guard let engine = state.withLock({ $0.idle.popLast() }) ?? CurlEngine(options: options) else { return false }
         body(engine)
         let keep = state.withLock { state -> Bool in
             if state.closed { return false }
@@ -46,6 +72,7 @@ final class InlineEnginePool: Sendable {
             return true
         }
         if !keep { engine.shutDownUndriven() }
+        return true
     }
 
     /// Closes idle engines now and busy ones when their calls end.

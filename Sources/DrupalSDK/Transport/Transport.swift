@@ -18,7 +18,7 @@ public struct Transport: Sendable {
     public var start: Start?
     /// Blocking callback mode (optional): `body` starts requests with the starter it is given,
     /// then the calling thread drives them until `isDone()` holds.
-    public var driveBlocking: (@Sendable (_ body: (Start) -> Void, _ isDone: () -> Bool) -> Void)?
+    public var driveBlocking: (@Sendable (_ body: (@escaping Start) -> Void, _ isDone: () -> Bool) -> Void)?
 
     public typealias BlockingRunner = @Sendable (_ register: (Task<Void, Never>) -> Void,
                                                  _ work: @escaping @Sendable () async -> Void) -> Void
@@ -30,7 +30,7 @@ public struct Transport: Sendable {
                 runBlocking: BlockingRunner? = nil,
                 shutdown: @escaping @Sendable () -> Void = {},
                 start: Start? = nil,
-                driveBlocking: (@Sendable (_ body: (Start) -> Void, _ isDone: () -> Bool) -> Void)? = nil) {
+                driveBlocking: (@Sendable (_ body: (@escaping Start) -> Void, _ isDone: () -> Bool) -> Void)? = nil) {
         self.send = send
         self.executor = executor
         self.runBlocking = runBlocking
@@ -53,8 +53,9 @@ public struct TransportOptions: Sendable {
     /// Larger response bodies fail with `.tooLarge` instead of growing without bound.
     public var maxBodySize: Int = 64 * 1024 * 1024
     public var userAgent: String = "drupalsdk/\(DrupalSDKVersion.string)"
-    /// Follow 3xx redirects (at most 5, http and https only). Off by default: credentials are
-    /// never sent to another host either way.
+    /// Follow 3xx redirects (at most 5, http and https only; the client does it, not the
+    /// transport). Off by default: a redirect is then an error carrying its Location. Either way
+    /// credentials and request bodies never go to another origin.
     public var followRedirects: Bool = false
     /// How long a blocking call keeps checking its socket before it sleeps until the answer
     /// arrives. A fast server's answer is then read without a sleep and a thread wake-up (on the
@@ -62,6 +63,9 @@ public struct TransportOptions: Sendable {
     /// request while waiting; after a wait that ran out, the next 8 sleep at once, so a slow site
     /// costs at most one window per 9 requests. 0 turns it off.
     public var busyPollMicroseconds: Int = 50
+
+    /// The longest timeout libcurl can take (milliseconds in a 32-bit long): ~24.8 days.
+    public static let maxTimeout = 2_147_483.0
 
     public init() {}
 }
@@ -76,10 +80,13 @@ public enum DrupalSDKVersion {
 extension Transport {
     /// Real HTTP on libcurl: a multi handle driven by its own thread for async calls, and a pool
     /// of multi handles that blocking callers drive themselves. Connections are kept alive.
-    public static func curl(_ options: TransportOptions = TransportOptions()) -> Transport {
-        let engine = CurlEngine(options: options)
+    /// Throws `.noMemory` when libcurl cannot start.
+    public static func curl(_ options: TransportOptions = TransportOptions()) throws -> Transport {
+        guard let engine = CurlEngine(options: options) else {
+            throw DrupalError(.noMemory, "libcurl could not make a multi handle (out of memory)")
+        }
         engine.startThread()
-        let pool = InlineEnginePool(options: options)
+        let pool = InlineEnginePool(options: options, fallback: engine)
         return Transport(send: { request in try await (CurlEngine.inline ?? engine).send(request) },
                          executor: engine,
                          runBlocking: { register, work in pool.run(register: register, work) },

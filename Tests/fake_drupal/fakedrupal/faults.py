@@ -132,7 +132,9 @@ class Faults:
 
     def _status(self, fault, sock, produce):
         code = int(_num(fault, 'code', 503))
-        if code >= 500:
+        if 'body' in fault:   # a chosen body (JSON-labelled), e.g. an empty or `null` 200
+            resp = Response(code, str(fault['body']).encode(), JSON)
+        elif code >= 500:
             resp = Response(code, GENERIC_5XX, TEXT)
         else:
             resp = Response(code, b'{"message":"Fake fault."}', JSON)

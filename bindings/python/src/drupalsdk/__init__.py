@@ -15,7 +15,7 @@ Tests without a server: :meth:`Client.mock`. Errors: :class:`DrupalError` and it
 from ._ffi import API_VERSION, library_path, library_version
 from ._errors import (AuthenticationError, AuthorizationError, CancelledError, DecodeError, DrupalError,
                       DrupalTimeoutError, ErrorObject, Headers, HTTPError, InvalidArgumentError, NetworkError,
-                      NotFoundError, TLSError, TooLargeError, ValidationError)
+                      NotFoundError, RedirectError, TLSError, TooLargeError, ValidationError)
 from ._managed import ClosedError
 from ._response import Response
 from ._calls import DrupalFuture
@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Client", "AsyncClient", "MockClient", "AsyncMockClient", "Response", "Headers", "Event", "Listener",
-    "DrupalFuture", "DrupalError", "HTTPError", "AuthenticationError", "AuthorizationError", "NotFoundError",
+    "DrupalFuture", "DrupalError", "HTTPError", "RedirectError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
     "CancelledError", "TooLargeError", "DecodeError", "ErrorObject", "ClosedError", "library_version",
     "library_path", "API_VERSION",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures._base
 import itertools
 import logging
 from collections import deque
@@ -73,7 +74,17 @@ class DrupalFuture(concurrent.futures.Future):
         call = self._call
         if call and not self.done():
             _call_cancel(call)
-        return super().cancel()
+        cancelled = super().cancel()
+        if cancelled:
+            self._notify_cancelled()
+        return cancelled
+
+    def _notify_cancelled(self) -> None:
+        """Tells ``wait``/``as_completed`` waiters, as an executor does for its own futures (a
+        cancelled future that is never "notified" is never seen done by them)."""
+        with self._condition:  # an RLock: set_running_or_notify_cancel takes it again
+            if self._state == concurrent.futures._base.CANCELLED:
+                self.set_running_or_notify_cancel()
 
     def _complete(self, code: int, response: Optional[int]) -> None:
         if returns_answer(self._kind, code):
@@ -83,7 +94,8 @@ class DrupalFuture(concurrent.futures.Future):
             except _InvalidState:  # cancelled meanwhile: drop the value
                 pass
         elif code == _CANCELLED:
-            concurrent.futures.Future.cancel(self)
+            if concurrent.futures.Future.cancel(self):
+                self._notify_cancelled()
         else:
             self._fail(_response_error(code, response, self._login))
 

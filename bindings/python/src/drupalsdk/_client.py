@@ -78,27 +78,43 @@ def _reraise_interrupt(previous: int, response: Optional[int]) -> None:
 # ---- Argument conversion ---------------------------------------------------------------------------
 
 
+def _invalid(message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(message, code="DRUPAL_E_INVALID_ARGUMENT")
+
+
 def _text(value: Any, what: str = "argument") -> bytes:
-    """A str (or bytes, or int id) as UTF-8 bytes for a `const char *`."""
+    """A str (or bytes, or int id) as UTF-8 bytes for a `const char *`. A NUL would end the C
+    string early (an id "12\\x003" would become "12"): refused, as the C API refuses it. The
+    value itself is never quoted in the error: it may be a password or a token."""
     if type(value) is str:
         try:
-            return value.encode()
+            data = value.encode()
         except UnicodeEncodeError as error:
-            raise InvalidArgumentError("%s is not valid Unicode: %s" % (what, error),
-                                       code="DRUPAL_E_INVALID_ARGUMENT") from None
-    if isinstance(value, bytes):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
+            raise _invalid("%s is not valid Unicode (%s at position %d)" % (what, error.reason, error.start)) from None
+    elif isinstance(value, bytes):
+        data = value
+    elif isinstance(value, int) and not isinstance(value, bool):
         return str(value).encode()
-    if isinstance(value, str):
+    elif isinstance(value, str):
         return _text(str(value), what)
-    raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
+    else:
+        raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
+    if b"\x00" in data:
+        raise _invalid("%s contains a NUL character" % what)
+    return data
 
 
-def _value_text(value: Any) -> bytes:
+def _value_text(value: Any, what: str = "query value") -> bytes:
+    """A query or header value: text, a number, or a bool as "1"/"0" (never Python's repr)."""
     if isinstance(value, (str, bytes)):
-        return _text(value, "query value")
-    return str(value).encode()
+        return _text(value, what)
+    if isinstance(value, bool):
+        return b"1" if value else b"0"
+    if isinstance(value, (int, float)):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise _invalid("%s is not a finite number" % what)
+        return str(value).encode()
+    raise TypeError("%s must be a str, bytes, number or bool, not %s" % (what, type(value).__name__))
 
 
 def _json_body(body: Any) -> bytes:
@@ -123,14 +139,17 @@ def _pairs(query: Query) -> List[Tuple[Any, Any]]:
 
 
 def _query_array(query: Query):  # type: ignore[no-untyped-def]
-    """A NULL-terminated name, value, ... array for the C API, or None."""
+    """A NULL-terminated name, value, ... array for the C API, or None. A list or tuple value
+    repeats the name once per item (``{"id": [1, 2]}`` is ``id=1&id=2``)."""
     if not query:
         return None
     items = query.items() if isinstance(query, Mapping) else query
     flat: List[bytes] = []
     for name, value in items:
-        flat.append(_text(name, "query name"))
-        flat.append(_value_text(value))
+        name_bytes = _text(name, "query name")
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            flat.append(name_bytes)
+            flat.append(_value_text(item, "query value of %s" % name_bytes.decode("utf-8", "replace")))
     return _ffi.string_array(flat)
 
 
@@ -145,7 +164,8 @@ def _header_array(headers: HeadersArg):  # type: ignore[no-untyped-def]
             lines.append(_text(item, "header"))
         else:
             name, value = item
-            lines.append(_text(name, "header name") + b": " + _value_text(value))
+            name_bytes = _text(name, "header name")
+            lines.append(name_bytes + b": " + _value_text(value, "header " + name_bytes.decode("utf-8", "replace")))
     return _ffi.string_array(lines)
 
 
@@ -184,6 +204,7 @@ _EVENT_TYPES = {
     "logout": _ffi.DRUPAL_EVENT_LOGOUT,
     "request_start": _ffi.DRUPAL_EVENT_REQUEST_START,
     "request_finish": _ffi.DRUPAL_EVENT_REQUEST_FINISH,
+    "retry": _ffi.DRUPAL_EVENT_RETRY,
 }
 _EVENT_NAMES = {number: name for name, number in _EVENT_TYPES.items()}
 
@@ -191,10 +212,11 @@ _EVENT_NAMES = {number: name for name, number in _EVENT_TYPES.items()}
 class Event(NamedTuple):
     """One client event, as given to hooks registered with :meth:`Client.on`.
 
-    ``type`` is ``"login"``, ``"logout"``, ``"request_start"`` or ``"request_finish"``. Unused
-    fields are ``None``: ``method``/``path`` are set for requests, ``status`` (``0`` = no answer)
-    and ``duration_ms`` for ``request_finish``, ``user_name``/``uid`` for ``login``. Secrets
-    never appear in events.
+    ``type`` is ``"login"``, ``"logout"``, ``"request_start"``, ``"request_finish"`` or ``"retry"``.
+    Unused fields are ``None``: ``method``/``path`` are set for requests, ``status`` (``0`` = no
+    answer) and ``duration_ms`` for ``request_finish``; for ``retry``, ``status`` is the failed
+    attempt's, ``duration_ms`` the delay before the retry and ``attempt`` its number (1, 2, ...);
+    ``user_name``/``uid`` for ``login``. Secrets never appear in events.
     """
     type: str
     method: Optional[str] = None
@@ -203,6 +225,7 @@ class Event(NamedTuple):
     duration_ms: Optional[float] = None
     user_name: Optional[str] = None
     uid: Optional[str] = None
+    attempt: Optional[int] = None
 
 
 def _opt(value: Optional[bytes]) -> Optional[str]:
@@ -225,6 +248,8 @@ def _on_event(event_pointer: Any, key: int) -> None:
         kind = raw.type
         if kind == _ffi.DRUPAL_EVENT_REQUEST_FINISH:
             event = Event("request_finish", _opt(raw.method), _opt(raw.path), raw.status, raw.duration_ms)
+        elif kind == _ffi.DRUPAL_EVENT_RETRY:
+            event = Event("retry", _opt(raw.method), _opt(raw.path), raw.status, raw.duration_ms, attempt=raw.attempt)
         elif kind == _ffi.DRUPAL_EVENT_REQUEST_START:
             event = Event("request_start", _opt(raw.method), _opt(raw.path))
         elif kind == _ffi.DRUPAL_EVENT_LOGIN:
@@ -281,7 +306,8 @@ class _ClientBase(Managed):
                  verify: bool = True, ca_file: Optional[str] = None, user_agent: Optional[str] = None,
                  headers: HeadersArg = None, max_body_size: Optional[int] = None,
                  follow_redirects: bool = False,
-                 entity_paths: Optional[Mapping[str, Tuple[str, str]]] = None) -> None:
+                 entity_paths: Optional[Mapping[str, Tuple[str, str]]] = None, retries: Optional[int] = None,
+                 secret_headers: Iterable[str] = ()) -> None:
         """Creates a client for the site at ``base_url`` (``http(s)://host[/prefix]``). Sends nothing yet.
 
         Args:
@@ -292,10 +318,18 @@ class _ClientBase(Managed):
             user_agent: the User-Agent header (default ``drupalsdk/<version>``).
             headers: extra headers for every request (a mapping, or ``(name, value)`` pairs).
             max_body_size: larger responses fail with :class:`TooLargeError` (default 64 MiB).
-            follow_redirects: follow up to 5 redirects (default: return 3xx responses).
+            follow_redirects: follow up to 5 redirects (default: a redirect raises
+                :class:`RedirectError`, with its ``location``). Credentials and bodies never go to
+                another origin.
             entity_paths: REST paths of custom entity types (or moved core ones):
                 ``{"event": ("/event/{id}", "/event/add")}``, canonical path with ``{id}`` and create
                 path. Types without an entry use Drupal's core paths, else ``/entity/<type>/{id}``.
+            retries: how often a failed request is tried again (default 2; 0 turns it off):
+                idempotent methods after a connection failure or a 429/502/503/504, any method when
+                the connection could not be made; backoff with jitter, Retry-After honoured, never
+                past ``timeout``. Each retry is a ``"retry"`` event.
+            secret_headers: names of your own headers that carry credentials (``"X-Api-Key"``):
+                like Authorization and Cookie, never sent to another origin on a redirect.
 
         Raises:
             InvalidArgumentError: a malformed URL or option.
@@ -312,9 +346,16 @@ class _ClientBase(Managed):
         if user_agent is not None:
             options.user_agent = _text(user_agent, "user_agent")
         if max_body_size is not None:
-            if max_body_size <= 0:
-                raise InvalidArgumentError("max_body_size must be positive", code="DRUPAL_E_INVALID_ARGUMENT")
-            options.max_body_size = int(max_body_size)
+            if not isinstance(max_body_size, int) or isinstance(max_body_size, bool) \
+                    or not 0 < max_body_size <= _MAX_SIZE:
+                raise _invalid("max_body_size must be an int from 1 to %d" % _MAX_SIZE)
+            options.max_body_size = max_body_size
+        if retries is not None:
+            if not isinstance(retries, int) or isinstance(retries, bool) or not 0 <= retries <= 100:
+                raise _invalid("retries must be an int from 0 to 100")
+            options.max_retries = retries if retries else -1
+        if secret_headers:
+            options.secret_headers = _ffi.string_array([_text(name, "secret header name") for name in secret_headers])
         header_lines = _header_array(headers)
         if header_lines is not None:
             options.headers = header_lines
@@ -497,11 +538,18 @@ class _Pager(Managed):
         _lib.drupal_pager_free(handle)
 
 
+#: The largest size a C size_t option may hold here (what the library accepts: Int.max).
+_MAX_SIZE = 2 ** 63 - 1
+#: The longest timeout libcurl takes (milliseconds in a 32-bit long).
+_MAX_TIMEOUT = 2147483.0
+
+
 def _positive(value: float, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("%s must be a number of seconds, not %s" % (what, type(value).__name__))
     number = float(value)
-    if not number > 0 or number != number or number == float("inf"):
-        raise InvalidArgumentError("%s must be a positive number of seconds" % what,
-                                   code="DRUPAL_E_INVALID_ARGUMENT")
+    if not 0 < number <= _MAX_TIMEOUT:
+        raise _invalid("%s must be a number of seconds from more than 0 to %d" % (what, _MAX_TIMEOUT))
     return number
 
 

@@ -4,6 +4,7 @@
 
     DrupalError
     ├── HTTPError                     (DRUPAL_E_HTTP: any status >= 400 not listed below)
+    │   ├── RedirectError             (3xx not followed; .location)
     │   ├── AuthenticationError       (401; 400 from login: bad credentials)
     │   ├── AuthorizationError        (403)
     │   ├── NotFoundError             (404)
@@ -25,7 +26,7 @@ import concurrent.futures
 from typing import Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple
 
 __all__ = [
-    "DrupalError", "HTTPError", "AuthenticationError", "AuthorizationError", "NotFoundError",
+    "DrupalError", "HTTPError", "RedirectError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
     "CancelledError", "TooLargeError", "DecodeError", "Headers", "ErrorObject",
 ]
@@ -153,6 +154,18 @@ class HTTPError(DrupalError):
     """The server answered with a status >= 400 (see :attr:`status`)."""
 
 
+class RedirectError(HTTPError):
+    """The server answered a redirect (3xx) that was not followed: nothing was done.
+
+    Clients follow redirects only with ``follow_redirects=True`` (and never carry credentials or
+    a request body to another origin). ``location`` is where the redirect pointed.
+    """
+
+    @property
+    def location(self) -> Optional[str]:
+        return self.headers.get("Location")
+
+
 class AuthenticationError(HTTPError):
     """401: no or bad credentials; also login's 400 for an unknown user name or password."""
 
@@ -238,5 +251,7 @@ def error_class(code: int, status: int, login: bool = False) -> type:
     if code == DRUPAL_E_HTTP:
         if login and status == 400:
             return AuthenticationError
+        if 300 <= status < 400:
+            return RedirectError
         return _BY_STATUS.get(status, HTTPError)
     return _BY_CODE.get(code, DrupalError)

@@ -48,6 +48,7 @@ DRUPAL_EVENT_LOGIN = 1
 DRUPAL_EVENT_LOGOUT = 2
 DRUPAL_EVENT_REQUEST_START = 3
 DRUPAL_EVENT_REQUEST_FINISH = 4
+DRUPAL_EVENT_RETRY = 5
 
 DRUPAL_CLIENT_OPTIONS_VERSION = 2
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
@@ -139,6 +140,8 @@ class ClientOptions(Structure):
         ("headers", POINTER(c_char_p)),
         ("follow_redirects", c_int),
         ("entity_paths", POINTER(c_char_p)),
+        ("max_retries", c_int),
+        ("secret_headers", POINTER(c_char_p)),
     ]
 
 
@@ -164,6 +167,7 @@ class Event(Structure):
         ("duration_ms", c_double),
         ("user_name", c_char_p),
         ("uid", c_char_p),
+        ("attempt", c_int),
     ]
 
 

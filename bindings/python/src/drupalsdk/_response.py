@@ -13,8 +13,21 @@ _free = _ffi.lib.drupal_response_free
 _retain = _ffi.lib.drupal_response_retain
 _status = _ffi.lib.drupal_response_status
 _body = _ffi.response_body
-_loads = json.loads
-_decode_json = json.JSONDecoder().decode  # str -> value; skips loads()'s encoding detection
+def _refuse_constant(name: str) -> Any:
+    raise ValueError("%s is not JSON" % name)
+
+
+# Strict JSON, as the C helpers read it: NaN and Infinity are refused. str -> value; skips
+# loads()'s encoding detection.
+_decode_json = json.JSONDecoder(parse_constant=_refuse_constant).decode
+
+
+def _loads(data: bytes) -> Any:
+    """bytes -> value, strict; RecursionError (a body nested 100,000 deep) becomes ValueError."""
+    try:
+        return _decode_json(data.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply") from None
 
 
 class Response:
@@ -121,11 +134,9 @@ def convert(kind: int, response: Optional[int], owned: bool, code: int = 0) -> A
         kind = KIND_JSON
     if kind == KIND_JSON:
         body = _body(response)
-        if not body:
-            return {}
         try:
-            return _decode_json(body.decode("utf-8"))
-        except ValueError as error:  # UnicodeDecodeError and JSONDecodeError alike
+            return _loads(body)
+        except ValueError as error:  # UnicodeDecodeError, JSONDecodeError, depth alike
             raise _decode_failure(response, body, error) from None
     if kind == KIND_NONE:
         return None

@@ -1,0 +1,45 @@
+/// Which headers a caller may send: names that are HTTP tokens, values without CR, LF or NUL
+/// (either could smuggle a second header), and none of the headers that frame the request,
+/// which the library writes itself (a caller's Content-Length or Transfer-Encoding could make
+/// the server read a second request from the same connection).
+enum HeaderSafety {
+    /// The headers only the library may set.
+    static let framingHeaders = ["Content-Length", "Transfer-Encoding", "Host", "Connection", "Upgrade", "TE",
+                                 "Trailer", "Keep-Alive", "Proxy-Connection"]
+
+    /// What is wrong with a header, or nil. Never quotes the value: it may be a secret.
+    static func problem(name: String, value: String) -> String? {
+        let tokenBytes = name.utf8
+        if tokenBytes.isEmpty || !tokenBytes.allSatisfy(isTokenByte) {
+            return "invalid header name \"\(printable(name))\": not an HTTP token"
+        }
+        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+            return "the value of header \(name) contains CR, LF or NUL"
+        }
+        // Compared without allocating: this runs for every header of every request.
+        if framingHeaders.contains(where: { $0.utf8.count == tokenBytes.count && $0.caseInsensitiveEquals(name) }) {
+            return "header \(name) frames the request and is set by the library; it cannot be given"
+        }
+        return nil
+    }
+
+    /// A header name fit for an error message: at most 64 characters, control bytes escaped.
+    private static func printable(_ name: String) -> String {
+        var text = ""
+        for scalar in name.unicodeScalars.prefix(64) {
+            text += scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+        return name.unicodeScalars.count > 64 ? text + "..." : text
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default: return false
+        }
+    }
+}

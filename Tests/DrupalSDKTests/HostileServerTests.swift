@@ -1,0 +1,275 @@
+import Foundation
+import XCTest
+@testable import DrupalSDK
+
+/// What a hostile or broken server (and a careless caller) must not get: credentials, bodies or
+/// cookies across origins, smuggled requests, secrets quoted in errors, success for a redirect or
+/// an empty entity, "invalid argument" for a server's protocol error, "out of memory" for a size
+/// limit. Against the fake server, with a second fake as "the other origin".
+final class HostileServerTests: FakeDrupalTestCase {
+    static let other = FakeDrupalServer(extraArguments: [])
+
+    override func setUp() async throws {
+        try await super.setUp()
+        try Self.other.reset()
+    }
+
+    /// The last request the other origin received, as JSON text (lower-cased).
+    private func otherSaw() throws -> String {
+        String(decoding: try Self.other.control("GET", "/__fake/last-request"), as: UTF8.self).lowercased()
+    }
+
+    private func redirectOnce(_ code: Int, to url: String) throws {
+        try server.control("POST", "/__fake/faults", json: #"{"mode": "redirect", "to": "\#(url)", "code": \#(code), "count": 1}"#)
+    }
+
+    func testCSRFTokenAndCredentialsStayOnTheSiteWhenAPOSTIsRedirected() async throws {
+        let client = try makeClient { $0.transport.followRedirects = true; $0.secretHeaders = ["X-Api-Key"] }
+        _ = try await client.login("admin", "admin")
+        try redirectOnce(302, to: Self.other.baseURL + "/node/1?_format=json")
+        var headers = HTTPHeaders()
+        headers.add("X-Api-Key", "k-123")
+        _ = try? await client.request(DrupalRequest(method: "POST", path: "/node", headers: headers,
+                                                    body: Self.article("moved")))
+        let seen = try otherSaw()
+        XCTAssertTrue(seen.contains("\"get\""), "302 after a POST is followed as a GET: \(seen)")
+        for secret in ["x-csrf-token", "cookie", "authorization", "x-api-key", "k-123", "moved"] {
+            XCTAssertFalse(seen.contains(secret), "\(secret) reached the other origin: \(seen)")
+        }
+    }
+
+    func testABodyIsNeverReplayedToAnotherOrigin() async throws {
+        let client = try makeClient { $0.transport.followRedirects = true }
+        _ = try await client.login("admin", "admin")
+        for code in [307, 308] {
+            try redirectOnce(code, to: Self.other.baseURL + "/node?_format=json")
+            let before = try JSONDecoder().decode(FakeDrupalServer.Stats.self,
+                                                  from: try Self.other.control("GET", "/__fake/stats")).requests
+            let error = await expectError { try await client.create("node", Self.article("secret body")) }
+            XCTAssertEqual(error?.status, code)
+            XCTAssertEqual(error?.code, .network)
+            let after = try JSONDecoder().decode(FakeDrupalServer.Stats.self,
+                                                 from: try Self.other.control("GET", "/__fake/stats")).requests
+            XCTAssertEqual(after, before, "nothing was sent to the other origin on \(code)")
+        }
+    }
+
+    func testARedirectOnTheSiteKeepsTheSessionAndFollowsWithAGet() async throws {
+        let client = try makeClient { $0.transport.followRedirects = true }
+        _ = try await client.login("admin", "admin")
+        try redirectOnce(303, to: server.baseURL + "/node/2?_format=json")
+        let node = try await client.request(DrupalRequest(method: "GET", path: "/node/1")).json()
+        XCTAssertEqual(node["nid"]?[0]?["value"]?.idString, "2")
+        let seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self).lowercased()
+        XCTAssertTrue(seen.contains("cookie"), "the site's own cookie goes to the site: \(seen)")
+    }
+
+    func testARedirectTargetCannotPlantOrOverwriteCookies() async throws {
+        let client = try makeClient { $0.transport.followRedirects = true }
+        _ = try await client.login("admin", "admin")
+        try Self.other.control("POST", "/__fake/faults", json: #"{"mode": "setcookie", "raw": ["evil=1; Path=/", "SESSfake=stolen; Path=/"], "count": 1}"#)
+        try redirectOnce(302, to: Self.other.baseURL + "/node/1?_format=json")
+        _ = try await client.get("node", "1")
+        _ = try await client.get("node", "2")
+        let seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self)
+        XCTAssertFalse(seen.contains("evil=1"), seen)
+        XCTAssertFalse(seen.contains("stolen"), seen)
+        let loggedIn = try await client.loginStatus().loggedIn
+        XCTAssertTrue(loggedIn, "the session cookie survived")
+    }
+
+    func testCookieDomainPathSecureAndExpiryAreHonoured() async throws {
+        let client = try makeClient()
+        let cookies = [
+            "evil=1; Domain=evil.example; Path=/", "here=1; Path=/only/here", "sec=1; Secure; Path=/",
+            "gone=1; Max-Age=0; Path=/", "old=1; Expires=Thu, 01 Jan 1970 00:00:01 GMT; Path=/", "keep=1; Path=/",
+        ]
+        let raw = cookies.map { "\"\($0)\"" }.joined(separator: ", ")
+        try server.control("POST", "/__fake/faults", json: #"{"mode": "setcookie", "raw": [\#(raw)], "count": 1}"#)
+        _ = try await client.get("node", "1")
+        _ = try await client.get("node", "2")
+        var seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self)
+        XCTAssertTrue(seen.contains("keep=1"), seen)
+        for absent in ["evil=1", "here=1", "sec=1", "gone=1", "old=1"] { XCTAssertFalse(seen.contains(absent), "\(absent): \(seen)") }
+        _ = try? await client.request(DrupalRequest(method: "GET", path: "/only/here/x"))
+        seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self)
+        XCTAssertTrue(seen.contains("here=1"), "a Path cookie goes to its path: \(seen)")
+    }
+
+    func testRedirectsNotFollowedAreErrorsWithTheirLocation() async throws {
+        let client = try makeClient()
+        for code in [301, 302, 307] {
+            var headers = HTTPHeaders()
+            headers.add("X-Fake-Fault", "redirect;to=/node/2?token=s3cret;code=\(code)")
+            let error = await expectError {
+                try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+            }
+            XCTAssertEqual(error?.code, .http)
+            XCTAssertEqual(error?.status, code)
+            XCTAssertEqual(error?.redirectLocation, "/node/2?token=s3cret")
+            XCTAssertFalse(error?.message.contains("s3cret") ?? true, error?.message ?? "")
+        }
+    }
+
+    func testEntityReadsWithoutAnObjectAreDecodeErrors() async throws {
+        let client = try makeClient()
+        for (fault, name) in [("status;code=200;body=", "empty"), ("status;code=200;body=null", "null")] {
+            var configuration = DrupalClient.Configuration()
+            configuration.defaultHeaders.add("X-Fake-Fault", fault)
+            let faulty = try DrupalClient.live(baseURL: server.baseURL, configuration: configuration)
+            let error = await expectError { try await faulty.get("node", "1") }
+            XCTAssertEqual(error?.code, .decode, name)
+        }
+        _ = client
+    }
+
+    func testABrokenServerIsANetworkErrorNotTheCallersMistake() async throws {
+        let client = try makeClient()
+        for fault in ["garbage", "bad_status;kind=code", "bad_status;kind=version"] {
+            var headers = HTTPHeaders()
+            headers.add("X-Fake-Fault", fault)
+            let error = await expectError {
+                try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+            }
+            XCTAssertEqual(error?.code, .network, fault + ": " + (error?.message ?? ""))
+        }
+        let redirecting = try makeClient { $0.transport.followRedirects = true }
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "redirect;to=ftp://example.com/x;code=302")
+        let ftp = await expectError {
+            try await redirecting.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(ftp?.code, .network)
+    }
+
+    func testSizeLimitsSayWhichLimit() async throws {
+        let client = try makeClient()
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "huge_header;bytes=1048576")
+        let header = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(header?.code, .tooLarge, header?.message ?? "")
+        let longID = String(repeating: "9", count: 1 << 20)
+        let id = await expectError { try await client.get("node", longID) }
+        XCTAssertEqual(id?.code, .tooLarge)
+        XCTAssertTrue(id?.message.contains("65536") ?? false, id?.message ?? "")
+        var big = HTTPHeaders()
+        big.add("X-Big", String(repeating: "v", count: 1 << 20))
+        let value = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: big))
+        }
+        XCTAssertEqual(value?.code, .tooLarge)
+        XCTAssertFalse(value?.message.contains("vvvv") ?? true)
+    }
+
+    func testFramingHeadersAreRefused() async throws {
+        let client = try makeClient()
+        let before = try server.stats().requests
+        for name in ["Content-Length", "transfer-encoding", "Host", "Connection", "Upgrade", "TE", "Trailer"] {
+            var headers = HTTPHeaders()
+            headers.add(name, "5")
+            let error = await expectError {
+                try await client.request(DrupalRequest(method: "POST", path: "/node", headers: headers,
+                                                       body: Self.article("smuggled")))
+            }
+            XCTAssertEqual(error?.code, .invalidArgument, name)
+        }
+        XCTAssertThrowsError(try makeClient { $0.defaultHeaders.add("Content-Length", "1") })
+        XCTAssertEqual(try server.stats().requests, before, "nothing was sent")
+    }
+
+    func testRefusedInputIsNeverQuotedWhenItMayBeASecret() async throws {
+        var headers = HTTPHeaders()
+        headers.add("X-Token", "t0ps3cret\r\nX-Evil: 1")
+        let client = try makeClient()
+        let header = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertFalse(header?.message.contains("t0ps3cret") ?? true, header?.message ?? "")
+        for url in ["ftp://user:pw1@example.com/?access_token=abc", "https://example.com/?access_token=abc",
+                    "https://user:pw1@example.com"] {
+            XCTAssertThrowsError(try DrupalClient.live(baseURL: url)) { error in
+                let message = (error as? DrupalError)?.message ?? ""
+                XCTAssertFalse(message.contains("abc") || message.contains("pw1"), message)
+            }
+        }
+        let path = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/../x?token=abc"))
+        }
+        XCTAssertEqual(path?.code, .invalidArgument)
+        XCTAssertFalse(path?.message.contains("abc") ?? true, path?.message ?? "")
+    }
+}
+
+/// Idempotent requests are tried again after passing failures; others are not.
+final class RetryTests: FakeDrupalTestCase {
+    private func failNext(_ count: Int, status: Int = 503, path: String = "/node") throws {
+        try server.control("POST", "/__fake/faults",
+                           json: #"{"mode": "status", "code": \#(status), "count": \#(count), "path_prefix": "\#(path)"}"#)
+    }
+
+    func testAGetIsRetriedAfter503sAndEachRetryIsAnEvent() async throws {
+        let client = try makeClient { $0.retry.baseDelay = 0.01 }
+        let retries = LineLog()
+        _ = client.addObserver { event in
+            if case .retry(let method, let path, let attempt, let status, _) = event {
+                retries.add("\(method) \(path) \(attempt) \(status ?? 0)")
+            }
+        }
+        try failNext(2, status: 502)
+        let node = try await client.get("node", "1").json()
+        XCTAssertEqual(node["nid"]?[0]?["value"]?.idString, "1")
+        XCTAssertEqual(retries.lines, ["GET /node/1 1 502", "GET /node/1 2 502"])
+    }
+
+    func testRetriesStopAfterMaxRetries() async throws {
+        let client = try makeClient { $0.retry.baseDelay = 0.01 }
+        try failNext(3, status: 504)
+        let error = await expectError { try await client.get("node", "1") }
+        XCTAssertEqual(error?.status, 504)
+    }
+
+    func testAPostIsNotRetriedOnceItReachedTheServer() async throws {
+        let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin"); $0.retry.baseDelay = 0.01 }
+        try failNext(1, status: 503)
+        let before = try server.stats().requests
+        let error = await expectError { try await client.create("node", Self.article("once")) }
+        XCTAssertEqual(error?.status, 503)
+        XCTAssertEqual(try server.stats().requests - before, 1)
+    }
+
+    func testRetryAfterIsHonoured() async throws {
+        let client = try makeClient { $0.retry.baseDelay = 0.01 }
+        try failNext(1, status: 503)   // the fake's 503 says Retry-After: 1
+        let started = ContinuousClock.now
+        _ = try await client.get("node", "1")
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(900))
+    }
+
+    func testNoRetryWhenOffOrPastTheTimeout() async throws {
+        let off = try makeClient { $0.retry = .never }
+        try failNext(1, status: 503)
+        let error = await expectError { try await off.get("node", "1") }
+        XCTAssertEqual(error?.status, 503)
+        // Retry-After: 1 would end past a 0.5 s timeout: not retried.
+        let short = try makeClient { $0.transport.timeout = 0.5 }
+        try failNext(1, status: 503)
+        let late = await expectError { try await short.get("node", "1") }
+        XCTAssertEqual(late?.status, 503)
+    }
+
+    func testAConnectionThatCannotBeMadeIsRetried() async throws {
+        // Nothing listens on port 9 (discard) of loopback: every attempt fails to connect.
+        let client = try DrupalClient.live(baseURL: "http://127.0.0.1:9", configuration: {
+            var configuration = DrupalClient.Configuration()
+            configuration.retry.baseDelay = 0.01
+            return configuration
+        }())
+        let attempts = LineLog()
+        _ = client.addObserver { if case .retry = $0 { attempts.add("retry") } }
+        let error = await expectError { try await client.create("node", Self.article("x")) }
+        XCTAssertEqual(error?.code, .network)
+        XCTAssertEqual(attempts.lines.count, 2, "any method: nothing reached a server")
+    }
+}

@@ -40,22 +40,28 @@ INC="$(pkg-config --cflags drupalsdk)"
 out=$(mktemp -d)
 server_pid=""
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+    [ -n "$server_pid" ] && kill $server_pid 2>/dev/null
     exec 3>&- 2>/dev/null
     rm -rf "$out"
 }
 trap cleanup EXIT
 
-# The fake server reads our fd 3 as its stdin (--exit-with-stdin): it dies with this script.
+# The fake servers read our fd 3 as their stdin (--exit-with-stdin): they die with this script.
+# The second one is "another origin" for the redirect and cookie tests.
 mkfifo "$out/server.in"
 python3 Tests/fake_drupal/fake_drupal.py --port 0 --exit-with-stdin < "$out/server.in" > "$out/server.out" 2>&1 &
 server_pid=$!
+python3 Tests/fake_drupal/fake_drupal.py --port 0 --exit-with-stdin < "$out/server.in" > "$out/other.out" 2>&1 &
+server_pid="$server_pid $!"
 exec 3> "$out/server.in"
-for _ in $(seq 100); do grep -q '^LISTENING ' "$out/server.out" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q '^LISTENING ' "$out/server.out" && grep -q '^LISTENING ' "$out/other.out" && break; sleep 0.1; done
 DRUPAL_BASE_URL=$(sed -n 's/^LISTENING //p' "$out/server.out")
-if [ -z "$DRUPAL_BASE_URL" ]; then cat "$out/server.out" >&2; echo "0 passed, 1 failed"; exit 1; fi
-export DRUPAL_BASE_URL
-echo "== fake server at $DRUPAL_BASE_URL"
+DRUPAL_OTHER_URL=$(sed -n 's/^LISTENING //p' "$out/other.out")
+if [ -z "$DRUPAL_BASE_URL" ] || [ -z "$DRUPAL_OTHER_URL" ]; then
+    cat "$out/server.out" "$out/other.out" >&2; echo "0 passed, 1 failed"; exit 1
+fi
+export DRUPAL_BASE_URL DRUPAL_OTHER_URL
+echo "== fake servers at $DRUPAL_BASE_URL and (another origin) $DRUPAL_OTHER_URL"
 
 # ASan with LeakSanitizer on. No suppressions are needed: the Swift runtime's one-time
 # allocations stay reachable from its globals, so LSan does not report them.

@@ -289,7 +289,8 @@ drupal_code drupal_logout_sync(drupal_response **out, drupal_client *client);
  * Asks the site whether this client's session cookie is logged in (GET /user/login_status,
  * sent with the cookie alone: Drupal refuses Basic credentials on this route). On success the
  * response is Drupal's answer: status 200, text/plain body "1" or "0" (DRUPAL_E_DECODE if it was
- * neither). On failure the response carries the status and message as for every call.
+ * neither); drupal_response_logged_in() reads it. On failure the response carries the status and
+ * message as for every call.
  */
 drupal_code drupal_login_status(drupal_call **call, drupal_client *client, drupal_callback callback,
                                 void *userdata);
@@ -300,6 +301,14 @@ drupal_code drupal_login_status(drupal_call **call, drupal_client *client, drupa
  * @param logged_in NULL, or receives 1 or 0 (0 on failure).
  */
 drupal_code drupal_login_status_sync(drupal_response **out, int *logged_in, drupal_client *client);
+
+/**
+ * Reads a login status answer (the core's reading of Drupal's "1" or "0").
+ * @param logged_in receives 1 or 0.
+ * @return DRUPAL_OK; DRUPAL_E_DECODE for any other body; DRUPAL_E_INVALID_ARGUMENT for NULL or a
+ *         response that is not a successful answer.
+ */
+drupal_code drupal_response_logged_in(int *logged_in, const drupal_response *response);
 
 /**
  * Fetches a new CSRF token from /session/token (with the session cookie alone) and keeps it. The body is the token. The client

@@ -8,73 +8,61 @@ import Glibc
 
 // drupal_entity_* and drupal_file_upload (async and _sync).
 
-private func getCall(_ client: DrupalClient, _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws
-    -> ClientHandle.Call {
-    let type = try CInput.nonEmptyString(type, "entity_type")
-    let id = try CInput.nonEmptyString(id, "id")
-    try EntityPath.validate(entityType: type, id: id)
-    // A GET of the entity's path is all `get` does: clients with a callback mode run it as that.
-    if let mode = client.callbackMode {
-        return ClientHandle.Call(request: DrupalRequest(method: "GET", path: try mode.entityPath(type, id),
-                                                        expectedBody: .object))
-    }
-    return ClientHandle.Call(operation: { try await $0.get(type, id) })
+// Each converts its C arguments into the operation; the client checks them (a NULL or invalid
+// string is refused here, as it cannot be converted).
+
+private func getOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws -> DrupalOperation {
+    .get(entityType: try CInput.string(type, "entity_type"), id: try CInput.string(id, "id"))
 }
 
-private func createOperation(_ type: UnsafePointer<CChar>?, _ body: Data) throws -> ClientHandle.Operation {
-    // Refused before the call starts, not in its callback.
-    try JSONValue.validateEntityBody(body)
-    let type = try CInput.nonEmptyString(type, "entity_type")
-    try EntityPath.validate(entityType: type)
-    return { try await $0.create(type, body) }
+private func createOperation(_ type: UnsafePointer<CChar>?, _ body: JSONBody) throws -> DrupalOperation {
+    .create(entityType: try CInput.string(type, "entity_type"), body: body)
 }
 
-private func updateOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ body: Data) throws
-    -> ClientHandle.Operation {
-    // Refused before the call starts, not in its callback.
-    try JSONValue.validateEntityBody(body)
-    let type = try CInput.nonEmptyString(type, "entity_type")
-    let id = try CInput.nonEmptyString(id, "id")
-    try EntityPath.validate(entityType: type, id: id)
-    return { try await $0.update(type, id, body) }
+private func updateOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ body: JSONBody) throws
+    -> DrupalOperation {
+    .update(entityType: try CInput.string(type, "entity_type"), id: try CInput.string(id, "id"), body: body)
 }
 
-private func deleteOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws -> ClientHandle.Operation {
-    let type = try CInput.nonEmptyString(type, "entity_type")
-    let id = try CInput.nonEmptyString(id, "id")
-    try EntityPath.validate(entityType: type, id: id)
-    return { try await $0.delete(type, id) }
+private func deleteOperation(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws -> DrupalOperation {
+    .delete(entityType: try CInput.string(type, "entity_type"), id: try CInput.string(id, "id"))
 }
 
-/// Serialises a Jansson value at once, so the caller may change or free it after the call.
-private func jsonBody(_ value: UnsafePointer<json_t>?) throws -> Data {
+/// A body given as bytes: JSON the client checks once.
+private func textBody(_ body: UnsafePointer<CChar>?, _ length: Int) throws -> JSONBody {
+    try JSONBody(try CInput.bytes(body, length, "body"))
+}
+
+/// Serialises a Jansson value at once, so the caller may change or free it after the call. It
+/// is JSON by construction: not parsed again.
+private func jsonBody(_ value: UnsafePointer<json_t>?) throws -> JSONBody {
     guard let value else { throw DrupalError(.invalidArgument, "body is NULL") }
     guard let text = json_dumps(value, Int(JSON_COMPACT)) else {
         throw DrupalError(.invalidArgument, "body cannot be serialised as JSON")
     }
     defer { free(text) }
-    return Data(bytes: text, count: strlen(text))
+    return JSONBody(encoded: Data(bytes: text, count: strlen(text)))
 }
 
 @_cdecl("drupal_entity_get")
 public func drupal_entity_get(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                               _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                               _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata, call: { try getCall($0.client, type, id) })
+    CallRunner.start(call, client, callback, userdata) { try getOperation(type, id) }
 }
 
 @_cdecl("drupal_entity_get_sync")
 public func drupal_entity_get_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                    _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) -> drupal_code {
-    CallRunner.wait(out, client, call: { try getCall($0.client, type, id) })
+    CallRunner.wait(out, client) { try getOperation(type, id) }
 }
 
 @_cdecl("drupal_entity_create")
 public func drupal_entity_create(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                  _ type: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?, _ length: Int,
                                  _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in
-        try createOperation(type, try CInput.bytes(body, length, "body"))
+    CallRunner.start(call, client, callback, userdata) {
+        try createOperation(type, try textBody(body, length))
     }
 }
 
@@ -82,20 +70,20 @@ public func drupal_entity_create(_ call: UnsafeMutablePointer<OpaquePointer?>?, 
 public func drupal_entity_create_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                       _ type: UnsafePointer<CChar>?, _ body: UnsafePointer<CChar>?,
                                       _ length: Int) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try createOperation(type, try CInput.bytes(body, length, "body")) }
+    CallRunner.wait(out, client) { try createOperation(type, try textBody(body, length)) }
 }
 
 @_cdecl("drupal_entity_create_json")
 public func drupal_entity_create_json(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                       _ type: UnsafePointer<CChar>?, _ body: UnsafePointer<json_t>?,
                                       _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in try createOperation(type, try jsonBody(body)) }
+    CallRunner.start(call, client, callback, userdata) { try createOperation(type, try jsonBody(body)) }
 }
 
 @_cdecl("drupal_entity_create_json_sync")
 public func drupal_entity_create_json_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                            _ type: UnsafePointer<CChar>?, _ body: UnsafePointer<json_t>?) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try createOperation(type, try jsonBody(body)) }
+    CallRunner.wait(out, client) { try createOperation(type, try jsonBody(body)) }
 }
 
 @_cdecl("drupal_entity_update")
@@ -103,8 +91,8 @@ public func drupal_entity_update(_ call: UnsafeMutablePointer<OpaquePointer?>?, 
                                  _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                                  _ body: UnsafePointer<CChar>?, _ length: Int,
                                  _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in
-        try updateOperation(type, id, try CInput.bytes(body, length, "body"))
+    CallRunner.start(call, client, callback, userdata) {
+        try updateOperation(type, id, try textBody(body, length))
     }
 }
 
@@ -112,7 +100,7 @@ public func drupal_entity_update(_ call: UnsafeMutablePointer<OpaquePointer?>?, 
 public func drupal_entity_update_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                       _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                                       _ body: UnsafePointer<CChar>?, _ length: Int) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try updateOperation(type, id, try CInput.bytes(body, length, "body")) }
+    CallRunner.wait(out, client) { try updateOperation(type, id, try textBody(body, length)) }
 }
 
 @_cdecl("drupal_entity_update_json")
@@ -120,39 +108,36 @@ public func drupal_entity_update_json(_ call: UnsafeMutablePointer<OpaquePointer
                                       _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                                       _ body: UnsafePointer<json_t>?,
                                       _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in try updateOperation(type, id, try jsonBody(body)) }
+    CallRunner.start(call, client, callback, userdata) { try updateOperation(type, id, try jsonBody(body)) }
 }
 
 @_cdecl("drupal_entity_update_json_sync")
 public func drupal_entity_update_json_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                            _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                                            _ body: UnsafePointer<json_t>?) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try updateOperation(type, id, try jsonBody(body)) }
+    CallRunner.wait(out, client) { try updateOperation(type, id, try jsonBody(body)) }
 }
 
 @_cdecl("drupal_entity_delete")
 public func drupal_entity_delete(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                  _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                                  _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in try deleteOperation(type, id) }
+    CallRunner.start(call, client, callback, userdata) { try deleteOperation(type, id) }
 }
 
 @_cdecl("drupal_entity_delete_sync")
 public func drupal_entity_delete_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                       _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try deleteOperation(type, id) }
+    CallRunner.wait(out, client) { try deleteOperation(type, id) }
 }
 
 private func uploadOperation(_ type: UnsafePointer<CChar>?, _ bundle: UnsafePointer<CChar>?,
                              _ field: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
-                             _ data: UnsafeRawPointer?, _ length: Int) throws -> ClientHandle.Operation {
-    let upload = FileUpload(entityType: try CInput.nonEmptyString(type, "entity_type"),
-                            bundle: try CInput.nonEmptyString(bundle, "bundle"),
-                            field: try CInput.nonEmptyString(field, "field"),
-                            filename: try CInput.nonEmptyString(filename, "filename"),
-                            data: try CInput.bytes(data, length, "data"))
-    try upload.validate()
-    return { try await $0.uploadFile(upload) }
+                             _ data: UnsafeRawPointer?, _ length: Int) throws -> DrupalOperation {
+    .uploadFile(FileUpload(entityType: try CInput.string(type, "entity_type"),
+                           bundle: try CInput.string(bundle, "bundle"), field: try CInput.string(field, "field"),
+                           filename: try CInput.string(filename, "filename"),
+                           data: try CInput.bytes(data, length, "data")))
 }
 
 @_cdecl("drupal_file_upload")
@@ -161,7 +146,7 @@ public func drupal_file_upload(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ 
                                _ field: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
                                _ data: UnsafeRawPointer?, _ length: Int,
                                _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { _ in
+    CallRunner.start(call, client, callback, userdata) {
         try uploadOperation(type, bundle, field, filename, data, length)
     }
 }
@@ -171,5 +156,5 @@ public func drupal_file_upload_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?
                                     _ type: UnsafePointer<CChar>?, _ bundle: UnsafePointer<CChar>?,
                                     _ field: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
                                     _ data: UnsafeRawPointer?, _ length: Int) -> drupal_code {
-    CallRunner.wait(out, client) { _ in try uploadOperation(type, bundle, field, filename, data, length) }
+    CallRunner.wait(out, client) { try uploadOperation(type, bundle, field, filename, data, length) }
 }

@@ -22,11 +22,6 @@ final class PagerHandle: Sendable {
 
     /// The client pointer the call runners take.
     var clientPointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(client).toOpaque()) }
-
-    var next: ClientHandle.Operation {
-        let pager = self.pager
-        return { _ in try await pager.next() }
-    }
 }
 
 @_cdecl("drupal_view_pager_new")
@@ -37,10 +32,8 @@ public func drupal_view_pager_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, 
     guard let out else { return fail(.invalidArgument, "out is NULL") }
     guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
     do {
-        let path = try CInput.nonEmptyString(path, "path")
-        let query = try CInput.queryPairs(query, "query")
-        _ = try PathSafety.normalizeTarget(path, baseURL: nil)
-        let pager = handle.client.viewPages(path, query, maxPages: maxPages == 0 ? 1000 : Int(maxPages))
+        let pager = try handle.client.viewPages(try CInput.string(path, "path"), try CInput.queryPairs(query, "query"),
+                                                maxPages: maxPages == 0 ? 1000 : Int(maxPages))
         out.pointee = OpaquePointer(Unmanaged.passRetained(PagerHandle(client: handle, pager: pager)).toOpaque())
         return drupalOK
     } catch {
@@ -53,7 +46,7 @@ public func drupal_pager_next(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ p
                               _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
     call?.pointee = nil
     guard let handle = PagerHandle.from(pager) else { return fail(.invalidArgument, "pager is NULL") }
-    return CallRunner.start(call, handle.clientPointer, callback, userdata) { _ in handle.next }
+    return CallRunner.start(call, handle.clientPointer, callback, userdata) { .nextPage(handle.pager) }
 }
 
 @_cdecl("drupal_pager_next_sync")
@@ -61,7 +54,7 @@ public func drupal_pager_next_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?,
                                    _ pager: OpaquePointer?) -> drupal_code {
     out?.pointee = nil
     guard let handle = PagerHandle.from(pager) else { return fail(.invalidArgument, "pager is NULL") }
-    return CallRunner.wait(out, handle.clientPointer) { _ in handle.next }
+    return CallRunner.wait(out, handle.clientPointer) { .nextPage(handle.pager) }
 }
 
 @_cdecl("drupal_pager_free")

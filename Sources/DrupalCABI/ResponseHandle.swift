@@ -21,6 +21,8 @@ final class ResponseHandle: @unchecked Sendable {
     /// malloc'ed, one NUL past the end; nil for an empty body (or one that could not be copied).
     private let ownedBody: UnsafeMutablePointer<CChar>?
     let bodyLength: Int
+    /// The answer as the client gave it, for the core's readers (nil for errors).
+    let drupalResponse: DrupalResponse?
     private let headerFields: HTTPHeaders
     private let violationList: [DrupalError.Violation]
     private let jsonAPIErrorList: [JSONAPIError]
@@ -42,7 +44,8 @@ final class ResponseHandle: @unchecked Sendable {
 
     init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
          drupalMessage: String? = nil, violations: [DrupalError.Violation] = [],
-         jsonAPIErrors: [JSONAPIError] = []) {
+         jsonAPIErrors: [JSONAPIError] = [], response: DrupalResponse? = nil) {
+        self.drupalResponse = response
         self.status = Int32(clamping: status)
         self.ownedMessage = message.isEmpty ? nil : duplicateCString(message)
         self.drupalMessage = drupalMessage.flatMap(duplicateCString)
@@ -93,7 +96,8 @@ final class ResponseHandle: @unchecked Sendable {
     }
 
     convenience init(_ response: DrupalResponse) {
-        self.init(code: nil, status: response.status, message: "", headers: response.headers, body: response.body)
+        self.init(code: nil, status: response.status, message: "", headers: response.headers, body: response.body,
+                  response: response)
     }
 
     convenience init(_ error: any Error) {
@@ -115,19 +119,12 @@ final class ResponseHandle: @unchecked Sendable {
         }
     }
 
-    convenience init(_ result: Result<DrupalResponse, DrupalError>) {
-        switch result {
-        case .success(let response): self.init(response)
-        case .failure(let error): self.init(error)
-        }
-    }
-
-    /// Runs an operation and captures its outcome as a handle (`end` when it has no response).
-    static func run(_ operation: () async throws -> DrupalResponse?) async -> ResponseHandle {
-        do {
-            return try await operation().map(ResponseHandle.init) ?? end
-        } catch {
-            return ResponseHandle(error)
+    /// A call's outcome: its response, its error, or `end` for a call that succeeded without one.
+    static func from(_ outcome: DrupalClient.Outcome) -> ResponseHandle {
+        switch outcome {
+        case .success(let response?): return ResponseHandle(response)
+        case .success(nil): return end
+        case .failure(let error): return ResponseHandle(error)
         }
     }
 

@@ -95,66 +95,8 @@ final class TransportTests: FakeDrupalTestCase {
         let error = await expectError { try await client.get("node", "1") }
         XCTAssertEqual(error?.code, .network)
     }
-
-    func testShutdownCancelsRequestsInFlight() async throws {
-        let client = try makeClient()
-        var headers = HTTPHeaders()
-        headers.add("X-Fake-Fault", "stall;seconds=5")
-        let task = Task { try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers)) }
-        try await Task.sleep(for: .milliseconds(200))
-        client.shutdown()
-        let error = await expectError { try await task.value }
-        XCTAssertEqual(error?.code, .cancelled)
-        let afterShutdown = await expectError { try await client.get("node", "1") }
-        XCTAssertEqual(afterShutdown?.code, .cancelled)
-    }
 }
 
-/// Blocking calls: the calling thread drives the request itself (what the C `_sync` calls use).
-final class BlockingRunnerTests: FakeDrupalTestCase {
-    func testBlockingCallsRunOnTheCallingThreadAndReuseTheConnection() throws {
-        let client = try makeClient()
-        let runBlocking = try XCTUnwrap(client.runBlocking)
-        let statuses = LineLog()
-        for _ in 0..<20 {
-            runBlocking({ _ in }, {
-                let status = (try? await client.get("node", "1").status) ?? 0
-                statuses.add(String(status))
-            })
-        }
-        XCTAssertEqual(statuses.lines, Array(repeating: "200", count: 20))
-        XCTAssertEqual(try server.stats().connections, 1)
-    }
-
-    func testBlockingCallCanBeCancelledThroughItsTask() throws {
-        let client = try makeClient()
-        let runBlocking = try XCTUnwrap(client.runBlocking)
-        var headers = HTTPHeaders()
-        headers.add("X-Fake-Fault", "stall;seconds=5")
-        let request = DrupalRequest(method: "GET", path: "/node/1", headers: headers)
-        let outcome = LineLog()
-        let started = Date()
-        runBlocking({ task in
-            Task.detached {
-                try? await Task.sleep(for: .milliseconds(200))
-                task.cancel()
-            }
-        }, {
-            do {
-                _ = try await client.request(request)
-                outcome.add("finished")
-            } catch let error as DrupalError {
-                outcome.add("\(error.code)")
-            } catch {
-                outcome.add("\(error)")
-            }
-        })
-        XCTAssertEqual(outcome.lines, ["cancelled"])
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
-    }
-}
-
-/// Redirects are not followed by default; when they are, credentials stay with the original host.
 final class RedirectTests: FakeDrupalTestCase {
     func testRedirectsAreReturnedNotFollowedByDefault() async throws {
         let client = try makeClient()
@@ -186,16 +128,16 @@ final class RedirectTests: FakeDrupalTestCase {
 }
 
 /// The mock's blocking calls run on the caller's thread: no hand-off to another thread.
-final class MockBlockingRunnerTests: XCTestCase {
+final class MockBlockingRunTests: XCTestCase {
     func testMockBlockingCallRunsOnTheCallingThread() throws {
-        let client = DrupalClient.mock()
-        let runBlocking = try XCTUnwrap(client.runBlocking)
+        let site = MockDrupal()
         let caller = pthread_self()
         let seen = LineLog()
-        runBlocking({ _ in }, {
-            let status = (try? await client.view("/api/articles", []).status) ?? 0
-            seen.add("\(status) \(pthread_equal(pthread_self(), caller) != 0)")
-        })
-        XCTAssertEqual(seen.lines, ["200 true"])
+        var configuration = DrupalClient.Configuration()
+        configuration.middleware = [Middleware(onRequest: { _ in seen.add("\(pthread_equal(pthread_self(), caller) != 0)") })]
+        let client = DrupalClient.mock(site, configuration: configuration)
+        let outcome = try client.run(.view(path: "/api/articles", query: [])) { _ in }
+        XCTAssertEqual(try outcome.get()?.status, 200)
+        XCTAssertEqual(seen.lines, ["true"])
     }
 }

@@ -33,7 +33,7 @@ final class ViewAndRequestTests: FakeDrupalTestCase {
     /// A display without a full pager ignores `page`: its pages end when one repeats.
     func testPagesEndWhenAPageRepeats() async throws {
         let client = try makeClient()
-        let pages = client.viewPages("/api/articles-all")
+        let pages = try client.viewPages("/api/articles-all")
         let first = try await pages.next()
         XCTAssertEqual(try first?.json().arrayValue?.count, 5)
         let second = try await pages.next()

@@ -65,6 +65,17 @@ public struct LoginStatus: Sendable {
         self.loggedIn = loggedIn
         self.response = response
     }
+
+    /// Drupal's answer: text "1" or "0" (anything else is a `.decode` error).
+    public static func interpret(_ response: DrupalResponse) throws -> Bool {
+        switch response.text.trimmedWhitespace {
+        case "1": return true
+        case "0": return false
+        default:
+            throw DrupalError(.decode, "/user/login_status answered neither 0 nor 1", status: response.status,
+                              headers: response.headers, body: response.body)
+        }
+    }
 }
 
 /// What `login` returns.

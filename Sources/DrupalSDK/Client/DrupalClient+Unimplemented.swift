@@ -1,31 +1,22 @@
 import FoundationEssentials
 
 extension DrupalClient {
-    /// A client whose every operation throws `.unimplemented` naming itself: start from it in
-    /// tests and replace only the closures the code under test should call.
+    /// A client whose every operation fails with `.unimplemented` naming itself: start from it in
+    /// tests and replace what the code under test should see (`start`, or `init(perform:)`).
     public static var unimplemented: DrupalClient {
-        @Sendable func fail(_ name: String) -> DrupalError {
-            DrupalError(.unimplemented, "DrupalClient.\(name) is unimplemented")
-        }
-        return DrupalClient(
-            login: { _, _ in throw fail("login") },
-            logout: { throw fail("logout") },
-            loginStatus: { throw fail("loginStatus") },
-            csrfToken: { throw fail("csrfToken") },
-            refreshCSRFToken: { throw fail("refreshCSRFToken") },
-            setAuthentication: { _ in throw fail("setAuthentication") },
-            currentUser: { nil },
-            hasSession: { false },
-            forgetSession: {},
-            get: { _, _ in throw fail("get") },
-            create: { _, _ in throw fail("create") },
-            update: { _, _, _ in throw fail("update") },
-            delete: { _, _ in throw fail("delete") },
-            view: { _, _ in throw fail("view") },
-            uploadFile: { _ in throw fail("uploadFile") },
-            request: { _ in throw fail("request") },
-            addObserver: { _ in ObserverToken(id: 0) },
-            removeObserver: { _ in }
-        )
+        failing { DrupalError(.unimplemented, "DrupalClient.\($0.name) is unimplemented") }
+    }
+
+    /// A client whose every operation fails with the error `error(operation)` gives (in its
+    /// completion, as an operation that ran and failed), and whose state changes are refused too.
+    public static func failing(_ error: @escaping @Sendable (DrupalOperation) -> DrupalError) -> DrupalClient {
+        DrupalClient(start: { operation, completion in
+            completion(.failure(error(operation)))
+            return {}
+        }, run: { operation, _ in
+            .failure(error(operation))
+        }, setAuthentication: { _ in
+            throw DrupalError(.unimplemented, "DrupalClient.setAuthentication is unimplemented")
+        })
     }
 }

@@ -1,95 +1,82 @@
 import FoundationEssentials
 
-/// A client for one Drupal site. A value of closures: `.live(baseURL:)` talks HTTP, `.mock()` is an
-/// in-memory Drupal for tests, `.unimplemented` fails loudly; tests can replace any closure.
-/// Every operation returns a response (status, headers, body) or throws a `DrupalError`
-/// (which carries the status, headers and body when the server answered).
+/// A client for one Drupal site: a value of closures. `.live(baseURL:)` talks HTTP, `.mock()` is
+/// the live client over an in-memory Drupal, `.unimplemented` fails loudly; tests build their own
+/// from these. Every operation goes through `start` (or `run`, its blocking form): Swift's async
+/// methods (`get`, `create`, `login`...) are built on it, and so are the C API and the Python
+/// binding, so replacing `start` changes what every language sees.
 public struct DrupalClient: Sendable {
-    // Session
-    public var login: @Sendable (_ name: String, _ password: String) async throws -> LoginResult
-    public var logout: @Sendable () async throws -> Void
-    /// Whether the session cookie is logged in (GET /user/login_status, sent without Basic
-    /// credentials, which Drupal refuses there).
-    public var loginStatus: @Sendable () async throws -> LoginStatus
-    /// The CSRF token, fetched from /session/token if none is held.
-    public var csrfToken: @Sendable () async throws -> String
-    public var refreshCSRFToken: @Sendable () async throws -> String
+    public typealias Outcome = Result<DrupalResponse?, DrupalError>
+    public typealias Completion = @Sendable (Outcome) -> Void
+    public typealias Cancel = @Sendable () -> Void
+
+    /// Starts an operation. It throws `.invalidArgument` (and sends nothing, and never calls
+    /// `completion`) for input it refuses; otherwise `completion` runs exactly once with the
+    /// outcome, on a thread of the client (possibly before `start` returns). The result cancels
+    /// the operation (its completion then gets `.cancelled`, unless it had already ended).
+    /// A response is nil only for `.nextPage` past the last page.
+    public var start: @Sendable (DrupalOperation, @escaping Completion) throws -> Cancel
+    /// The same, blocking: the calling thread does the I/O where the transport allows it (no
+    /// thread hand-off). `register` receives the cancel action before the wait. Throws as `start`.
+    public var run: @Sendable (DrupalOperation, _ register: (@escaping Cancel) -> Void) throws -> Outcome
+
+    // State of the client, read or changed without a request.
     public var setAuthentication: @Sendable (Authentication) throws -> Void
     public var currentUser: @Sendable () -> CurrentUser?
-    /// Whether the client holds a login session that `logout` would end (no request is sent).
+    /// Whether the client holds a login session that `logout` would end.
     public var hasSession: @Sendable () -> Bool
     /// Drops the session cookie and tokens locally, without a request (the site keeps the
     /// session until it expires); cookie authentication becomes none.
     public var forgetSession: @Sendable () -> Void
+    /// The CSRF token held (from login or the last fetch), if any; `refreshCSRFToken()` fetches one.
+    public var csrfToken: @Sendable () -> String?
 
-    // Entities, views, files, anything else
-    public var get: @Sendable (_ entityType: String, _ id: String) async throws -> DrupalResponse
-    public var create: @Sendable (_ entityType: String, _ body: Data) async throws -> DrupalResponse
-    public var update: @Sendable (_ entityType: String, _ id: String, _ body: Data) async throws -> DrupalResponse
-    public var delete: @Sendable (_ entityType: String, _ id: String) async throws -> DrupalResponse
-    public var view: @Sendable (_ path: String, _ query: [(String, String)]) async throws -> DrupalResponse
-    public var uploadFile: @Sendable (FileUpload) async throws -> DrupalResponse
-    public var request: @Sendable (DrupalRequest) async throws -> DrupalResponse
-
-    // Events and lifetime
+    // Events
     public var addObserver: @Sendable (@escaping @Sendable (DrupalEvent) -> Void) -> ObserverToken
     public var removeObserver: @Sendable (ObserverToken) -> Void
-    /// Where the client completes requests; tasks that prefer it avoid thread hops.
-    public var executor: (any TaskExecutor)?
-    /// Runs async work with the calling thread doing the I/O (for blocking APIs), if the
-    /// transport can; see `Transport.runBlocking`.
-    public var runBlocking: Transport.BlockingRunner?
-    /// Cancels requests in flight and releases connections and threads.
-    public var shutdown: @Sendable () -> Void
-    /// Requests without a Swift task (see `CallbackMode`); nil when the client has no such mode.
-    public var callbackMode: CallbackMode?
 
     public init(
-        login: @escaping @Sendable (String, String) async throws -> LoginResult,
-        logout: @escaping @Sendable () async throws -> Void,
-        loginStatus: @escaping @Sendable () async throws -> LoginStatus,
-        csrfToken: @escaping @Sendable () async throws -> String,
-        refreshCSRFToken: @escaping @Sendable () async throws -> String,
-        setAuthentication: @escaping @Sendable (Authentication) throws -> Void,
-        currentUser: @escaping @Sendable () -> CurrentUser?,
-        hasSession: @escaping @Sendable () -> Bool,
-        forgetSession: @escaping @Sendable () -> Void,
-        get: @escaping @Sendable (String, String) async throws -> DrupalResponse,
-        create: @escaping @Sendable (String, Data) async throws -> DrupalResponse,
-        update: @escaping @Sendable (String, String, Data) async throws -> DrupalResponse,
-        delete: @escaping @Sendable (String, String) async throws -> DrupalResponse,
-        view: @escaping @Sendable (String, [(String, String)]) async throws -> DrupalResponse,
-        uploadFile: @escaping @Sendable (FileUpload) async throws -> DrupalResponse,
-        request: @escaping @Sendable (DrupalRequest) async throws -> DrupalResponse,
-        addObserver: @escaping @Sendable (@escaping @Sendable (DrupalEvent) -> Void) -> ObserverToken,
-        removeObserver: @escaping @Sendable (ObserverToken) -> Void,
-        executor: (any TaskExecutor)? = nil,
-        runBlocking: Transport.BlockingRunner? = nil,
-        shutdown: @escaping @Sendable () -> Void = {},
-        callbackMode: CallbackMode? = nil
+        start: @escaping @Sendable (DrupalOperation, @escaping Completion) throws -> Cancel,
+        run: @escaping @Sendable (DrupalOperation, (@escaping Cancel) -> Void) throws -> Outcome,
+        setAuthentication: @escaping @Sendable (Authentication) throws -> Void = { _ in },
+        currentUser: @escaping @Sendable () -> CurrentUser? = { nil },
+        hasSession: @escaping @Sendable () -> Bool = { false },
+        forgetSession: @escaping @Sendable () -> Void = {},
+        csrfToken: @escaping @Sendable () -> String? = { nil },
+        addObserver: @escaping @Sendable (@escaping @Sendable (DrupalEvent) -> Void) -> ObserverToken = { _ in
+            ObserverToken.none
+        },
+        removeObserver: @escaping @Sendable (ObserverToken) -> Void = { _ in }
     ) {
-        self.login = login
-        self.logout = logout
-        self.loginStatus = loginStatus
-        self.csrfToken = csrfToken
-        self.refreshCSRFToken = refreshCSRFToken
+        self.start = start
+        self.run = run
         self.setAuthentication = setAuthentication
         self.currentUser = currentUser
         self.hasSession = hasSession
         self.forgetSession = forgetSession
-        self.get = get
-        self.create = create
-        self.update = update
-        self.delete = delete
-        self.view = view
-        self.uploadFile = uploadFile
-        self.request = request
+        self.csrfToken = csrfToken
         self.addObserver = addObserver
         self.removeObserver = removeObserver
-        self.executor = executor
-        self.runBlocking = runBlocking
-        self.shutdown = shutdown
-        self.callbackMode = callbackMode
+    }
+
+    /// A client from an async implementation of the operations (what a test double needs):
+    /// `start` runs it in a task, `run` waits for that task.
+    public init(perform: @escaping @Sendable (DrupalOperation) async throws -> DrupalResponse?) {
+        self.init(start: { operation, completion in
+            let task = Task { completion(await DrupalClient.outcome { try await perform(operation) }) }
+            return { task.cancel() }
+        }, run: { operation, register in
+            try DrupalClient.waitForTask(operation, register) { try await perform(operation) }
+        })
+    }
+
+    /// The outcome of async work, its errors as `DrupalError`s.
+    static func outcome(_ work: () async throws -> DrupalResponse?) async -> Outcome {
+        do {
+            return .success(try await work())
+        } catch {
+            return .failure(DrupalError.wrapping(error))
+        }
     }
 }
 

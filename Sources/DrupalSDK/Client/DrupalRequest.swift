@@ -17,6 +17,10 @@ public struct DrupalRequest: Sendable {
     /// What a successful answer must hold: an entity read that is not a JSON object (an empty
     /// 200, `null`) is a `.decode` error, not an empty entity.
     public var expectedBody: ExpectedBody
+    /// Set by the client once it checked the target: `path` is then normalized and the query
+    /// string it carried is here, so building the URL checks nothing twice.
+    var targetIsNormalized = false
+    var targetQuery: String?
 
     /// The shape a successful answer's body must have.
     public enum ExpectedBody: Sendable {

@@ -17,6 +17,9 @@ public enum DrupalEvent: Sendable {
 public struct ObserverToken: Sendable, Hashable {
     /// Unique within the client that issued it.
     public let id: UInt64
+
+    /// What clients without events hand out.
+    public static let none = ObserverToken(id: 0)
 }
 
 /// The observers of one client. Events are delivered on the thread that produced them.

@@ -1,13 +1,101 @@
 import FoundationEssentials
 
-/// The Drupal operations of a live client, on top of the request pipeline.
+/// The operations of a live client: each is checked once and turned into what it sends
+/// (`prepare`, before anything starts), then run on the request pipeline (`execute`).
 extension LiveSession {
-    func login(name: String, password: String) async throws -> LoginResult {
+    /// An operation ready to run: a plain request, or one with session bookkeeping around it.
+    enum Prepared: Sendable {
+        case request(DrupalRequest)
+        case login(DrupalRequest)
+        case logout
+        case loginStatus(DrupalRequest)
+        case refreshCSRFToken
+        case nextPage(DrupalPager)
+
+        /// The request of a call that is exactly one request (what may run without a task).
+        var plainRequest: DrupalRequest? {
+            if case .request(let request) = self { return request }
+            return nil
+        }
+    }
+
+    /// Checks the operation's input (once: what it builds is sent as is) and builds its request.
+    func prepare(_ operation: DrupalOperation) throws -> Prepared {
+        switch operation {
+        case .login(let name, let password):
+            let body = try JSONEncoder().encode(["name": name, "pass": password])
+            return .login(DrupalRequest(method: "POST", path: "/user/login", body: body, sendsCSRFToken: false,
+                                        sendsAuthorization: false))
+        case .logout:
+            return .logout
+        case .loginStatus:
+            // Drupal refuses Basic credentials on this route (403 "The used authentication method
+            // is not allowed on this route."): it asks about the session cookie alone.
+            return .loginStatus(DrupalRequest(method: "GET", path: "/user/login_status", sendsAuthorization: false))
+        case .refreshCSRFToken:
+            return .refreshCSRFToken
+        case .get(let type, let id):
+            return .request(try checked(DrupalRequest(method: "GET", path: try paths.canonicalPath(type, id: id),
+                                                      expectedBody: .object)))
+        case .create(let type, let body):
+            return .request(try checked(DrupalRequest(method: "POST", path: try paths.createPath(type),
+                                                      body: body.data, expectedBody: .object)))
+        case .update(let type, let id, let body):
+            return .request(try checked(DrupalRequest(method: "PATCH", path: try paths.canonicalPath(type, id: id),
+                                                      body: body.data, expectedBody: .object)))
+        case .delete(let type, let id):
+            return .request(try checked(DrupalRequest(method: "DELETE", path: try paths.canonicalPath(type, id: id))))
+        case .view(let path, let query):
+            return .request(try checked(DrupalRequest(method: "GET", path: path, query: query, expectedBody: .array)))
+        case .uploadFile(let upload):
+            return .request(try checked(try upload.request()))
+        case .request(let request):
+            return .request(try checked(request))
+        case .nextPage(let pager):
+            return .nextPage(pager)
+        }
+    }
+
+    /// A caller's request with its method, target and headers checked; its target is stored
+    /// normalized, so building the URL later checks nothing again.
+    private func checked(_ request: DrupalRequest) throws -> DrupalRequest {
+        var request = request
+        guard !request.method.isEmpty, request.method.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
+        else { throw DrupalError.invalidArgument("method is not an HTTP method name (letters only)") }
+        request.method = request.method.uppercased()
+        try request.headers.validate()
+        let (path, query) = try PathSafety.normalizeTarget(request.path, baseURL: baseURL)
+        request.path = path
+        request.targetQuery = query
+        request.targetIsNormalized = true
+        return request
+    }
+
+    /// Runs a prepared operation to its outcome.
+    func execute(_ prepared: Prepared) async -> DrupalClient.Outcome {
+        await DrupalClient.outcome {
+            switch prepared {
+            case .request(let request):
+                return try await perform(request)
+            case .login(let request):
+                return try await login(request)
+            case .logout:
+                return try await logout()
+            case .loginStatus(let request):
+                let response = try await perform(request)
+                _ = try LoginStatus.interpret(response)
+                return response
+            case .refreshCSRFToken:
+                return try await token(forceRefresh: true, stale: nil).response
+            case .nextPage(let pager):
+                return try await pager.next()
+            }
+        }
+    }
+
+    private func login(_ request: DrupalRequest) async throws -> DrupalResponse {
         // Drupal refuses /user/login to a logged-in session, so a new login starts from none.
         state.withLock { $0.forgetSession() }
-        let body = try JSONEncoder().encode(["name": name, "pass": password])
-        let request = DrupalRequest(method: "POST", path: "/user/login", body: body,
-                                    sendsCSRFToken: false, sendsAuthorization: false)
         let response = try await perform(request)
         let result = try LoginResult.decode(response)
         state.withLock { state in
@@ -17,76 +105,29 @@ extension LiveSession {
             state.authentication = .cookie
         }
         events.emit(.login(result.user))
-        return result
+        return response
     }
 
-    func logout() async throws {
+    private func logout() async throws -> DrupalResponse {
         guard let token = state.withLock({ $0.logoutToken }) else {
             throw DrupalError(.state, "not logged in: logout needs the logout token of a login made by this client")
         }
-        let request = DrupalRequest(method: "POST", path: "/user/logout", query: [("token", token)],
-                                    sendsCSRFToken: false)
-        _ = try await perform(request)
+        let response = try await perform(DrupalRequest(method: "POST", path: "/user/logout", query: [("token", token)],
+                                                       sendsCSRFToken: false))
         state.withLock { $0.forgetSession() }
         events.emit(.logout)
+        return response
     }
 
-    /// Drops the session cookie and tokens without asking the site (the session stays open there
-    /// until it expires).
     func forgetSession() { state.withLock { $0.forgetSession() } }
 
     /// Whether this client holds a login session that `logout` would end.
     var hasSession: Bool { state.withLock { $0.logoutToken != nil } }
 
-    func loginStatus() async throws -> LoginStatus {
-        // Drupal refuses Basic credentials on this route (403 "The used authentication method is
-        // not allowed on this route."): it asks about the session cookie alone.
-        let request = DrupalRequest(method: "GET", path: "/user/login_status", sendsAuthorization: false)
-        let response = try await perform(request)
-        switch response.text.trimmedWhitespace {
-        case "1": return LoginStatus(loggedIn: true, response: response)
-        case "0": return LoginStatus(loggedIn: false, response: response)
-        default:
-            throw DrupalError(.decode, "/user/login_status answered neither 0 nor 1", status: response.status,
-                              headers: response.headers, body: response.body)
-        }
-    }
-
     func setAuthentication(_ authentication: Authentication) throws {
         try authentication.validate()
         state.withLock { $0.authentication = authentication }
     }
-
-    func get(_ entityType: String, _ id: String) async throws -> DrupalResponse {
-        try await perform(DrupalRequest(method: "GET", path: try paths.canonicalPath(entityType, id: id),
-                                        expectedBody: .object))
-    }
-
-    func create(_ entityType: String, _ body: Data) async throws -> DrupalResponse {
-        try JSONValue.validateEntityBody(body)
-        return try await perform(DrupalRequest(method: "POST", path: try paths.createPath(entityType), body: body,
-                                               expectedBody: .object))
-    }
-
-    func update(_ entityType: String, _ id: String, _ body: Data) async throws -> DrupalResponse {
-        try JSONValue.validateEntityBody(body)
-        return try await perform(DrupalRequest(method: "PATCH", path: try paths.canonicalPath(entityType, id: id),
-                                               body: body, expectedBody: .object))
-    }
-
-    func delete(_ entityType: String, _ id: String) async throws -> DrupalResponse {
-        try await perform(DrupalRequest(method: "DELETE", path: try paths.canonicalPath(entityType, id: id)))
-    }
-
-    func view(_ path: String, _ query: [(String, String)]) async throws -> DrupalResponse {
-        try await perform(DrupalRequest(method: "GET", path: path, query: query, expectedBody: .array))
-    }
-
-    func uploadFile(_ upload: FileUpload) async throws -> DrupalResponse {
-        try await perform(try upload.request())
-    }
-
-
 }
 
 extension FileUpload {
@@ -108,7 +149,7 @@ extension FileUpload {
     static func baseName(_ filename: String) throws -> String {
         let base = filename.hasSuffix("/") ? "" : String(filename.split(separator: "/").last ?? "")
         if base.isEmpty || base == "." || base == ".." {
-            throw DrupalError.invalidArgument("the upload file name \"\(filename)\" is empty")
+            throw DrupalError.invalidArgument("the upload file name is empty or a directory")
         }
         if base.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") }) {
             throw DrupalError.invalidArgument("the upload file name contains quotes or control characters")

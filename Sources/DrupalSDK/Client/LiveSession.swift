@@ -16,8 +16,8 @@ final class LiveSession: Sendable {
         var user: CurrentUser?
         /// Single flight: while one caller fetches /session/token, the others wait here.
         var csrfFetching = false
-        var csrfWaiters: [UnsafeContinuation<String, any Error>] = []
-        var csrfLastFetch: Result<String, DrupalError>?
+        var csrfWaiters: [UnsafeContinuation<TokenFetch, any Error>] = []
+        var csrfLastFetch: Result<TokenFetch, DrupalError>?
 
         /// Back to no session: cookies, tokens and user gone; cookie auth becomes none.
         mutating func forgetSession() {
@@ -73,10 +73,10 @@ final class LiveSession: Sendable {
     func perform(_ request: DrupalRequest) async throws -> DrupalResponse {
         var sentToken: String?
         let needsToken = request.sendsCSRFToken && request.isUnsafeMethod
-        if needsToken && hasSessionCookie { sentToken = try await token(forceRefresh: false, stale: nil) }
+        if needsToken && hasSessionCookie { sentToken = try await token(forceRefresh: false, stale: nil).token }
         var response = try await sendRetrying(request, csrfToken: sentToken)
         if needsToken && response.status == 403 && LiveSession.isCSRFFailure(response) && hasSessionCookie {
-            let fresh = try await token(forceRefresh: true, stale: sentToken)
+            let fresh = try await token(forceRefresh: true, stale: sentToken).token
             response = try await sendRetrying(request, csrfToken: fresh)
         }
         return try LiveSession.checkStatus(response, method: request.method, path: request.path,
@@ -105,43 +105,6 @@ final class LiveSession: Sendable {
         DrupalError.drupalMessage(in: response)?.hasPrefix("X-CSRF-Token request header is") ?? false
     }
 
-    /// `send`, tried again as the retry policy says (see `RetryPolicy`).
-    func sendRetrying(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
-        let started = ContinuousClock.now
-        var attempt = 0
-        while true {
-            let outcome: Result<HTTPResponse, DrupalError>
-            do {
-                outcome = .success(try await send(request, csrfToken: csrfToken))
-            } catch {
-                outcome = .failure(LiveSession.mapTransportError(error))
-            }
-            attempt += 1
-            guard let delay = retryDelay(before: attempt, request, outcome, since: started) else {
-                return try outcome.get()
-            }
-            do {
-                try await Task.sleep(for: .seconds(delay))
-            } catch {
-                throw DrupalError.cancelled()
-            }
-        }
-    }
-
-    /// The delay before retry `attempt` of a request, announced as an event; nil for none.
-    func retryDelay(before attempt: Int, _ request: DrupalRequest, _ outcome: Result<HTTPResponse, DrupalError>,
-                    since started: ContinuousClock.Instant) -> Double? {
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        guard let delay = configuration.retry.delay(before: attempt, method: request.method, outcome: outcome,
-                                                    elapsed: seconds, timeout: configuration.transport.timeout)
-        else { return nil }
-        let status = try? outcome.get().status
-        events.emit(.retry(method: request.method, path: request.path, attempt: attempt, status: status,
-                           delay: .seconds(delay)))
-        return delay
-    }
-
     /// One HTTP exchange (and the redirects it is told to follow): builds the wire request, runs
     /// middleware and events, keeps cookies.
     func send(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
@@ -159,48 +122,6 @@ final class LiveSession: Sendable {
             exchange = next
             hops += 1
         }
-    }
-
-    /// `perform` without a task, for requests that need no CSRF token (the fetch and the retry
-    /// need one): starts the exchange with `startTransfer` and returns its cancel action, or nil
-    /// when the request does not qualify or cannot be built (the async path then reports why).
-    func start(_ request: DrupalRequest, with startTransfer: @escaping Transport.Start,
-               completion: @escaping CallbackMode.Completion) -> CallbackMode.Cancel? {
-        // Redirects to follow and tokens to fetch take more than one exchange: the async path.
-        if request.sendsCSRFToken && request.isUnsafeMethod || configuration.transport.followRedirects { return nil }
-        guard let exchange = try? beginExchange(request, csrfToken: nil) else { return nil }
-        let chain = AttemptChain()
-        startAttempt(exchange, request, attempt: 1, started: ContinuousClock.now, startTransfer, chain, completion)
-        return { chain.cancel() }
-    }
-
-    /// One attempt of a task-free request; a retry waits in a task (made only then) and starts the
-    /// next attempt the same way. `chain` cancels whichever part is current.
-    private func startAttempt(_ exchange: Exchange, _ request: DrupalRequest, attempt: Int,
-                              started: ContinuousClock.Instant, _ startTransfer: @escaping Transport.Start,
-                              _ chain: AttemptChain, _ completion: @escaping CallbackMode.Completion) {
-        let cancel = startTransfer(exchange.http) { result in
-            let outcome = Result { try self.finishExchange(exchange, result) }.mapError(LiveSession.mapTransportError)
-            if let delay = self.retryDelay(before: attempt, request, outcome, since: started) {
-                chain.set(Task {
-                    let slept: Void? = try? await Task.sleep(for: .seconds(delay))
-                    guard slept != nil, !chain.isCancelled,
-                          let next = try? self.beginExchange(request, csrfToken: nil) else {
-                        return completion(.failure(DrupalError.cancelled()))
-                    }
-                    self.startAttempt(next, request, attempt: attempt + 1, started: started, startTransfer, chain,
-                                      completion)
-                })
-                return
-            }
-            completion(outcome.flatMap { response in
-                Result {
-                    try LiveSession.checkStatus(response, method: exchange.method, path: exchange.path,
-                                                expecting: request.expectedBody)
-                }.mapError(LiveSession.mapTransportError)
-            })
-        }
-        chain.set(cancel)
     }
 
     /// A request on the wire, with what its end needs.
@@ -236,7 +157,7 @@ final class LiveSession: Sendable {
             response = received
         case .failure(let error):
             events.emit(.requestFinished(method: method, path: path, status: nil, duration: elapsed))
-            throw LiveSession.mapTransportError(error)
+            throw DrupalError.wrapping(error)
         }
         let setCookies = response.headers.values(for: "Set-Cookie")
         if !setCookies.isEmpty && exchange.onSite {
@@ -254,8 +175,9 @@ final class LiveSession: Sendable {
         let (url, path) = try requestURL(request)
         let cookiePath = basePath.isEmpty ? path : basePath + path
 
+        // The request's headers were checked when it was prepared, the defaults when the client
+        // was made.
         var headers = configuration.defaultHeaders
-        try request.headers.validate()
         for (name, value) in request.headers { headers.set(name, value) }
         let (authorization, cookie) = state.withLock { state in
             (state.authorizationHeader,
@@ -275,7 +197,8 @@ final class LiveSession: Sendable {
     /// absolute URL under the base URL), the query items and `_format` (unless either gives one),
     /// built into one string.
     private func requestURL(_ request: DrupalRequest) throws -> (url: String, path: String) {
-        let (path, targetQuery) = try PathSafety.normalizeTarget(request.path, baseURL: baseURL)
+        let (path, targetQuery) = request.targetIsNormalized ? (request.path, request.targetQuery)
+            : try PathSafety.normalizeTarget(request.path, baseURL: baseURL)
         if request.query.isEmpty && targetQuery == nil {
             // The common case: no query items, maybe `_format`.
             guard let format = request.format else { return (String.concatenating(baseURL, path), path) }
@@ -304,72 +227,5 @@ final class LiveSession: Sendable {
             PathSafety.appendQueryItem("_format", format, to: &url, separator: "&")
         }
         return (url, path)
-    }
-
-    static func mapTransportError(_ error: any Error) -> DrupalError {
-        if let error = error as? DrupalError { return error }
-        if error is CancellationError { return DrupalError.cancelled() }
-        return DrupalError(.network, "\(error)")
-    }
-
-    // MARK: CSRF token (single flight)
-
-    /// The CSRF token: the held one, or one fetch from /session/token shared by every concurrent
-    /// caller. With `forceRefresh`, a token other than `stale` that someone else fetched meanwhile
-    /// is used as is; otherwise a new one is fetched (again shared). No extra task is started: the
-    /// first caller fetches, the others wait on continuations.
-    func token(forceRefresh: Bool, stale: String?) async throws -> String {
-        enum Step { case have(String), fetch, wait }
-        let step = state.withLock { state -> Step in
-            if let held = state.csrfToken, !forceRefresh || (stale != nil && held != stale) { return .have(held) }
-            if state.csrfFetching { return .wait }
-            state.csrfFetching = true
-            if forceRefresh { state.csrfToken = nil }
-            return .fetch
-        }
-        switch step {
-        case .have(let token):
-            return token
-        case .wait:
-            return try await withUnsafeThrowingContinuation { continuation in
-                let finished = state.withLock { state -> Result<String, DrupalError>? in
-                    if state.csrfFetching {
-                        state.csrfWaiters.append(continuation)
-                        return nil
-                    }
-                    return state.csrfLastFetch ?? .failure(DrupalError(.internal, "the CSRF token fetch vanished"))
-                }
-                if let finished { continuation.resume(with: finished.mapError { $0 as any Error }) }
-            }
-        case .fetch:
-            let result: Result<String, DrupalError>
-            do {
-                result = .success(try await fetchSessionToken())
-            } catch {
-                result = .failure(LiveSession.mapTransportError(error))
-            }
-            let waiters = state.withLock { state -> [UnsafeContinuation<String, any Error>] in
-                if case .success(let token) = result { state.csrfToken = token }
-                state.csrfFetching = false
-                state.csrfLastFetch = result
-                defer { state.csrfWaiters.removeAll() }
-                return state.csrfWaiters
-            }
-            for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
-            return try result.get()
-        }
-    }
-
-    private func fetchSessionToken() async throws -> String {
-        // The session cookie alone: Drupal answers Basic credentials here with a 403.
-        let request = DrupalRequest(method: "GET", path: "/session/token", format: nil, sendsAuthorization: false)
-        let response = try await send(request, csrfToken: nil)
-        guard response.status < 400 else { throw DrupalError(response: response, method: "GET", path: request.path) }
-        let token = String(decoding: response.body, as: UTF8.self).trimmedWhitespace
-        guard !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw DrupalError(.decode, "/session/token did not answer a token", status: response.status,
-                              headers: response.headers, body: response.body)
-        }
-        return token
     }
 }

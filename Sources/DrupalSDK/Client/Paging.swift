@@ -56,13 +56,15 @@ extension DrupalClient {
     /// The pages of a Views REST export: `page` 0, 1, 2, ... (or from the query's own `page`),
     /// ending at an empty page, at a page equal to the one before (displays without a full pager
     /// ignore `page` and answer the same rows every time), or after `maxPages` pages.
-    public func viewPages(_ path: String, _ query: [(String, String)] = [], maxPages: Int = 1000) -> DrupalPager {
-        let view = self.view
+    /// Throws `.invalidArgument` at once for a path no page request could be sent to.
+    public func viewPages(_ path: String, _ query: [(String, String)] = [], maxPages: Int = 1000) throws -> DrupalPager {
+        _ = try PathSafety.normalizeTarget(path, baseURL: nil)
+        let client = self
         let first = query.last { $0.0 == "page" }.flatMap { Int($0.1) } ?? 0
         let rest = query.filter { $0.0 != "page" }
         return DrupalPager { index, previous in
             guard index < max(1, maxPages) else { return nil }
-            let response = try await view(path, rest + [("page", String(first + index))])
+            let response = try await client.view(path, rest + [("page", String(first + index))])
             guard let rows = try response.json().arrayValue else {
                 throw DrupalError(.decode, "the view \(path) did not answer a JSON array of rows",
                                   status: response.status, headers: response.headers, body: response.body)
@@ -76,7 +78,7 @@ extension DrupalClient {
     /// Every row of a paged Views REST export (see `viewPages` for where the pages end).
     public func viewAllPages(_ path: String, _ query: [(String, String)] = [], maxPages: Int = 1000)
         async throws -> [JSONValue] {
-        let pages = viewPages(path, query, maxPages: maxPages)
+        let pages = try viewPages(path, query, maxPages: maxPages)
         var rows: [JSONValue] = []
         while let page = try await pages.next() { rows += try page.json().arrayValue ?? [] }
         return rows

@@ -85,6 +85,7 @@ public enum PathSafety {
     /// `normalizePath` refuses.
     public static func normalizeTarget(_ target: String, baseURL: String?) throws -> (path: String, query: String?) {
         if isPlainAbsolutePath(target) { return (target, nil) }
+        if target.isEmpty { throw DrupalError.invalidArgument("the path is empty") }
         try rejectControlCharacters(target, what: "path")
         var rest = Substring(target)
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }

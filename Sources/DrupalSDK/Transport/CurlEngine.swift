@@ -152,7 +152,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
 
     /// Callback mode: starts a request without a task; `completion` runs once on the loop's
     /// thread. The returned closure cancels the request (from any thread).
-    func start(_ request: HTTPRequest, completion: @escaping Transport.Completion) -> CallbackMode.Cancel {
+    func start(_ request: HTTPRequest, completion: @escaping Transport.Completion) -> Transport.Cancel {
         let transfer = CurlTransfer(request: request, maxBodySize: options.maxBodySize)
         transfer.completion = completion
         submit(transfer)

@@ -18,19 +18,23 @@ public struct Transport: Sendable {
     public var start: Start?
     /// Blocking callback mode (optional): `body` starts requests with the starter it is given,
     /// then the calling thread drives them until `isDone()` holds.
-    public var driveBlocking: (@Sendable (_ body: (@escaping Start) -> Void, _ isDone: () -> Bool) -> Void)?
+    public var driveBlocking: Drive?
 
     public typealias BlockingRunner = @Sendable (_ register: (Task<Void, Never>) -> Void,
                                                  _ work: @escaping @Sendable () async -> Void) -> Void
     public typealias Completion = @Sendable (Result<HTTPResponse, any Error>) -> Void
-    public typealias Start = @Sendable (HTTPRequest, @escaping Completion) -> CallbackMode.Cancel
+    public typealias Start = @Sendable (HTTPRequest, @escaping Completion) -> Cancel
+    public typealias Cancel = @Sendable () -> Void
+    /// Runs `body`, which starts requests with the starter it is given, then drives them on the
+    /// calling thread until `isDone()`.
+    public typealias Drive = @Sendable (_ body: (@escaping Start) -> Void, _ isDone: () -> Bool) -> Void
 
     public init(send: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse,
                 executor: (any TaskExecutor)? = nil,
                 runBlocking: BlockingRunner? = nil,
                 shutdown: @escaping @Sendable () -> Void = {},
                 start: Start? = nil,
-                driveBlocking: (@Sendable (_ body: (@escaping Start) -> Void, _ isDone: () -> Bool) -> Void)? = nil) {
+                driveBlocking: Drive? = nil) {
         self.send = send
         self.executor = executor
         self.runBlocking = runBlocking

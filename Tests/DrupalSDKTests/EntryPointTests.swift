@@ -4,18 +4,18 @@ import Synchronization
 import XCTest
 @testable import DrupalSDK
 
-/// Task-free requests (`DrupalClient.callbackMode`, what the C API runs plain requests on):
-/// the same outcomes as the async operations, over real HTTP to the fake server.
-final class CallbackModeTests: FakeDrupalTestCase {
-    /// Starts a request and waits for its completion; fails if it does not qualify.
-    private func startAndWait(_ mode: CallbackMode, _ request: DrupalRequest,
-                              cancelAfter delay: Double? = nil) throws -> Result<DrupalResponse, DrupalError> {
+/// The one entry point every call goes through (`DrupalClient.start` and `.run`, what the C API
+/// and Swift's async methods call): the same outcomes on every path, over real HTTP to the fake.
+final class EntryPointTests: FakeDrupalTestCase {
+    /// Starts an operation and waits for its completion.
+    private func startAndWait(_ client: DrupalClient, _ operation: DrupalOperation,
+                              cancelAfter delay: Double? = nil) throws -> DrupalClient.Outcome {
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<[Result<DrupalResponse, DrupalError>]>([])
-        let cancel = try XCTUnwrap(mode.start(request) { result in
+        let outcome = Mutex<[DrupalClient.Outcome]>([])
+        let cancel = try client.start(operation) { result in
             outcome.withLock { $0.append(result) }
             done.signal()
-        })
+        }
         if let delay {
             Thread.sleep(forTimeInterval: delay)
             cancel()
@@ -55,53 +55,61 @@ final class CallbackModeTests: FakeDrupalTestCase {
 
     func testStartedGetAnswersLikeTheAsyncGet() async throws {
         let client = try makeClient()
-        let mode = try XCTUnwrap(client.callbackMode)
-        let request = DrupalRequest(method: "GET", path: try mode.entityPath("node", "1"))
-        let viaCallback = try startAndWait(mode, request).get()
+        let viaStart = try XCTUnwrap(try startAndWait(client, .get(entityType: "node", id: "1")).get())
         let viaTask = try await client.get("node", "1")
-        XCTAssertEqual(viaCallback.status, 200)
-        XCTAssertEqual(viaCallback.body, viaTask.body)
-        XCTAssertEqual(viaCallback.headers["Content-Type"], viaTask.headers["Content-Type"])
+        XCTAssertEqual(viaStart.status, 200)
+        XCTAssertEqual(viaStart.body, viaTask.body)
+        XCTAssertEqual(viaStart.headers["Content-Type"], viaTask.headers["Content-Type"])
         XCTAssertEqual(try lastRequest().target, "/node/1?_format=json")
     }
 
-    func testErrorsCarryDrupalsMessageAsInTheAsyncPath() async throws {
+    func testErrorsCarryDrupalsMessageOnEveryPath() async throws {
         let client = try makeClient()
-        let mode = try XCTUnwrap(client.callbackMode)
-        let request = DrupalRequest(method: "GET", path: try mode.entityPath("node", "999999"))
-        let callbackError = try XCTUnwrap(startAndWait(mode, request).failureValue)
-        let taskError = await expectError { try await client.get("node", "999999") }
-        XCTAssertEqual(callbackError.code, taskError?.code)
-        XCTAssertEqual(callbackError.status, 404)
-        XCTAssertEqual(callbackError.message, taskError?.message)
+        let started = try XCTUnwrap(startAndWait(client, .get(entityType: "node", id: "999999")).failureValue)
+        let ran = try XCTUnwrap(try client.run(.get(entityType: "node", id: "999999")) { _ in }.failureValue)
+        let awaited = await expectError { try await client.get("node", "999999") }
+        XCTAssertEqual(started.status, 404)
+        XCTAssertEqual(started.message, awaited?.message)
+        XCTAssertEqual(ran.message, awaited?.message)
     }
 
-    func testRequestsThatNeedACSRFTokenDoNotQualify() throws {
+    func testRefusedInputThrowsAtOnceAndNothingRuns() throws {
         let client = try makeClient()
-        let mode = try XCTUnwrap(client.callbackMode)
+        let before = try server.stats().requests
         let called = Mutex(false)
-        let cancel = mode.start(DrupalRequest(method: "POST", path: "/node", body: Data("{}".utf8))) { _ in
-            called.withLock { $0 = true }
+        for operation: DrupalOperation in [.get(entityType: "Bad-Type", id: "1"), .delete(entityType: "node", id: ".."),
+                                           .request(DrupalRequest(method: "GE T", path: "/node/1")),
+                                           .view(path: "/../x", query: [])] {
+            XCTAssertThrowsError(try client.start(operation) { _ in called.withLock { $0 = true } })
+            XCTAssertThrowsError(try client.run(operation) { _ in })
         }
-        XCTAssertNil(cancel)
-        XCTAssertNil(mode.run(DrupalRequest(method: "DELETE", path: "/node/1")) { _ in })
         Thread.sleep(forTimeInterval: 0.1)
         XCTAssertFalse(called.withLock { $0 })
+        XCTAssertEqual(try server.stats().requests, before)
+    }
+
+    func testOperationsThatNeedATokenRunAsTasksWithTheSameOutcome() throws {
+        let client = try makeClient()
+        _ = try client.run(.login(name: "admin", password: "admin")) { _ in }.get()
+        let body = try JSONBody(Self.article("through start"))
+        let created = try XCTUnwrap(try startAndWait(client, .create(entityType: "node", body: body)).get())
+        XCTAssertEqual(created.status, 201)
+        let deleted = try client.run(.delete(entityType: "node", id: "1")) { _ in }
+        XCTAssertEqual(try deleted.get()?.status, 204)
     }
 
     func testCancelEndsAStalledRequest() throws {
         let client = try makeClient()
-        let mode = try XCTUnwrap(client.callbackMode)
         var headers = HTTPHeaders()
         headers.add("X-Fake-Fault", "stall;seconds=5")
         let started = Date()
-        let result = try startAndWait(mode, DrupalRequest(method: "GET", path: "/node/1", headers: headers),
+        let result = try startAndWait(client, .request(DrupalRequest(method: "GET", path: "/node/1", headers: headers)),
                                       cancelAfter: 0.2)
         XCTAssertEqual(result.failureValue?.code, .cancelled)
         XCTAssertLessThan(Date().timeIntervalSince(started), 3)
     }
 
-    func testEventsAndMiddlewareRunAsInTheAsyncPath() throws {
+    func testEventsAndMiddlewareRunOnThePathWithoutATask() throws {
         let log = LineLog()
         let client = try makeClient { configuration in
             configuration.middleware = [Middleware(onRequest: { request in request.headers.add("X-Trace", "on") })]
@@ -114,18 +122,15 @@ final class CallbackModeTests: FakeDrupalTestCase {
             }
         }
         defer { client.removeObserver(token) }
-        let mode = try XCTUnwrap(client.callbackMode)
-        _ = try startAndWait(mode, DrupalRequest(method: "GET", path: "/node/1")).get()
+        _ = try startAndWait(client, .get(entityType: "node", id: "1")).get()
         XCTAssertEqual(log.lines, ["started GET /node/1", "finished GET /node/1 200"])
         XCTAssertEqual(try lastRequest().headers["X-Trace"], "on")
     }
 
     func testBlockingRunsReuseOneConnectionOnTheCallingThread() throws {
         let client = try makeClient()
-        let mode = try XCTUnwrap(client.callbackMode)
         for _ in 0..<20 {
-            let result = try XCTUnwrap(mode.run(DrupalRequest(method: "GET", path: "/node/1")) { _ in })
-            XCTAssertEqual(try result.get().status, 200)
+            XCTAssertEqual(try client.run(.get(entityType: "node", id: "1")) { _ in }.get()?.status, 200)
         }
         XCTAssertEqual(try server.stats().connections, 1)
     }
@@ -133,47 +138,55 @@ final class CallbackModeTests: FakeDrupalTestCase {
     func testBlockingRunsWorkWithAndWithoutBusyPolling() throws {
         for microseconds in [0, 50, 100_000] {
             let client = try makeClient { $0.transport.busyPollMicroseconds = microseconds }
-            let mode = try XCTUnwrap(client.callbackMode)
             for _ in 0..<5 {
-                let result = try XCTUnwrap(mode.run(DrupalRequest(method: "GET", path: "/node/1")) { _ in })
-                XCTAssertEqual(try result.get().status, 200, "busyPollMicroseconds = \(microseconds)")
+                XCTAssertEqual(try client.run(.get(entityType: "node", id: "1")) { _ in }.get()?.status, 200,
+                               "busyPollMicroseconds = \(microseconds)")
             }
         }
         // A slow answer still arrives after the busy poll gives up and the thread sleeps.
         let client = try makeClient()
         var headers = HTTPHeaders()
         headers.add("X-Fake-Fault", "delay;ms=200")
-        let result = try XCTUnwrap(try XCTUnwrap(client.callbackMode).run(
-            DrupalRequest(method: "GET", path: "/node/1", headers: headers)) { _ in })
-        XCTAssertEqual(try result.get().status, 200)
+        let result = try client.run(.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))) { _ in }
+        XCTAssertEqual(try result.get()?.status, 200)
     }
 
     func testBlockingRunCanBeCancelled() throws {
         let client = try makeClient()
-        let mode = try XCTUnwrap(client.callbackMode)
         var headers = HTTPHeaders()
         headers.add("X-Fake-Fault", "stall;seconds=5")
         let started = Date()
-        let result = mode.run(DrupalRequest(method: "GET", path: "/node/1", headers: headers)) { cancel in
+        let result = try client.run(.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))) { cancel in
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { cancel() }
         }
-        XCTAssertEqual(result?.failureValue?.code, .cancelled)
+        XCTAssertEqual(result.failureValue?.code, .cancelled)
         XCTAssertLessThan(Date().timeIntervalSince(started), 3)
     }
 
-    func testEntityPathFollowsTheClientsPathTable() throws {
-        let client = try makeClient { $0.entityPaths["recipe"] = EntityPath(canonical: "/recipes/{id}", create: "/recipes") }
-        let mode = try XCTUnwrap(client.callbackMode)
-        XCTAssertEqual(try mode.entityPath("node", "7"), "/node/7")
-        XCTAssertEqual(try mode.entityPath("recipe", "a b"), "/recipes/a%20b")
-        XCTAssertEqual(try mode.entityPath("unknown_type", "3"), "/entity/unknown_type/3")
-        XCTAssertThrowsError(try mode.entityPath("Bad-Type", "1"))
-        XCTAssertThrowsError(try mode.entityPath("node", ".."))
+    func testEntityPathsFollowTheClientsPathTable() throws {
+        let client = try makeClient { $0.entityPaths["article_node"] = EntityPath(canonical: "/node/{id}", create: "/node") }
+        _ = try client.run(.get(entityType: "article_node", id: "2")) { _ in }.get()
+        XCTAssertEqual(try lastRequest().target, "/node/2?_format=json")
+        _ = try? client.run(.get(entityType: "unknown_type", id: "a b")) { _ in }.get()
+        XCTAssertEqual(try lastRequest().target, "/entity/unknown_type/a%20b?_format=json")
     }
 
-    func testMockAndUnimplementedClientsHaveNoCallbackMode() {
-        XCTAssertNil(DrupalClient.unimplemented.callbackMode)
-        XCTAssertNil(DrupalClient.mock(MockDrupal()).callbackMode)
+    /// Replacing `start` changes what every call sees: Swift's async methods come through it.
+    func testAReplacedStartIsWhatEveryCallSees() async throws {
+        var client = DrupalClient.unimplemented
+        let seen = LineLog()
+        client.start = { operation, completion in
+            seen.add(operation.name)
+            completion(.success(DrupalResponse(status: 200, body: Data(#"{"nid":[{"value":7}]}"#.utf8))))
+            return {}
+        }
+        let node = try await client.get("node", "7").json()
+        XCTAssertEqual(node["nid"]?[0]?["value"]?.idString, "7")
+        _ = try await client.view("/api/articles")
+        XCTAssertEqual(seen.lines, ["get", "view"])
+        let login = await expectError { _ = try await DrupalClient.unimplemented.login("a", "b") }
+        XCTAssertEqual(login?.code, .unimplemented)
+        XCTAssertTrue(login?.message.contains("DrupalClient.login") ?? false)
     }
 }
 

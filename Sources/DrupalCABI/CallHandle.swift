@@ -1,0 +1,69 @@
+import CDrupal
+import DrupalSDK
+import Synchronization
+
+/// What a drupal_call points at: the cancel action of one call, and its links in its client's
+/// list of calls in flight (guarded by that client's registry lock).
+final class CallHandle: @unchecked Sendable {
+    /// Where the outcome goes: a C callback with its userdata (as bits, for Sendable checks), or
+    /// nowhere (blocking calls, which take the outcome from `run`).
+    enum Delivery {
+        case callback(CCallback, UInt)
+        case none
+    }
+
+    private let delivery: Delivery
+
+    init(delivery: Delivery = .none) { self.delivery = delivery }
+
+    /// Hands the outcome over; runs once, on the thread that completed the call.
+    func deliver(_ response: ResponseHandle) {
+        guard case .callback(let callback, let userdata) = delivery else { return }
+        drupal__set_in_callback(1)
+        callback(response.code, response.opaqueOrNull, UnsafeMutableRawPointer(bitPattern: userdata))
+        drupal__set_in_callback(0)
+    }
+
+    private struct State {
+        var cancelAction: DrupalClient.Cancel?
+        var cancelled = false
+        /// Set when the outcome has been delivered: what cancels the call is let go then (a
+        /// task-free call's cancel action holds its transfer and buffers).
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    var previous: CallHandle?
+    var next: CallHandle?
+
+    /// Sets the call's cancel action; runs it at once if cancellation came first.
+    func attach(_ cancelAction: @escaping DrupalClient.Cancel) {
+        let cancelNow = state.withLock { state -> Bool in
+            if state.finished { return false }
+            state.cancelAction = cancelAction
+            return state.cancelled
+        }
+        if cancelNow { cancelAction() }
+    }
+
+    /// The call has ended: nothing is left to cancel.
+    func finish() {
+        state.withLock { state in
+            state.finished = true
+            state.cancelAction = nil
+        }
+    }
+
+    func cancel() {
+        let cancelAction = state.withLock { state -> DrupalClient.Cancel? in
+            state.cancelled = true
+            return state.cancelAction
+        }
+        cancelAction?()
+    }
+
+    static func from(_ pointer: OpaquePointer?) -> CallHandle? {
+        guard let pointer else { return nil }
+        return Unmanaged<CallHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+}

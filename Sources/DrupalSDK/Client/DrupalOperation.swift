@@ -1,0 +1,61 @@
+import FoundationEssentials
+
+/// Everything a client can be asked to do, as a value: what `DrupalClient.start` and `.run` take.
+/// Swift's async methods (`client.get(...)`), the C API and the Python binding all come here, so a
+/// live, mock, unimplemented or hand-built client behaves the same from every language.
+public enum DrupalOperation: Sendable {
+    /// POST /user/login; the response is Drupal's answer ({current_user, csrf_token, logout_token}).
+    case login(name: String, password: String)
+    /// POST /user/logout with the session's logout token.
+    case logout
+    /// GET /user/login_status with the session cookie alone; the body is "1" or "0".
+    case loginStatus
+    /// GET /session/token (always fetched); the body is the token.
+    case refreshCSRFToken
+    case get(entityType: String, id: String)
+    case create(entityType: String, body: JSONBody)
+    case update(entityType: String, id: String, body: JSONBody)
+    case delete(entityType: String, id: String)
+    /// One page of a Views REST export.
+    case view(path: String, query: [(String, String)])
+    case uploadFile(FileUpload)
+    case request(DrupalRequest)
+    /// The next page of a pager: its response, or nil once the pages have ended.
+    case nextPage(DrupalPager)
+
+    /// The operation's name, as errors and unimplemented clients give it.
+    public var name: String {
+        switch self {
+        case .login: return "login"
+        case .logout: return "logout"
+        case .loginStatus: return "loginStatus"
+        case .refreshCSRFToken: return "refreshCSRFToken"
+        case .get: return "get"
+        case .create: return "create"
+        case .update: return "update"
+        case .delete: return "delete"
+        case .view: return "view"
+        case .uploadFile: return "uploadFile"
+        case .request: return "request"
+        case .nextPage: return "nextPage"
+        }
+    }
+}
+
+/// An entity body: JSON text, checked once when made (a typo is refused before anything is sent,
+/// not answered by Drupal's 400 or 500).
+public struct JSONBody: Sendable {
+    public let data: Data
+
+    /// Throws `.invalidArgument` unless `data` is JSON.
+    public init(_ data: Data) throws {
+        guard JSONValue.parse(data) != nil else {
+            throw DrupalError.invalidArgument("the entity body is not valid JSON (\(data.count) bytes)")
+        }
+        self.data = data
+    }
+
+    /// For bodies that were just serialised by a JSON encoder (a Jansson `json_t`, `Encodable`):
+    /// not parsed again.
+    public init(encoded data: Data) { self.data = data }
+}

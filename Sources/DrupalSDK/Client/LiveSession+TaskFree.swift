@@ -1,0 +1,77 @@
+import FoundationEssentials
+import Synchronization
+
+/// Requests without a Swift task: for plain requests that need no CSRF round trip or redirect, a
+/// task per request costs more than the request's own work (the C API's callback-driven loops).
+/// The first attempt starts on the transport directly; only a retry waits in a task.
+extension LiveSession {
+    /// Whether `request` can go without a task: one exchange (no CSRF token to fetch, no redirect
+    /// to follow) on a transport that can start requests by itself.
+    func runsWithoutTask(_ request: DrupalRequest) -> Bool {
+        !(request.sendsCSRFToken && request.isUnsafeMethod) && !configuration.transport.followRedirects
+    }
+
+    /// Starts a task-free request on `startTransfer`; `completion` gets the outcome `perform`
+    /// would give. Throws (sending nothing) when the request cannot be built.
+    func startWithoutTask(_ request: DrupalRequest, _ startTransfer: @escaping Transport.Start,
+                          _ completion: @escaping DrupalClient.Completion) throws -> DrupalClient.Cancel {
+        let exchange = try beginExchange(request, csrfToken: nil)
+        let chain = AttemptChain()
+        startAttempt(exchange, request, attempt: 1, started: ContinuousClock.now, startTransfer, chain, completion)
+        return { chain.cancel() }
+    }
+
+    /// A task-free request with the calling thread driving the transport until it ends.
+    func runWithoutTask(_ request: DrupalRequest, _ drive: Transport.Drive,
+                        _ register: (@escaping DrupalClient.Cancel) -> Void) throws -> DrupalClient.Outcome {
+        let exchange = try beginExchange(request, csrfToken: nil)
+        let outcome = OutcomeSlot()
+        let chain = AttemptChain()
+        register { chain.cancel() }
+        drive({ startOnThisThread in
+            startAttempt(exchange, request, attempt: 1, started: ContinuousClock.now, startOnThisThread, chain) {
+                outcome.value = $0
+            }
+        }, { outcome.value != nil })
+        return outcome.value ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
+    }
+
+    /// One attempt of a task-free request; a retry waits in a task (made only then) and starts the
+    /// next attempt the same way. `chain` cancels whichever part is current.
+    private func startAttempt(_ exchange: Exchange, _ request: DrupalRequest, attempt: Int,
+                              started: ContinuousClock.Instant, _ startTransfer: @escaping Transport.Start,
+                              _ chain: AttemptChain, _ completion: @escaping DrupalClient.Completion) {
+        let cancel = startTransfer(exchange.http) { result in
+            let outcome = Result { try self.finishExchange(exchange, result) }.mapError(DrupalError.wrapping)
+            if let delay = self.retryDelay(before: attempt, request, outcome, since: started) {
+                chain.set(Task {
+                    let slept: Void? = try? await Task.sleep(for: .seconds(delay))
+                    guard slept != nil, !chain.isCancelled,
+                          let next = try? self.beginExchange(request, csrfToken: nil) else {
+                        return completion(.failure(DrupalError.cancelled()))
+                    }
+                    self.startAttempt(next, request, attempt: attempt + 1, started: started, startTransfer, chain,
+                                      completion)
+                })
+                return
+            }
+            completion(outcome.flatMap { response in
+                Result {
+                    try LiveSession.checkStatus(response, method: exchange.method, path: exchange.path,
+                                                expecting: request.expectedBody)
+                }.mapError(DrupalError.wrapping)
+            })
+        }
+        chain.set(cancel)
+    }
+}
+
+/// The outcome of a blocking task-free request: written by its completion (on the driving thread,
+/// or a retry's task when it is cancelled), read by the driving thread.
+private final class OutcomeSlot: Sendable {
+    private let slot = Mutex<DrupalClient.Outcome?>(nil)
+    var value: DrupalClient.Outcome? {
+        get { slot.withLock { $0 } }
+        set { slot.withLock { $0 = newValue } }
+    }
+}

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
 
@@ -57,17 +57,17 @@ class BuildPyWithLibrary(build_py):
 
 
 class PlatformWheel(bdist_wheel):
-    def finalize_options(self) -> None:
-        super().finalize_options()
-        if bundled_library():
-            self.root_is_pure = False   # the .so goes to platlib
-
     def get_tag(self):
-        source = bundled_library()
-        if source is None:
+        if bundled_library() is None:
             return super().get_tag()
         # ctypes, not the CPython C API: any Python 3, no ABI tag; only the platform matters.
-        return "py3", "none", "manylinux_2_%d_%s" % (glibc_floor(source), platform.machine())
+        return "py3", "none", "manylinux_2_%d_%s" % (glibc_floor(bundled_library()), platform.machine())
 
 
-setup(cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": PlatformWheel})
+class LibraryDistribution(Distribution):
+    def has_ext_modules(self) -> bool:
+        # A bundled .so makes the wheel platform-specific: installed to platlib, not purelib.
+        return bundled_library() is not None
+
+
+setup(distclass=LibraryDistribution, cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": PlatformWheel})

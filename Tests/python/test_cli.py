@@ -101,6 +101,13 @@ def test_view_one_page_and_all_pages(drupal):
     code, rows, err = drupal("view", "/api/articles", "--all", "--progress")
     assert code == 0 and [r["nid"] for r in rows] == ["1", "2", "3", "4", "5"]
     assert "5 rows, done" in err
+    code, rows, _ = drupal("view", "/api/articles", "--all", "--page", "1")
+    assert [r["nid"] for r in rows] == ["3", "4", "5"]
+
+
+def test_headers_go_on_every_request_once(drupal):
+    code, doc, _ = drupal("-H", "X-Test: 1", "request", "GET", "/node/1", "--include")
+    assert code == 0 and doc["status"] == 200
 
 
 def test_view_all_ends_on_a_display_without_pager(drupal):

@@ -211,9 +211,9 @@ def _query(args: argparse.Namespace) -> List[Tuple[str, str]]:
 
 def cmd_view(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
     query = _query(args)
+    if args.page is not None:
+        query.append(("page", str(args.page)))   # with --all: the first page to fetch
     if not args.all:
-        if args.page is not None:
-            query.append(("page", str(args.page)))
         rows: Iterable[Dict[str, Any]] = client.view(args.path, query)
     else:
         rows = _counted(client.view_all(args.path, query, max_pages=args.max_pages), out)
@@ -243,8 +243,8 @@ def cmd_request(client: drupalsdk.Client, args: argparse.Namespace, out: Output)
             body = f.read()
     elif args.data is not None:
         body = args.data.encode()
-    response = client.request(args.method.upper(), args.path, query=_query(args), headers=args.header or None,
-                              body=body, format=not args.no_format, raise_for_status=False)
+    response = client.request(args.method.upper(), args.path, query=_query(args), body=body,
+                              format=not args.no_format, raise_for_status=False)
     if args.include:
         headers: Dict[str, Any] = {}
         for name, value in response.headers.items_raw():
@@ -328,7 +328,7 @@ def args_delete(p: argparse.ArgumentParser) -> None:
 def args_view(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", help="the Views REST export's path, e.g. /api/articles")
     p.add_argument("--query", action="append", metavar="NAME=VALUE", help="exposed filters, sorts...")
-    p.add_argument("--page", type=int, help="one page (default 0)")
+    p.add_argument("--page", type=int, help="this page only (default 0); with --all, the first page")
     p.add_argument("--all", action="store_true", help="every page, until the pages end (the library's pager)")
     p.add_argument("--max-pages", type=int, default=1000, help="with --all: stop after this many (default 1000)")
     p.add_argument("--ndjson", action="store_true", help="one row a line, as they arrive")

@@ -211,3 +211,11 @@ def test_python_dash_m_and_exit_code(base_url):
                             capture_output=True, text=True, env=env, timeout=30)
     assert result.returncode == _cli.EXIT_NOT_FOUND
     assert "Traceback" not in result.stderr
+
+
+def test_save_refuses_what_a_netrc_line_cannot_hold(drupal, monkeypatch, tmp_path):
+    monkeypatch.setenv("DRUPAL_PASSWORD", "two words")
+    code, out, err = drupal("login", "--save")
+    assert code == _cli.EXIT_USAGE and "DRUPAL_PASSWORD" in err
+    assert "two words" not in err
+    assert not (tmp_path / "config" / "drupalsdk" / "netrc").exists()

@@ -271,6 +271,11 @@ def cmd_login(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -
         if not sys.stdin.isatty():
             raise UsageError("no password: set DRUPAL_PASSWORD, use a netrc file, or run on a terminal to be asked")
         password = getpass.getpass("Password for %s at %s: " % (user, args.url))
+    if args.save:
+        try:
+            _clicreds.check_savable(user, password)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     answer = client.login(user, password)   # raises AuthenticationError for a wrong name or password
     client.logout()
     # Only the user, never the tokens: the session ends with this process anyway.

@@ -75,12 +75,17 @@ def _entry_host(line: str) -> Optional[str]:
     return words[1] if len(words) >= 2 and words[0] == "machine" else None
 
 
-def save(path: str, host: str, user: str, password: str) -> None:
-    """Writes one ``machine HOST login USER password PASS`` line (replacing HOST's), mode 0600."""
+def check_savable(user: str, password: str) -> None:
+    """ValueError if a netrc line cannot hold them (checked before logging in)."""
     for value, what in ((user, "user name"), (password, "password")):
         if not value or any(c.isspace() or c in "\"'#\\" for c in value):
             raise ValueError("cannot save a %s with spaces, quotes, '#' or '\\' in a netrc file: "
                              "use DRUPAL_PASSWORD instead" % what)
+
+
+def save(path: str, host: str, user: str, password: str) -> None:
+    """Writes one ``machine HOST login USER password PASS`` line (replacing HOST's), mode 0600."""
+    check_savable(user, password)
     lines = _lines_without(path, host)
     lines.append("machine %s login %s password %s\n" % (host, user, password))
     _write_private(path, lines)

@@ -20,7 +20,7 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, byref, c_char_p, c_double, c_
                     c_uint64, c_void_p)
 from typing import List, NoReturn, Optional, Tuple
 
-from . import _errors
+from . import _errors, _loaderror
 
 #: The C API version this binding was written for (major, minor).
 API_VERSION = (0, 1)
@@ -79,8 +79,6 @@ def _load() -> Tuple[ctypes.CDLL, ctypes.PyDLL, str]:
             tried.append("%s: %s (%s)" % (label, name, error))
             return None
 
-    how = ("Build it with `scripts/build-lib` in the drupalsdk checkout (it writes "
-           "build/lib/libdrupalsdk.so), or set %s to the path of libdrupalsdk.so." % LIBRARY_ENV)
     explicit = os.environ.get(LIBRARY_ENV)
     if explicit:
         found = attempt(explicit, "$" + LIBRARY_ENV)
@@ -88,7 +86,7 @@ def _load() -> Tuple[ctypes.CDLL, ctypes.PyDLL, str]:
             return found
         raise ImportError("drupalsdk: cannot load libdrupalsdk.\n  tried %s\n  (the package copy, the checkout's "
                           "build/lib and the system were not tried because %s is set)\n%s"
-                          % (tried[0], LIBRARY_ENV, how))
+                          % (tried[0], LIBRARY_ENV, _loaderror.advice(tried)))
     tried.append("$%s: not set" % LIBRARY_ENV)
 
     bundled = sorted(glob.glob(os.path.join(_HERE, "lib", "libdrupalsdk.so*")))
@@ -119,7 +117,8 @@ def _load() -> Tuple[ctypes.CDLL, ctypes.PyDLL, str]:
     found = attempt("libdrupalsdk.so.0", "system (dynamic loader)")
     if found:
         return found
-    raise ImportError("drupalsdk: cannot load libdrupalsdk. Looked in:\n  " + "\n  ".join(tried) + "\n" + how)
+    raise ImportError("drupalsdk: cannot load libdrupalsdk. Looked in:\n  " + "\n  ".join(tried) + "\n"
+                      + _loaderror.advice(tried))
 
 
 lib, _pylib, library_path = _load()

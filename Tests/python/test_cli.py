@@ -1,0 +1,221 @@
+"""The `drupal` command (drupalsdk._cli) against the fake Drupal server: JSON out, exit codes by
+error class, credentials from the environment and netrc files, bulk work with --progress."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from drupalsdk import _cli
+
+
+@pytest.fixture
+def drupal(base_url, monkeypatch, tmp_path, capsys):
+    """Runs the command in-process as admin; returns (exit code, parsed stdout or text, stderr)."""
+    monkeypatch.setenv("DRUPAL_BASE_URL", base_url)
+    monkeypatch.setenv("DRUPAL_USER", "admin")
+    monkeypatch.setenv("DRUPAL_PASSWORD", "admin")
+    monkeypatch.delenv("DRUPAL_TOKEN", raising=False)
+    monkeypatch.delenv("DRUPAL_NETRC", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))            # no ~/.netrc of the machine's
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+    def run(*argv):
+        capsys.readouterr()
+        code = _cli.main(list(argv))
+        captured = capsys.readouterr()
+        try:
+            out = json.loads(captured.out)
+        except ValueError:
+            out = captured.out
+        return code, out, captured.err
+    return run
+
+
+def title(entity):
+    return entity["title"][0]["value"]
+
+
+def test_get_prints_the_entity_as_json(drupal):
+    code, node, _ = drupal("get", "node", "1")
+    assert code == 0
+    assert title(node) == "Article 1"
+
+
+def test_get_several_prints_a_list_and_progress(drupal):
+    code, nodes, err = drupal("get", "node", "1", "2", "--progress")
+    assert code == 0
+    assert [title(n) for n in nodes] == ["Article 1", "Article 2"]
+    assert "(2/2)" in err
+
+
+def test_create_update_delete(drupal):
+    code, node, _ = drupal("create", "node", "article", "--title", "From the CLI",
+                           "--set-json", 'body={"value": "<p>Hi</p>", "format": "basic_html"}')
+    assert code == 0, node
+    nid = str(node["nid"][0]["value"])
+    assert title(node) == "From the CLI"
+    assert node["body"][0]["value"] == "<p>Hi</p>"
+    # update takes the bundle from the entity (Drupal wants it on PATCH).
+    code, node, _ = drupal("update", "node", nid, "--title", "Changed")
+    assert code == 0 and title(node) == "Changed"
+    code, out, _ = drupal("delete", "node", nid)
+    assert code == 0 and out == {"deleted": [nid]}
+    code, _, err = drupal("get", "node", nid)
+    assert code == _cli.EXIT_NOT_FOUND
+    assert "HTTP 404" in err
+
+
+def test_create_from_json_body_options_on_top(drupal):
+    body = json.dumps({"type": [{"target_id": "article"}], "title": [{"value": "from json"}]})
+    code, node, _ = drupal("create", "node", "--json", body, "--title", "title wins")
+    assert code == 0 and title(node) == "title wins"
+
+
+def test_bulk_create_from_ndjson(drupal, tmp_path, capsys):
+    rows = tmp_path / "rows.ndjson"
+    rows.write_text("".join(json.dumps({"title": [{"value": "Bulk %d" % i}]}) + "\n" for i in range(3)))
+    code, out, err = drupal("create", "node", "article", "--input", str(rows), "--progress")
+    assert code == 0
+    created = [json.loads(line) for line in out.splitlines()]
+    assert [title(n) for n in created] == ["Bulk 0", "Bulk 1", "Bulk 2"]
+    assert "created 3" in err
+
+
+def test_validation_error_exit_code_and_violations(drupal):
+    code, out, err = drupal("create", "node", "article")
+    assert code == _cli.EXIT_INVALID
+    assert out == ""
+    assert "title: This value should not be null." in err
+
+
+def test_view_one_page_and_all_pages(drupal):
+    code, rows, _ = drupal("view", "/api/articles")
+    assert code == 0 and [r["nid"] for r in rows] == ["1", "2"]
+    code, rows, _ = drupal("view", "/api/articles", "--page", "1")
+    assert [r["nid"] for r in rows] == ["3", "4"]
+    code, rows, err = drupal("view", "/api/articles", "--all", "--progress")
+    assert code == 0 and [r["nid"] for r in rows] == ["1", "2", "3", "4", "5"]
+    assert "5 rows, done" in err
+    code, rows, _ = drupal("view", "/api/articles", "--all", "--page", "1")
+    assert [r["nid"] for r in rows] == ["3", "4", "5"]
+
+
+def test_headers_go_on_every_request_once(drupal):
+    code, doc, _ = drupal("-H", "X-Test: 1", "request", "GET", "/node/1", "--include")
+    assert code == 0 and doc["status"] == 200
+
+
+def test_view_all_ends_on_a_display_without_pager(drupal):
+    code, rows, _ = drupal("view", "/api/articles-all", "--all")
+    assert code == 0 and len(rows) == 5
+
+
+def test_view_ndjson_and_query(drupal):
+    code, out, _ = drupal("view", "/api/articles", "--all", "--ndjson", "--query", "title=3")
+    assert code == 0
+    assert out == {"nid": "3", **out} and isinstance(out, dict)   # one row: one line, one document
+    code, out, _ = drupal("view", "/api/articles", "--all", "--ndjson")
+    assert [json.loads(line)["nid"] for line in out.splitlines()] == ["1", "2", "3", "4", "5"]
+
+
+def test_request_prints_the_body_and_exit_code_follows_the_status(drupal):
+    code, doc, _ = drupal("request", "GET", "/jsonapi/node/article", "--no-format")
+    assert code == 0 and doc["data"][0]["type"] == "node--article"
+    code, doc, _ = drupal("request", "GET", "/node/424242", "--include")
+    assert code == _cli.EXIT_NOT_FOUND
+    assert doc["status"] == 404 and "message" in doc["body"]
+
+
+def test_wrong_password_is_an_authentication_error(drupal, monkeypatch):
+    monkeypatch.setenv("DRUPAL_PASSWORD", "wrong")
+    code, out, err = drupal("get", "node", "1")
+    assert code == _cli.EXIT_AUTH
+    assert "wrong" not in err          # never the secret
+    assert out == ""
+
+
+def test_network_error_exit_code(drupal):
+    code, _, err = drupal("--url", "http://127.0.0.1:1", "get", "node", "1")
+    assert code == _cli.EXIT_NETWORK
+    assert "DRUPAL_E_NETWORK" in err
+
+
+def test_usage_errors(drupal, monkeypatch):
+    monkeypatch.delenv("DRUPAL_BASE_URL")
+    code, _, err = drupal("get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "DRUPAL_BASE_URL" in err
+    code, _, err = drupal("--url", "http://x", "create", "widget", "b")
+    assert code == _cli.EXIT_USAGE and "bundle" in err
+    code, _, err = drupal("--url", "http://x", "--auth", "bearer", "get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "DRUPAL_TOKEN" in err
+    with pytest.raises(SystemExit) as exited:
+        _cli.main(["get"])
+    assert exited.value.code == 2
+
+
+def test_anonymous_with_auth_none(drupal, monkeypatch):
+    code, node, _ = drupal("--auth", "none", "get", "node", "1")
+    assert code == 0 and title(node) == "Article 1"
+    code, _, _ = drupal("--auth", "none", "create", "node", "article", "--title", "x")
+    assert code in (_cli.EXIT_AUTH, _cli.EXIT_FORBIDDEN)
+
+
+def test_basic_auth(drupal):
+    code, node, _ = drupal("--auth", "basic", "create", "node", "article", "--title", "basic")
+    assert code == 0 and title(node) == "basic"
+
+
+def test_login_prints_the_user_not_the_tokens_and_saves_only_when_asked(drupal, tmp_path):
+    code, out, _ = drupal("login")
+    assert code == 0
+    assert out["current_user"]["name"] == "admin"
+    assert "csrf_token" not in json.dumps(out) and "logout_token" not in json.dumps(out)
+    assert not (tmp_path / "config").exists()     # nothing written
+
+    code, out, _ = drupal("login", "--save")
+    netrc = tmp_path / "config" / "drupalsdk" / "netrc"
+    assert code == 0 and out["saved_to"] == str(netrc)
+    assert stat.S_IMODE(os.stat(netrc).st_mode) == 0o600
+    assert "login admin password admin" in netrc.read_text()
+
+
+def test_credentials_from_the_netrc_file(drupal, monkeypatch, tmp_path):
+    monkeypatch.delenv("DRUPAL_USER")
+    monkeypatch.delenv("DRUPAL_PASSWORD")
+    code, _, _ = drupal("create", "node", "article", "--title", "anon")
+    assert code in (_cli.EXIT_AUTH, _cli.EXIT_FORBIDDEN)      # anonymous: no credentials anywhere
+    netrc = tmp_path / "my-netrc"
+    netrc.write_text("machine 127.0.0.1 login editor password editor\n")
+    code, node, _ = drupal("--netrc-file", str(netrc), "create", "node", "article", "--title", "netrc")
+    assert code == 0, node
+    assert title(node) == "netrc"
+    # login --save, then logout forgets it again.
+    monkeypatch.setenv("DRUPAL_NETRC", str(netrc))
+    code, out, _ = drupal("logout")
+    assert code == 0 and out["forgotten"] is True
+    assert "127.0.0.1" not in netrc.read_text()
+
+
+def test_python_dash_m_and_exit_code(base_url):
+    env = dict(os.environ, DRUPAL_BASE_URL=base_url, DRUPAL_USER="admin", DRUPAL_PASSWORD="admin")
+    result = subprocess.run([sys.executable, "-m", "drupalsdk", "--compact", "get", "node", "2"],
+                            capture_output=True, text=True, env=env, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["nid"][0]["value"] == 2
+    result = subprocess.run([sys.executable, "-m", "drupalsdk", "get", "node", "999"],
+                            capture_output=True, text=True, env=env, timeout=30)
+    assert result.returncode == _cli.EXIT_NOT_FOUND
+    assert "Traceback" not in result.stderr
+
+
+def test_save_refuses_what_a_netrc_line_cannot_hold(drupal, monkeypatch, tmp_path):
+    monkeypatch.setenv("DRUPAL_PASSWORD", "two words")
+    code, out, err = drupal("login", "--save")
+    assert code == _cli.EXIT_USAGE and "DRUPAL_PASSWORD" in err
+    assert "two words" not in err
+    assert not (tmp_path / "config" / "drupalsdk" / "netrc").exists()

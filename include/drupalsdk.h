@@ -103,6 +103,26 @@ typedef struct drupal_response drupal_response;
 /** An async call in flight, for drupal_call_cancel(). */
 typedef struct drupal_call drupal_call;
 
+/** A request about to be sent, as a request hook sees it (see drupal_request_edit_*). */
+typedef struct drupal_request_edit drupal_request_edit;
+
+/**
+ * Called for every request a client sends, just before it goes out (also for the CSRF token
+ * fetch and each redirect hop the client follows), on the thread sending it: a library thread or
+ * the caller's. It may read the request and add, change or remove headers. Return DRUPAL_OK to
+ * send it; any other code fails the call with that code. Must be thread-safe; must not call
+ * *_sync functions or free the client.
+ */
+typedef drupal_code (*drupal_request_hook)(drupal_request_edit *request, void *userdata);
+
+/**
+ * Called with one line (several, "\n"-separated) per request and per response, for logs: the
+ * request line and headers, the status and headers of the answer, every secret (Authorization,
+ * Cookie, Set-Cookie, X-CSRF-Token, tokens in the query, your secret_headers) replaced by
+ * "<redacted>". Borrowed until the hook returns; same threads and rules as the request hook.
+ */
+typedef void (*drupal_log_hook)(const char *line, void *userdata);
+
 #define DRUPAL_CLIENT_OPTIONS_VERSION 2
 
 /**
@@ -133,11 +153,17 @@ typedef struct drupal_client_options {
      * is a DRUPAL_EVENT_RETRY. 0 = 2 (the default), -1 = no retries, N = N. */
     int max_retries;
     /* Names of headers of yours that carry credentials (NULL-terminated), stripped like
-     * Authorization, Cookie and X-CSRF-Token from any redirect to another origin. */
+     * Authorization, Cookie and X-CSRF-Token from any redirect to another origin, and redacted
+     * in log lines. */
     const char *const *secret_headers;
+    drupal_request_hook request_hook;  /* NULL = none */
+    void *request_hook_userdata;
+    drupal_log_hook log_hook;          /* NULL = none */
+    void *log_hook_userdata;
 } drupal_client_options;
 
-#define DRUPAL_CLIENT_OPTIONS_INIT { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL, 0, NULL }
+#define DRUPAL_CLIENT_OPTIONS_INIT \
+    { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * Fills *options with the defaults (as DRUPAL_CLIENT_OPTIONS_INIT), writing only the fields of
@@ -202,6 +228,22 @@ drupal_code drupal_client_forget_session(drupal_client *client);
  * drupal_logout(). @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for a NULL client.
  */
 drupal_code drupal_client_set_no_auth(drupal_client *client);
+
+/* ---- Request hooks: drupal_request_edit (valid while the hook runs) ---------------------- */
+
+/** The request's method ("GET", ...). Borrowed until the hook returns; NULL for NULL. */
+const char *drupal_request_edit_method(const drupal_request_edit *request);
+/** The request's absolute URL. Borrowed until the hook returns; NULL for NULL. */
+const char *drupal_request_edit_url(const drupal_request_edit *request);
+/** The first value of a header (case-insensitive), or NULL. Borrowed until the hook returns. */
+const char *drupal_request_edit_header(const drupal_request_edit *request, const char *name);
+/**
+ * Sets a header (replacing any of that name). @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for
+ * NULL, a name that is not a token, CR/LF/NUL in the value, or a header that frames the request.
+ */
+drupal_code drupal_request_edit_set_header(drupal_request_edit *request, const char *name, const char *value);
+/** Removes every header of that name. @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL. */
+drupal_code drupal_request_edit_remove_header(drupal_request_edit *request, const char *name);
 
 /* ==== Calls: callbacks, cancellation, blocking variants ======================================= */
 
@@ -462,6 +504,20 @@ void drupal_response_free(drupal_response *response);
 drupal_code drupal_response_code(const drupal_response *response);
 /** The HTTP status, or 0 when no answer arrived (network error, timeout, cancellation). */
 int drupal_response_status(const drupal_response *response);
+/** What an HTTP failure means, decided by the library (bindings map it to their error classes). */
+typedef enum drupal_error_kind {
+    DRUPAL_ERROR_KIND_OTHER = 0,          /* success, a failure that is not HTTP, or any other status */
+    DRUPAL_ERROR_KIND_AUTHENTICATION = 1, /* 401, and the 400 Drupal answers a login with bad credentials */
+    DRUPAL_ERROR_KIND_AUTHORIZATION = 2,  /* 403 */
+    DRUPAL_ERROR_KIND_NOT_FOUND = 3,      /* 404 */
+    DRUPAL_ERROR_KIND_VALIDATION = 4,     /* 422 */
+    DRUPAL_ERROR_KIND_REDIRECT = 5        /* a redirect (3xx) that was not followed */
+} drupal_error_kind;
+
+/** The kind of an HTTP failure (DRUPAL_ERROR_KIND_OTHER for NULL and for success). New kinds may
+ * be added at the end: treat unknown values as OTHER. */
+drupal_error_kind drupal_response_error_kind(const drupal_response *response);
+
 /**
  * A description of the failure for humans; "" on success. It is Drupal's own message when Drupal
  * sent a non-empty one, else a summary (e.g. "GET /node/7 answered HTTP 403 Forbidden with no
@@ -608,6 +664,57 @@ drupal_code drupal_mock_add_entity(char **id, drupal_client *client, const char 
  */
 drupal_code drupal_mock_stub(drupal_client *client, const char *method, const char *path, int status,
                              const char *content_type, const void *body, size_t body_length);
+
+/**
+ * Makes a client whose every call fails with DRUPAL_E_UNIMPLEMENTED naming the operation (in its
+ * callback, as a call that ran). For tests of code that must not reach a site. Free it with
+ * drupal_client_free().
+ */
+drupal_code drupal_unimplemented_client_new(drupal_client **out);
+
+/** Adds a Views REST export at path over published entities of the type (and bundle, or NULL for
+ * any), items_per_page a page (0 = 10), with an exposed "title" contains filter. */
+drupal_code drupal_mock_add_view(drupal_client *client, const char *path, const char *entity_type, const char *bundle,
+                                 unsigned int items_per_page);
+/** Declares a bundle; once a type has any, POST and PATCH refuse the others with 422. */
+drupal_code drupal_mock_add_bundle(drupal_client *client, const char *entity_type, const char *bundle);
+/** Makes "Authorization: Bearer <token>" authenticate as the user uid. */
+drupal_code drupal_mock_add_bearer_token(drupal_client *client, const char *token, const char *uid);
+/** Gives every session a new CSRF token, as a token that went stale would. */
+drupal_code drupal_mock_invalidate_csrf_tokens(drupal_client *client);
+
+#define DRUPAL_MOCK_ANSWER_VERSION 1
+
+/** One answer of a stub (drupal_mock_stub_answers). Initialise with DRUPAL_MOCK_ANSWER_INIT. */
+typedef struct drupal_mock_answer {
+    unsigned int version;           /* DRUPAL_MOCK_ANSWER_VERSION */
+    int status;                     /* 100-599 */
+    const char *const *headers;     /* NULL-terminated "Name: value" lines (Location, Retry-After...) */
+    const void *body;
+    size_t body_length;
+    drupal_code fail;               /* DRUPAL_OK: answer; else the call fails so, with no answer
+                                       (DRUPAL_E_NETWORK, DRUPAL_E_TIMEOUT...) */
+} drupal_mock_answer;
+
+#define DRUPAL_MOCK_ANSWER_INIT { DRUPAL_MOCK_ANSWER_VERSION, 200, NULL, NULL, 0, DRUPAL_OK }
+
+/**
+ * Makes the mock site answer method + path (when the request carries every query pair given; NULL
+ * for any query) with these answers in order, the last one to every later request. Later stubs
+ * that match win. answers is copied.
+ * @param query NULL, or a NULL-terminated name, value, ... array.
+ */
+drupal_code drupal_mock_stub_answers(drupal_client *client, const char *method, const char *path,
+                                     const char *const *query, const drupal_mock_answer *answers, size_t count);
+
+/**
+ * The requests the mock site received (the last 1,000), oldest first, as JSON text:
+ * [{"method", "url", "headers": [[name, value], ...], "body": text or null}, ...].
+ * @param out receives the text; owned, free with drupal_free().
+ */
+drupal_code drupal_mock_requests_json(char **out, drupal_client *client);
+/** Forgets the requests recorded so far. */
+drupal_code drupal_mock_clear_requests(drupal_client *client);
 
 /* ==== JSON helpers (Jansson) ================================================================= */
 /*

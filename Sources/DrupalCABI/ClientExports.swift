@@ -5,7 +5,7 @@ import FoundationEssentials
 // drupal_client_* and drupal_call_*: creating, configuring and freeing handles.
 
 /// The options struct versions this library reads: 1 (up to follow_redirects), 2 (entity_paths,
-/// max_retries, secret_headers).
+/// max_retries, secret_headers, the request and log hooks).
 private let knownOptionsVersions: ClosedRange<UInt32> = 1...2
 
 /// The size of each version's struct: a caller's struct is only as big as the version it set.
@@ -24,7 +24,8 @@ public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_cl
     var defaults = drupal_client_options(version: version, connect_timeout: 0, timeout: 0, user_agent: nil,
                                          ca_bundle: nil, verify_tls: 1, max_body_size: 0, headers: nil,
                                          follow_redirects: 0, entity_paths: nil, max_retries: 0,
-                                         secret_headers: nil)
+                                         secret_headers: nil, request_hook: nil, request_hook_userdata: nil,
+                                         log_hook: nil, log_hook_userdata: nil)
     // Only the caller's version's fields: an older caller's struct ends before the newer ones.
     withUnsafeBytes(of: &defaults) { bytes in
         UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: optionsSize(version))
@@ -74,6 +75,10 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     guard options.max_retries >= -1 else { throw DrupalError(.invalidArgument, "options.max_retries is below -1") }
     if options.max_retries != 0 { configuration.retry.maxRetries = max(0, Int(options.max_retries)) }
     configuration.secretHeaders = try CInput.stringList(options.secret_headers, "options.secret_headers")
+    if let hook = options.request_hook { configuration.middleware.append(Hooks.request(hook, options.request_hook_userdata)) }
+    if let hook = options.log_hook {
+        configuration.middleware.append(Hooks.log(hook, options.log_hook_userdata, secretHeaders: configuration.secretHeaders))
+    }
     return configuration
 }
 

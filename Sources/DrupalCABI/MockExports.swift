@@ -85,3 +85,109 @@ public func drupal_mock_stub(_ client: OpaquePointer?, _ method: UnsafePointer<C
         return fail(error)
     }
 }
+
+@_cdecl("drupal_unimplemented_client_new")
+public func drupal_unimplemented_client_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> drupal_code {
+    out?.pointee = nil
+    guard let out else { return fail(.invalidArgument, "out is NULL") }
+    out.pointee = OpaquePointer(Unmanaged.passRetained(ClientHandle(client: .unimplemented)).toOpaque())
+    return drupalOK
+}
+
+/// Runs `body` on a mock client's site; the C code of the outcome.
+private func onSite(_ client: OpaquePointer?, _ body: (MockDrupal) throws -> Void) -> drupal_code {
+    do {
+        try body(try mockSite(client))
+        return drupalOK
+    } catch {
+        return fail(error)
+    }
+}
+
+@_cdecl("drupal_mock_add_view")
+public func drupal_mock_add_view(_ client: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ type: UnsafePointer<CChar>?,
+                                 _ bundle: UnsafePointer<CChar>?, _ itemsPerPage: UInt32) -> drupal_code {
+    onSite(client) { site in
+        site.addView(path: try CInput.nonEmptyString(path, "path"), entityType: try CInput.nonEmptyString(type, "entity_type"),
+                     bundle: try CInput.optionalString(bundle, "bundle"), itemsPerPage: itemsPerPage == 0 ? 10 : Int(itemsPerPage))
+    }
+}
+
+@_cdecl("drupal_mock_add_bundle")
+public func drupal_mock_add_bundle(_ client: OpaquePointer?, _ type: UnsafePointer<CChar>?,
+                                   _ bundle: UnsafePointer<CChar>?) -> drupal_code {
+    onSite(client) { site in
+        site.addBundle(try CInput.nonEmptyString(type, "entity_type"), try CInput.nonEmptyString(bundle, "bundle"))
+    }
+}
+
+@_cdecl("drupal_mock_add_bearer_token")
+public func drupal_mock_add_bearer_token(_ client: OpaquePointer?, _ token: UnsafePointer<CChar>?,
+                                         _ uid: UnsafePointer<CChar>?) -> drupal_code {
+    onSite(client) { site in
+        site.addBearerToken(try CInput.nonEmptyString(token, "token"), uid: try CInput.nonEmptyString(uid, "uid"))
+    }
+}
+
+@_cdecl("drupal_mock_invalidate_csrf_tokens")
+public func drupal_mock_invalidate_csrf_tokens(_ client: OpaquePointer?) -> drupal_code {
+    onSite(client) { $0.invalidateCSRFTokens() }
+}
+
+@_cdecl("drupal_mock_stub_answers")
+public func drupal_mock_stub_answers(_ client: OpaquePointer?, _ method: UnsafePointer<CChar>?,
+                                     _ path: UnsafePointer<CChar>?, _ query: UnsafePointer<UnsafePointer<CChar>?>?,
+                                     _ answers: UnsafePointer<drupal_mock_answer>?, _ count: Int) -> drupal_code {
+    onSite(client) { site in
+        let method = try CInput.nonEmptyString(method, "method")
+        let path = try CInput.nonEmptyString(path, "path")
+        _ = try PathSafety.normalizePath(path)
+        guard let answers, count > 0 else { throw DrupalError(.invalidArgument, "answers is NULL or count is 0") }
+        let list = try (0..<count).map { index -> MockStubAnswer in
+            let pointer = answers + index
+            let version = UnsafeRawPointer(pointer).load(as: UInt32.self)
+            guard version == 1 else { throw DrupalError(.invalidArgument, "unknown drupal_mock_answer version \(version)") }
+            let answer = pointer.pointee
+            if answer.fail != drupalOK {
+                guard let code = DrupalError.Code(rawValue: Int32(answer.fail.rawValue)) else {
+                    throw DrupalError(.invalidArgument, "answers[\(index)].fail is not a drupal_code")
+                }
+                return .transportFailure(code)
+            }
+            guard (100...599).contains(answer.status) else {
+                throw DrupalError(.invalidArgument, "answers[\(index)].status \(answer.status) is not 100-599")
+            }
+            let headers = try CInput.headerLines(answer.headers, "answers[\(index)].headers")
+            try headers.validate()
+            return .response(HTTPResponse(status: Int(answer.status), headers: headers,
+                                          body: try CInput.bytes(answer.body, answer.body_length, "answers[\(index)].body")))
+        }
+        site.stub(method: method, path: path, query: try CInput.queryPairs(query, "query"), answers: list)
+    }
+}
+
+@_cdecl("drupal_mock_requests_json")
+public func drupal_mock_requests_json(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                      _ client: OpaquePointer?) -> drupal_code {
+    out?.pointee = nil
+    guard let out else { return fail(.invalidArgument, "out is NULL") }
+    return onSite(client) { site in
+        let list = JSONValue.array(site.receivedRequests.map { request in
+            .object(["method": .string(request.method), "url": .string(request.url),
+                     "headers": .array(request.headers.map { .array([.string($0.name), .string($0.value)]) }),
+                     "body": request.body.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null])
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        guard let text = duplicateCString(String(decoding: (try? encoder.encode(list)) ?? Data("[]".utf8), as: UTF8.self))
+        else {
+            throw DrupalError(.noMemory, "out of memory copying the requests")
+        }
+        out.pointee = text
+    }
+}
+
+@_cdecl("drupal_mock_clear_requests")
+public func drupal_mock_clear_requests(_ client: OpaquePointer?) -> drupal_code {
+    onSite(client) { $0.clearReceivedRequests() }
+}

@@ -32,6 +32,11 @@ public func drupal_response_status(_ response: OpaquePointer?) -> Int32 {
     ResponseHandle.from(response)?.status ?? 0
 }
 
+@_cdecl("drupal_response_error_kind")
+public func drupal_response_error_kind(_ response: OpaquePointer?) -> drupal_error_kind {
+    drupal_error_kind(UInt32(ResponseHandle.from(response)?.kind ?? 0))
+}
+
 @_cdecl("drupal_response_error_message")
 public func drupal_response_error_message(_ response: OpaquePointer?) -> UnsafePointer<CChar> {
     guard let handle = ResponseHandle.from(response) else { return emptyCString }

@@ -16,6 +16,7 @@ nonisolated(unsafe) let emptyCString: UnsafePointer<CChar> = UnsafeRawPointer(("
 final class ResponseHandle: @unchecked Sendable {
     let code: drupal_code
     let status: Int32
+    let kind: Int32
     /// Nil for success (the accessors then return ""): most responses need no message copy.
     private let ownedMessage: UnsafeMutablePointer<CChar>?
     /// malloc'ed, one NUL past the end; nil for an empty body (or one that could not be copied).
@@ -44,8 +45,9 @@ final class ResponseHandle: @unchecked Sendable {
 
     init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
          drupalMessage: String? = nil, violations: [DrupalError.Violation] = [],
-         jsonAPIErrors: [JSONAPIError] = [], response: DrupalResponse? = nil) {
+         jsonAPIErrors: [JSONAPIError] = [], response: DrupalResponse? = nil, kind: DrupalError.Kind = .other) {
         self.drupalResponse = response
+        self.kind = kind.rawValue
         self.status = Int32(clamping: status)
         self.ownedMessage = message.isEmpty ? nil : duplicateCString(message)
         self.drupalMessage = drupalMessage.flatMap(duplicateCString)
@@ -104,7 +106,7 @@ final class ResponseHandle: @unchecked Sendable {
         let error = (error as? DrupalError) ?? DrupalError(.internal, "\(error)")
         self.init(code: error.code, status: error.status ?? 0, message: error.message, headers: error.headers,
                   body: error.body, drupalMessage: error.drupalMessage, violations: error.violations,
-                  jsonAPIErrors: error.jsonAPIErrors)
+                  jsonAPIErrors: error.jsonAPIErrors, kind: error.kind)
     }
 
     deinit {

@@ -18,6 +18,32 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
         case `internal` = 13
     }
 
+    /// What an HTTP failure means for the caller, decided once here: language bindings map it to
+    /// their error classes. From the status, except where the operation says more (a 400 from
+    /// login is bad credentials).
+    public enum Kind: Int32, Sendable {
+        case other = 0
+        /// 401, and the 400 Drupal answers a login with bad credentials.
+        case authentication = 1
+        case authorization = 2
+        case notFound = 3
+        case validation = 4
+        /// A redirect (3xx) that was not followed.
+        case redirect = 5
+
+        init(code: Code, status: Int?) {
+            guard code == .http, let status else { self = .other; return }
+            switch status {
+            case 300..<400: self = .redirect
+            case 401: self = .authentication
+            case 403: self = .authorization
+            case 404: self = .notFound
+            case 422: self = .validation
+            default: self = .other
+            }
+        }
+    }
+
     /// One 422 validation failure: the field path Drupal named and its message.
     public struct Violation: Sendable, Equatable {
         public var path: String
@@ -54,6 +80,12 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
         get { ConnectionFailure(rawValue: connectionFailureValue) ?? .unknown }
         set { connectionFailureValue = newValue.rawValue }
     }
+    /// Stored as a whole Int for the same reason.
+    private var kindValue: Int
+    public var kind: Kind {
+        get { Kind(rawValue: Int32(truncatingIfNeeded: kindValue)) ?? .other }
+        set { kindValue = Int(newValue.rawValue) }
+    }
 
     public init(_ code: Code, _ message: String, status: Int? = nil, drupalMessage: String? = nil,
                 violations: [Violation] = [], jsonAPIErrors: [JSONAPIError] = [],
@@ -61,6 +93,7 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.status = status
+        self.kindValue = Int(Kind(code: code, status: status).rawValue)
         self.drupalMessage = drupalMessage
         self.violations = violations
         self.jsonAPIErrors = jsonAPIErrors

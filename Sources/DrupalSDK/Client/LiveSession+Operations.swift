@@ -96,7 +96,14 @@ extension LiveSession {
     private func login(_ request: DrupalRequest) async throws -> DrupalResponse {
         // Drupal refuses /user/login to a logged-in session, so a new login starts from none.
         state.withLock { $0.forgetSession() }
-        let response = try await perform(request)
+        let response: DrupalResponse
+        do {
+            response = try await perform(request)
+        } catch var error as DrupalError where error.status == 400 {
+            // Drupal answers an unknown name or a wrong password with 400 (not 401).
+            error.kind = .authentication
+            throw error
+        }
         let result = try LoginResult.decode(response)
         state.withLock { state in
             state.csrfToken = result.csrfToken

@@ -52,7 +52,5 @@ extension LiveSession {
     }
 
     /// Headers that carry credentials: never sent off the site, never logged.
-    func isSecretHeader(_ name: String) -> Bool {
-        Redaction.isSecretHeader(name) || configuration.secretHeaders.contains { $0.caseInsensitiveEquals(name) }
-    }
+    func isSecretHeader(_ name: String) -> Bool { Redaction.isSecret(name, configuration.secretHeaders) }
 }

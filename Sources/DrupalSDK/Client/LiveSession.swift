@@ -140,7 +140,12 @@ final class LiveSession: Sendable {
     /// Builds the wire request, runs request middleware and emits requestStarted.
     func beginExchange(_ request: DrupalRequest, csrfToken: String?) throws -> Exchange {
         var (http, cookiePath) = try buildHTTPRequest(request, csrfToken: csrfToken)
-        for middleware in configuration.middleware { try middleware.onRequest(&http) }
+        if !configuration.middleware.isEmpty {
+            for middleware in configuration.middleware { try middleware.onRequest(&http) }
+            // What middleware changed is checked as the caller's input was.
+            try http.headers.validate()
+            try RequestLimits.check(url: http.url, headers: http.headers)
+        }
         events.emit(.requestStarted(method: http.method, path: request.path))
         // The clock is read only when someone listens: this runs for every request.
         return Exchange(method: request.method, path: request.path, http: http,

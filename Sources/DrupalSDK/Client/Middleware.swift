@@ -18,9 +18,10 @@ public struct Middleware: Sendable {
         })
     }
 
-    /// Logs each request and response with passwords, tokens, cookies and Authorization redacted.
-    public static func logging(_ log: @escaping @Sendable (String) -> Void) -> Middleware {
-        Middleware(onRequest: { request in log("> " + request.redactedDescription) },
+    /// Logs each request and response with passwords, tokens, cookies and Authorization redacted
+    /// (and the values of `secretHeaders`).
+    public static func logging(secretHeaders: [String] = [], _ log: @escaping @Sendable (String) -> Void) -> Middleware {
+        Middleware(onRequest: { request in log("> " + request.redactedDescription(secretHeaders: secretHeaders)) },
                    onResponse: { request, response in
                        log("< \(request.method) \(Redaction.redactURL(request.url)) -> " + response.redactedDescription)
                    })

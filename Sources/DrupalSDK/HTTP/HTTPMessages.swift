@@ -15,10 +15,13 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The request line and headers with every secret replaced by "<redacted>", safe to log.
-    public var redactedDescription: String {
+    public var redactedDescription: String { redactedDescription(secretHeaders: []) }
+
+    /// `redactedDescription`, also hiding the values of `secretHeaders` (your own credential headers).
+    public func redactedDescription(secretHeaders: [String]) -> String {
         var lines = ["\(method) \(Redaction.redactURL(url))"]
         for (name, value) in headers {
-            lines.append("\(name): \(Redaction.isSecretHeader(name) ? "<redacted>" : value)")
+            lines.append("\(name): \(Redaction.isSecret(name, secretHeaders) ? "<redacted>" : value)")
         }
         return lines.joined(separator: "\n")
     }
@@ -53,6 +56,10 @@ enum Redaction {
     static let secretQueryKeys: Set<String> = ["token", "pass", "password", "access_token"]
 
     static func isSecretHeader(_ name: String) -> Bool { secretHeaders.contains(name.lowercased()) }
+
+    static func isSecret(_ name: String, _ extra: [String]) -> Bool {
+        isSecretHeader(name) || extra.contains { $0.caseInsensitiveEquals(name) }
+    }
 
     /// Hides the values of query parameters such as the logout `token`.
     static func redactURL(_ url: String) -> String {

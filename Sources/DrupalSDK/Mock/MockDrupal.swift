@@ -1,6 +1,21 @@
 import FoundationEssentials
 import Synchronization
 
+/// What a stub answers: a response, or a failure of the transport (the request never got an
+/// answer: `.network`, `.timeout`, ...).
+public enum MockStubAnswer: Sendable {
+    case response(HTTPResponse)
+    case failure(DrupalError)
+
+    /// A failure as the transport would report it: `.network` as a lost connection (which an
+    /// idempotent request may retry), `.timeout`, `.tls`...
+    public static func transportFailure(_ code: DrupalError.Code) -> MockStubAnswer {
+        var error = DrupalError(code, "a stubbed \(code) failure")
+        if code == .network { error.connectionFailure = .lost }
+        return .failure(error)
+    }
+}
+
 /// An in-memory Drupal 10/11 site: a server behind a `Transport`, answering `HTTPRequest`s with the
 /// status codes, headers and `{"message": ...}` bodies a real site sends (drupal-http-api.md and the
 /// recordings). A client built with `DrupalClient.mock(site)` runs the live protocol code
@@ -31,17 +46,28 @@ public final class MockDrupal: Sendable {
     /// The transport a client uses to reach this site. Answers synchronously, in memory; a
     /// blocking call runs entirely on the caller's thread.
     public var transport: Transport {
-        Transport(send: { [self] request in respond(to: request) },
+        Transport(send: { [self] request in try outcome(of: request).get() },
                   runBlocking: { register, work in CallerThreadExecutor.run(register: register, work) })
     }
 
-    /// Answers one request as the site would. Every request counts towards `requestCount`.
+    /// Answers one request as the site would (a stub that fails answers status 0 here; through
+    /// the transport it is the failure). Every request counts towards `requestCount`.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        state.withLock { $0.respond(to: request) }
+        (try? outcome(of: request).get()) ?? HTTPResponse(status: 0)
+    }
+
+    func outcome(of request: HTTPRequest) -> Result<HTTPResponse, DrupalError> {
+        state.withLock { $0.outcome(of: request) }
     }
 
     /// How many requests the site has answered (stubbed ones included).
     public var requestCount: Int { state.withLock { $0.requestCount } }
+
+    /// The requests the site received, oldest first (the last 1,000), as the client sent them:
+    /// method, absolute URL, headers (credentials included: it is your test's own site), body.
+    public var receivedRequests: [HTTPRequest] { state.withLock { $0.received } }
+
+    public func clearReceivedRequests() { state.withLock { $0.received.removeAll() } }
 
     // MARK: Seeding
 
@@ -94,9 +120,16 @@ public final class MockDrupal: Sendable {
     /// response, before anything else. The latest stub for a method and path wins.
     public func stub(method: String, path: String, status: Int, headers: HTTPHeaders = HTTPHeaders(),
                      body: Data = Data()) {
+        stub(method: method, path: path, answers: [.response(HTTPResponse(status: status, headers: headers, body: body))])
+    }
+
+    /// A stub with everything: `query` items the request must carry (others may come too), and
+    /// `answers` given in order, the last one to every later request; an answer may be a failure
+    /// (`DrupalError(.network, ...)`, `.timeout`) the transport reports instead of a response.
+    public func stub(method: String, path: String, query: [(String, String)] = [], answers: [MockStubAnswer]) {
+        guard !answers.isEmpty else { return }
         let path = path.hasPrefix("/") ? path : "/" + path
-        let stub = MockState.Stub(method: method.uppercased(), path: path,
-                                  response: HTTPResponse(status: status, headers: headers, body: body))
+        let stub = MockState.Stub(method: method.uppercased(), path: path, query: query, answers: answers)
         state.withLock { $0.stubs.append(stub) }
     }
 

@@ -2,12 +2,28 @@ import FoundationEssentials
 
 /// Dispatch of one request: stubs first, then the caller's identity, then the route.
 extension MockState {
-    mutating func respond(to http: HTTPRequest) -> HTTPResponse {
+    /// The stub's answer, if one matches: a response, or a failure the transport throws.
+    mutating func stubbedAnswer(to http: HTTPRequest) -> MockStubAnswer? {
         requestCount += 1
+        received.append(http)
+        if received.count > MockState.recordLimit { received.removeFirst(received.count - MockState.recordLimit) }
         let request = MockRequest(http)
-        if let stub = stubs.last(where: { $0.method == request.method && $0.path == request.path }) {
-            return stub.response
+        guard let index = stubs.lastIndex(where: { $0.matches(request) }) else { return nil }
+        return stubs[index].next()
+    }
+
+    /// A request's outcome: the answer, or the failure a stub asked for (as the transport
+    /// reports it: a network error, a timeout).
+    mutating func outcome(of http: HTTPRequest) -> Result<HTTPResponse, DrupalError> {
+        switch stubbedAnswer(to: http) {
+        case .response(let response)?: return .success(response)
+        case .failure(let error)?: return .failure(error)
+        case nil: return .success(route(MockRequest(http)))
         }
+    }
+
+    /// The site's own answer (no stub).
+    private mutating func route(_ request: MockRequest) -> HTTPResponse {
         let caller = caller(for: request)
         var response: HTTPResponse
         do {

@@ -27,8 +27,26 @@ struct MockState {
     struct Stub {
         var method: String
         var path: String
-        var response: HTTPResponse
+        /// Query items the request must carry (all of them; others may be there too).
+        var query: [(String, String)]
+        /// Given in order; the last one answers every later request.
+        var answers: [MockStubAnswer]
+        var served = 0
+
+        func matches(_ request: MockRequest) -> Bool {
+            method == request.method && path == request.path
+                && query.allSatisfy { item in request.query.contains { $0 == item } }
+        }
+
+        mutating func next() -> MockStubAnswer {
+            defer { served += 1 }
+            return answers[min(served, answers.count - 1)]
+        }
     }
+
+    /// The requests the site received, oldest first (the last `MockState.recordLimit`).
+    var received: [HTTPRequest] = []
+    static let recordLimit = 1000
 
     let entityPaths: [String: EntityPath]
     /// `SESS` + 32 hex, fixed per site like Drupal's hash of host and base path.

@@ -36,8 +36,8 @@ final class CurlTransfer: @unchecked Sendable {
     var leavesHandleClean: Bool { request.body == nil && request.method == "GET" }
 
     /// Sets the options of this request on an easy handle; the fixed ones (timeouts, TLS...) only
-    /// when the handle lacks them (new or reset). Returns an error for requests that must not be
-    /// sent.
+    /// when the handle lacks them (new or reset). The request is as the client built and checked
+    /// it; an error comes back only when libcurl cannot take it (out of memory, not http(s)).
     func configure(_ handle: EasyHandle, options: TransportOptions, userAgentLine: String?,
                    plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
         self.handle = handle
@@ -52,7 +52,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, unmanaged)
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
-        if let error = configureMethodAndBody(easy) { return error }
+        configureMethodAndBody(easy)
         return configureHeaders(easy, userAgentLine: userAgentLine, plainHeaders: plainHeaders)
     }
 
@@ -73,11 +73,9 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_header(easy, curlWriteHeader)
     }
 
-    private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer) -> DrupalError? {
-        let method = request.method.uppercased()
-        guard !method.isEmpty, method.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
-            return .invalidArgument("invalid HTTP method \"\(request.method)\"")
-        }
+    private func configureMethodAndBody(_ easy: UnsafeMutableRawPointer) {
+        // The client checked the method (an upper-case token) before the request got here.
+        let method = request.method
         switch method {
         case "GET": _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
         case "HEAD": _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
@@ -96,7 +94,6 @@ final class CurlTransfer: @unchecked Sendable {
             _ = shim_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
             _ = shim_curl_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, "")
         }
-        return nil
     }
 
     /// `plainHeaders` is the engine's list for GETs with no headers of their own (just
@@ -121,11 +118,8 @@ final class CurlTransfer: @unchecked Sendable {
         if request.body == nil && request.method != "GET" && !request.headers.contains("Content-Type") {
             add("Content-Type:")
         }
+        // The client checked every header (HeaderSafety) before the request got here.
         for (name, value) in request.headers {
-            if let problem = HeaderSafety.problem(name: name, value: value) {
-                curl_slist_free_all(list)
-                return .invalidArgument(problem)
-            }
             // "Name;" is libcurl's way to send a header with an empty value.
             add(value.isEmpty ? "\(name);" : "\(name): \(value)")
         }

@@ -19,12 +19,15 @@ from ._errors import (AuthenticationError, AuthorizationError, CancelledError, D
 from ._managed import ClosedError
 from ._response import Response
 from ._calls import DrupalFuture
-from ._client import AsyncClient, AsyncMockClient, Client, Event, Listener, MockClient
+from ._client import AsyncClient, Client, RequestEdit
+from ._events import Event, Listener
+from ._mock import AsyncMockClient, MockClient, StubAnswer
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Client", "AsyncClient", "MockClient", "AsyncMockClient", "Response", "Headers", "Event", "Listener",
+    "Client", "AsyncClient", "MockClient", "AsyncMockClient", "StubAnswer", "RequestEdit", "Response", "Headers",
+    "Event", "Listener",
     "DrupalFuture", "DrupalError", "HTTPError", "RedirectError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
     "CancelledError", "TooLargeError", "DecodeError", "ErrorObject", "ClosedError", "library_version",

@@ -60,24 +60,50 @@ class DrupalFuture(concurrent.futures.Future):
     :meth:`cancel` cancels the C call (``drupal_call_cancel``) and resolves the future as
     cancelled at once. A call cancelled by ``Client.close()`` resolves as cancelled too.
     Exceptions raised by done-callbacks are logged by ``concurrent.futures`` (they run on a
-    library thread), never lost.
+    library thread), never lost. The C call handle is released as soon as the future is done
+    (or by :meth:`close`, or leaving ``with future:``, which also cancel a call still running).
     """
 
-    def __init__(self, kind: int, login: bool = False) -> None:
+    def __init__(self, kind: int) -> None:
         super().__init__()
         self._kind = kind
-        self._login = login
-        self._call: Optional[int] = None  # owned drupal_call *, freed with the future
+        self._call: Optional[int] = None  # owned drupal_call *: see _release
+
+    def _attach(self, call: Optional[int]) -> None:
+        """Takes the call handle; released at once if the call already ended."""
+        with self._condition:
+            self._call = call
+            done = self.done()
+        if done:
+            self._release()
+
+    def _release(self) -> None:
+        with self._condition:
+            call, self._call = self._call, None
+        if call:
+            _call_free(call)
 
     def cancel(self) -> bool:
         """Cancels the call; True if the future is now cancelled (False if it already ended)."""
-        call = self._call
-        if call and not self.done():
-            _call_cancel(call)
+        with self._condition:
+            call = self._call if not self.done() else None
+            if call:
+                _call_cancel(call)  # under the lock: the handle cannot be released meanwhile
         cancelled = super().cancel()
         if cancelled:
             self._notify_cancelled()
         return cancelled
+
+    def close(self) -> None:
+        """Cancels the call if it is still running and releases its handle. Idempotent."""
+        self.cancel()
+        self._release()
+
+    def __enter__(self) -> "DrupalFuture":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
 
     def _notify_cancelled(self) -> None:
         """Tells ``wait``/``as_completed`` waiters, as an executor does for its own futures (a
@@ -87,17 +113,20 @@ class DrupalFuture(concurrent.futures.Future):
                 self.set_running_or_notify_cancel()
 
     def _complete(self, code: int, response: Optional[int]) -> None:
-        if returns_answer(self._kind, code):
-            value = convert(self._kind, response, False, code)
-            try:
-                self.set_result(value)
-            except _InvalidState:  # cancelled meanwhile: drop the value
-                pass
-        elif code == _CANCELLED:
-            if concurrent.futures.Future.cancel(self):
-                self._notify_cancelled()
-        else:
-            self._fail(_response_error(code, response, self._login))
+        try:
+            if returns_answer(self._kind, code):
+                value = convert(self._kind, response, False, code)
+                try:
+                    self.set_result(value)
+                except _InvalidState:  # cancelled meanwhile: drop the value
+                    pass
+            elif code == _CANCELLED:
+                if concurrent.futures.Future.cancel(self):
+                    self._notify_cancelled()
+            else:
+                self._fail(_response_error(code, response))
+        finally:
+            self._release()
 
     def _fail(self, error: BaseException) -> None:
         try:
@@ -106,13 +135,10 @@ class DrupalFuture(concurrent.futures.Future):
             pass
 
     def __del__(self) -> None:
-        call = self._call
-        if call:
-            self._call = None
-            try:
-                _call_free(call)
-            except BaseException:
-                pass
+        try:
+            self._release()
+        except BaseException:
+            pass
 
 
 class LoopDispatcher:
@@ -156,19 +182,18 @@ class LoopDispatcher:
 class AsyncCall:
     """The registry entry of an awaited call: converts on the library thread, resolves on the loop."""
 
-    __slots__ = ("dispatcher", "future", "kind", "login")
+    __slots__ = ("dispatcher", "future", "kind")
 
-    def __init__(self, dispatcher: LoopDispatcher, future: asyncio.Future, kind: int, login: bool) -> None:
+    def __init__(self, dispatcher: LoopDispatcher, future: asyncio.Future, kind: int) -> None:
         self.dispatcher = dispatcher
         self.future = future
         self.kind = kind
-        self.login = login
 
     def _complete(self, code: int, response: Optional[int]) -> None:
         if returns_answer(self.kind, code):
             self.dispatcher.post(self.future, convert(self.kind, response, False, code), None)
         else:
-            self.dispatcher.post(self.future, None, _response_error(code, response, self.login))
+            self.dispatcher.post(self.future, None, _response_error(code, response))
 
     def _fail(self, error: BaseException) -> None:
         self.dispatcher.post(self.future, None, error)

@@ -236,22 +236,20 @@ _BY_CODE = {
     9: TLSError,
 }
 
-_BY_STATUS = {
-    401: AuthenticationError,
-    403: AuthorizationError,
-    404: NotFoundError,
-    422: ValidationError,
+#: The library's drupal_error_kind (what an HTTP failure means, decided by the library) -> class.
+_BY_KIND = {
+    1: AuthenticationError,
+    2: AuthorizationError,
+    3: NotFoundError,
+    4: ValidationError,
+    5: RedirectError,
 }
 
 DRUPAL_E_HTTP = 4
 
 
-def error_class(code: int, status: int, login: bool = False) -> type:
-    """The exception class for a ``drupal_code`` and HTTP status."""
+def error_class(code: int, kind: int = 0) -> type:
+    """The exception class for a ``drupal_code`` and the library's error kind."""
     if code == DRUPAL_E_HTTP:
-        if login and status == 400:
-            return AuthenticationError
-        if 300 <= status < 400:
-            return RedirectError
-        return _BY_STATUS.get(status, HTTPError)
+        return _BY_KIND.get(kind, HTTPError)
     return _BY_CODE.get(code, DrupalError)

@@ -141,6 +141,10 @@ class ClientOptions(Structure):
         ("entity_paths", POINTER(c_char_p)),
         ("max_retries", c_int),
         ("secret_headers", POINTER(c_char_p)),
+        ("request_hook", c_void_p),
+        ("request_hook_userdata", c_void_p),
+        ("log_hook", c_void_p),
+        ("log_hook_userdata", c_void_p),
     ]
 
 
@@ -176,6 +180,25 @@ CALLBACK = CFUNCTYPE(None, c_int, c_void_p, c_void_p)
 EVENT_CALLBACK = CFUNCTYPE(None, POINTER(Event), c_void_p)
 #: int (*drupal_interrupt_callback)(void *userdata)
 INTERRUPT_CALLBACK = CFUNCTYPE(c_int, c_void_p)
+#: drupal_code (*drupal_request_hook)(drupal_request_edit *, void *userdata)
+REQUEST_HOOK = CFUNCTYPE(c_int, c_void_p, c_void_p)
+#: void (*drupal_log_hook)(const char *line, void *userdata)
+LOG_HOOK = CFUNCTYPE(None, c_char_p, c_void_p)
+
+
+class MockAnswer(Structure):
+    """drupal_mock_answer."""
+    _fields_ = [
+        ("version", c_uint),
+        ("status", c_int),
+        ("headers", POINTER(c_char_p)),
+        ("body", c_char_p),
+        ("body_length", c_size_t),
+        ("fail", c_int),
+    ]
+
+
+DRUPAL_MOCK_ANSWER_VERSION = 1
 
 # Handles travel as plain integers (c_void_p): drupal_client *, drupal_response *, drupal_call *.
 _h = c_void_p
@@ -211,6 +234,12 @@ _SIGNATURES = [
     ("drupal_client_set_no_auth", _code, _h),
     ("drupal_client_has_session", c_int, _h),
     ("drupal_client_forget_session", _code, _h),
+    ("drupal_unimplemented_client_new", _code, _out),
+    ("drupal_request_edit_method", c_char_p, _h),
+    ("drupal_request_edit_url", c_char_p, _h),
+    ("drupal_request_edit_header", c_char_p, _h, _s),
+    ("drupal_request_edit_set_header", _code, _h, _s, _s),
+    ("drupal_request_edit_remove_header", _code, _h, _s),
     # session
     ("drupal_login", _code, _out, _h, _s, _s, *_ASYNC_TAIL),
     ("drupal_login_sync", _code, _out, _h, _s, _s),
@@ -246,6 +275,8 @@ _SIGNATURES = [
     ("drupal_response_code", _code, _h),
     ("drupal_response_status", c_int, _h),
     ("drupal_response_error_message", c_char_p, _h),
+    ("drupal_response_error_kind", c_int, _h),
+    ("drupal_response_logged_in", _code, POINTER(c_int), _h),
     ("drupal_response_drupal_message", c_char_p, _h),
     ("drupal_response_jsonapi_error_count", c_size_t, _h),
     ("drupal_response_jsonapi_error_member_at", _code, POINTER(c_char_p), POINTER(c_char_p), _h, c_size_t,
@@ -264,6 +295,13 @@ _SIGNATURES = [
     ("drupal_mock_add_user", _code, _out, _h, _s, _s, _strv),
     ("drupal_mock_add_entity", _code, _out, _h, _s, _s),
     ("drupal_mock_stub", _code, _h, _s, _s, c_int, _s, c_char_p, c_size_t),
+    ("drupal_mock_stub_answers", _code, _h, _s, _s, _strv, POINTER(MockAnswer), c_size_t),
+    ("drupal_mock_add_view", _code, _h, _s, _s, _s, c_uint),
+    ("drupal_mock_add_bundle", _code, _h, _s, _s),
+    ("drupal_mock_add_bearer_token", _code, _h, _s, _s),
+    ("drupal_mock_invalidate_csrf_tokens", _code, _h),
+    ("drupal_mock_requests_json", _code, _out, _h),
+    ("drupal_mock_clear_requests", _code, _h),
 ]
 
 for _signature in _SIGNATURES:
@@ -299,7 +337,7 @@ def last_error(code: int) -> _errors.DrupalError:
     is overwritten by the next drupal_* call).
     """
     message = _last_error().decode("utf-8", "replace")
-    return _errors.error_class(code, 0)(message, code=code_name(code))
+    return _errors.error_class(code)(message, code=code_name(code))
 
 
 def raise_last_error(code: int) -> NoReturn:
@@ -317,7 +355,9 @@ for _name in ("drupal_client_options_init", "drupal_client_new", "drupal_client_
               "drupal_client_set_bearer_token", "drupal_client_set_no_auth", "drupal_client_forget_session",
               "drupal_view_pager_new", "drupal_client_add_listener",
               "drupal_client_remove_listener", "drupal_mock_client_new", "drupal_mock_add_user",
-              "drupal_mock_add_entity", "drupal_mock_stub"):
+              "drupal_mock_add_entity", "drupal_mock_stub", "drupal_mock_stub_answers", "drupal_mock_add_view",
+              "drupal_mock_add_bundle", "drupal_mock_add_bearer_token", "drupal_mock_invalidate_csrf_tokens",
+              "drupal_mock_requests_json", "drupal_mock_clear_requests", "drupal_unimplemented_client_new"):
     getattr(lib, _name).errcheck = check
 
 _response_status = lib.drupal_response_status
@@ -369,10 +409,13 @@ def response_body(response: int) -> bytes:
     return ctypes.string_at(pointer, length.value) if length.value else b""
 
 
-def response_error(code: int, response: int, login: bool = False) -> _errors.DrupalError:
+_error_kind = lib.drupal_response_error_kind
+
+
+def response_error(code: int, response: int) -> _errors.DrupalError:
     """The exception for a failed call whose (borrowed or owned) response carries the details."""
     status = _response_status(response)
-    cls = _errors.error_class(code, status, login)
+    cls = _errors.error_class(code, _error_kind(response))
     message = _response_message(response).decode("utf-8", "replace")
     drupal_message = _drupal_message(response)
     kwargs = dict(code=code_name(code), status=status or None, body=response_body(response),

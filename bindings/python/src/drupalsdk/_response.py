@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from ctypes import byref, c_int
 from typing import Any, Optional
 
 from . import _ffi
@@ -10,6 +11,7 @@ from ._errors import DecodeError, DrupalError, Headers
 __all__ = ["Response"]
 
 _free = _ffi.lib.drupal_response_free
+_logged_in = _ffi.lib.drupal_response_logged_in
 _retain = _ffi.lib.drupal_response_retain
 _status = _ffi.lib.drupal_response_status
 _body = _ffi.response_body
@@ -35,7 +37,7 @@ class Response:
 
     ``status`` and ``content`` are read when the call ends; ``headers`` are read from the C
     response the first time they are asked for (the C response is then released; it is also
-    released by :meth:`close` or when the object is collected).
+    released by :meth:`close`, by leaving ``with response:``, or when the object is collected).
     """
 
     __slots__ = ("status", "content", "_handle", "_headers", "_error")
@@ -94,6 +96,12 @@ class Response:
             self._handle = None
             _free(handle)
 
+    def __enter__(self) -> "Response":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
     def __del__(self) -> None:
         try:
             self.close()
@@ -143,6 +151,10 @@ def convert(kind: int, response: Optional[int], owned: bool, code: int = 0) -> A
     if kind == KIND_RESPONSE or kind == KIND_ANSWER:
         error = _ffi.response_error(code, response) if code else None
         return Response(_status(response), _body(response), response if owned else _retain(response), error=error)
-    if kind == KIND_BOOL:
-        return _body(response).strip() == b"1"
+    if kind == KIND_BOOL:  # the library reads Drupal's login status answer
+        value = c_int()
+        code = _logged_in(byref(value), response)
+        if code:
+            raise _ffi.last_error(code)
+        return value.value == 1
     return _body(response).decode("utf-8", "replace")

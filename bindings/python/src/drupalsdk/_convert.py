@@ -1,0 +1,155 @@
+"""Python values into what the C API takes: UTF-8 strings, NULL-terminated arrays, JSON bodies.
+
+Refused here is only what cannot be converted (a NUL would cut a C string, ``None`` or an object
+has no text); what the library checks (paths, headers, JSON) is left to it.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from ctypes import byref, string_at
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+from . import _ffi
+from ._errors import InvalidArgumentError
+
+Id = Union[str, int]
+Query = Union[Mapping, Sequence[Tuple[str, Any]], None]
+HeadersArg = Union[Mapping, Sequence[Tuple[str, str]], Sequence[str], None]
+Body = Union[bytes, bytearray, memoryview, dict, list, str, None]
+
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+#: The largest size a C size_t option may hold here (what the library accepts: Int.max).
+MAX_SIZE = 2 ** 63 - 1
+#: The longest timeout libcurl takes (milliseconds in a 32-bit long).
+MAX_TIMEOUT = 2147483.0
+
+
+def invalid(message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(message, code="DRUPAL_E_INVALID_ARGUMENT")
+
+
+def text(value: Any, what: str = "argument") -> bytes:
+    """A str (or bytes, or int id) as UTF-8 bytes for a `const char *`. A NUL would end the C
+    string early (an id "12\\x003" would become "12"): refused, as the C API refuses it. The
+    value itself is never quoted in the error: it may be a password or a token."""
+    if type(value) is str:
+        try:
+            data = value.encode()
+        except UnicodeEncodeError as error:
+            raise invalid("%s is not valid Unicode (%s at position %d)" % (what, error.reason, error.start)) from None
+    elif isinstance(value, bytes):
+        data = value
+    elif isinstance(value, int) and not isinstance(value, bool):
+        return str(value).encode()
+    elif isinstance(value, str):
+        return text(str(value), what)
+    else:
+        raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
+    if b"\x00" in data:
+        raise invalid("%s contains a NUL character" % what)
+    return data
+
+
+def value_text(value: Any, what: str = "query value") -> bytes:
+    """A query or header value: text, a number, or a bool as "1"/"0" (never Python's repr)."""
+    if isinstance(value, (str, bytes)):
+        return text(value, what)
+    if isinstance(value, bool):
+        return b"1" if value else b"0"
+    if isinstance(value, (int, float)):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise invalid("%s is not a finite number" % what)
+        return str(value).encode()
+    raise TypeError("%s must be a str, bytes, number or bool, not %s" % (what, type(value).__name__))
+
+
+def json_body(body: Any) -> bytes:
+    """An entity body: a dict/list (serialised) or JSON text already encoded."""
+    if isinstance(body, (dict, list)):
+        return _dumps(body).encode()
+    if isinstance(body, bytes):
+        return body
+    if isinstance(body, (bytearray, memoryview)):
+        return bytes(body)
+    if isinstance(body, str):
+        return text(body, "body")
+    raise TypeError("body must be a dict, list, bytes or str, not %s" % type(body).__name__)
+
+
+def query_array(query: Query):  # type: ignore[no-untyped-def]
+    """A NULL-terminated name, value, ... array for the C API, or None. A list or tuple value
+    repeats the name once per item (``{"id": [1, 2]}`` is ``id=1&id=2``)."""
+    if not query:
+        return None
+    items = query.items() if isinstance(query, Mapping) else query
+    flat: List[bytes] = []
+    for name, value in items:
+        name_bytes = text(name, "query name")
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            flat.append(name_bytes)
+            flat.append(value_text(item, "query value of %s" % name_bytes.decode("utf-8", "replace")))
+    return _ffi.string_array(flat)
+
+
+def header_array(headers: HeadersArg):  # type: ignore[no-untyped-def]
+    """NULL-terminated "Name: value" lines, or None. CR/LF is refused by the library."""
+    if not headers:
+        return None
+    items: Iterable[Any] = headers.items() if isinstance(headers, Mapping) else headers
+    lines: List[bytes] = []
+    for item in items:
+        if isinstance(item, (str, bytes)):
+            lines.append(text(item, "header"))
+        else:
+            name, value = item
+            name_bytes = text(name, "header name")
+            lines.append(name_bytes + b": " + value_text(value, "header " + name_bytes.decode("utf-8", "replace")))
+    return _ffi.string_array(lines)
+
+
+def request_options(query: Query, headers: HeadersArg, body: Body, format: bool):  # type: ignore[no-untyped-def]
+    """A drupal_request_options (by reference: ctypes keeps the struct alive with it), or None."""
+    if not query and not headers and body is None and format:
+        return None
+    options = _ffi.RequestOptions(_ffi.DRUPAL_REQUEST_OPTIONS_VERSION)
+    array = query_array(query)
+    if array is not None:
+        options.query = array
+    array = header_array(headers)
+    if array is not None:
+        options.headers = array
+    if body is not None:
+        data = json_body(body)
+        options.body = data
+        options.body_length = len(data)
+    options.no_format = 0 if format else 1
+    return byref(options)
+
+
+def take_string(pointer: Optional[int]) -> str:
+    """An owned char * from the library, as str (freed with drupal_free)."""
+    if not pointer:
+        return ""
+    try:
+        return string_at(pointer).decode("utf-8", "replace")
+    finally:
+        _ffi.lib.drupal_free(pointer)
+
+
+def seconds(value: float, what: str) -> float:
+    """A timeout option: a number of seconds libcurl can take."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("%s must be a number of seconds, not %s" % (what, type(value).__name__))
+    number = float(value)
+    if not 0 < number <= MAX_TIMEOUT:
+        raise invalid("%s must be a number of seconds from more than 0 to %d" % (what, MAX_TIMEOUT))
+    return number
+
+
+def small_int(value: Any, what: str, low: int, high: int) -> int:
+    """An int option in [low, high] (bools are not ints here)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise invalid("%s must be an int from %d to %d" % (what, low, high))
+    return value

@@ -1,0 +1,148 @@
+"""MockClient and AsyncMockClient: clients over the library's in-memory Drupal, with what tests need
+to shape it (users, entities, bundles, views, bearer tokens, stale CSRF tokens, stubbed answers
+and failures) and to look at what it received.
+"""
+from __future__ import annotations
+
+import json
+from ctypes import byref, c_void_p
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Union
+
+from . import _ffi
+from ._client import AsyncClient, Client
+from ._convert import Body, HeadersArg, Query, header_array, json_body, query_array, take_string, text
+
+__all__ = ["MockClient", "AsyncMockClient", "StubAnswer"]
+
+_lib = _ffi.lib
+
+#: Failures a stub can stand for, as the library's codes.
+_FAILURES = {"network": _ffi.DRUPAL_E_NETWORK, "timeout": _ffi.DRUPAL_E_TIMEOUT, "tls": _ffi.DRUPAL_E_TLS}
+
+
+class StubAnswer(NamedTuple):
+    """One answer of a stub: a status, body and headers, or ``fail="network"`` / ``"timeout"`` /
+    ``"tls"`` for a call that gets no answer at all."""
+    status: int = 200
+    body: Body = b""
+    headers: HeadersArg = None
+    content_type: Optional[str] = "application/json"
+    fail: Optional[str] = None
+
+
+class _MockSite:
+    """What a mock client adds: seeding and stubbing the site, and reading what it received."""
+
+    _enter: Callable[[], int]
+    _exit: Callable[[], None]
+
+    def _setup_mock(self) -> None:
+        out = c_void_p()
+        _lib.drupal_mock_client_new(byref(out))
+        self.base_url = "mock:"
+        self._c_request_hook = None
+        self._setup(out.value)  # type: ignore[attr-defined]
+
+    def _site(self, function: Callable[..., Any], *args: Any) -> Any:
+        handle = self._enter()
+        try:
+            return function(handle, *args)
+        finally:
+            self._exit()
+
+    def add_user(self, name: str, password: str, roles: Iterable[str] = ()) -> str:
+        """Adds a user to the mock site; returns its uid."""
+        role_list = [text(role, "role") for role in roles]
+        out = c_void_p()
+        self._site(lambda handle: _lib.drupal_mock_add_user(byref(out), handle, text(name, "name"),
+                                                            text(password, "password"),
+                                                            _ffi.string_array(role_list) if role_list else None))
+        return take_string(out.value)
+
+    def add_entity(self, entity_type: str, body: Union[Dict[str, Any], bytes, str]) -> str:
+        """Stores an entity (Drupal's REST JSON, with its bundle field) as if created by admin; returns its id."""
+        out = c_void_p()
+        data = json_body(body)
+        self._site(lambda handle: _lib.drupal_mock_add_entity(byref(out), handle, text(entity_type, "entity_type"),
+                                                              data))
+        return take_string(out.value)
+
+    def add_bundle(self, entity_type: str, bundle: str) -> None:
+        """Declares a bundle; once a type has any, POST and PATCH refuse the others with 422."""
+        self._site(_lib.drupal_mock_add_bundle, text(entity_type, "entity_type"), text(bundle, "bundle"))
+
+    def add_view(self, path: str, entity_type: str, bundle: Optional[str] = None, items_per_page: int = 10) -> None:
+        """Adds a Views REST export at ``path`` over published entities of the type (and bundle)."""
+        self._site(_lib.drupal_mock_add_view, text(path, "path"), text(entity_type, "entity_type"),
+                   None if bundle is None else text(bundle, "bundle"), items_per_page)
+
+    def add_bearer_token(self, token: str, uid: Union[str, int]) -> None:
+        """Makes ``Authorization: Bearer <token>`` authenticate as the user ``uid``."""
+        self._site(_lib.drupal_mock_add_bearer_token, text(token, "token"), text(uid, "uid"))
+
+    def invalidate_csrf_tokens(self) -> None:
+        """Gives every session a new CSRF token, as a token that went stale would."""
+        self._site(_lib.drupal_mock_invalidate_csrf_tokens)
+
+    def stub(self, method: str, path: str, status: int = 200, body: Body = b"",
+             content_type: Optional[str] = "application/json", *, headers: HeadersArg = None,
+             query: Query = None, answers: Optional[Sequence[StubAnswer]] = None) -> None:
+        """Makes the mock site answer ``method path`` before anything else (later stubs win).
+
+        Args:
+            status, body, content_type, headers: the answer (headers such as Location or
+                Retry-After as a mapping or pairs).
+            query: query items the request must carry (others may come too); None for any.
+            answers: several :class:`StubAnswer`\\ s instead, given in order, the last one to every
+                later request; an answer may be a failure (``StubAnswer(fail="timeout")``).
+        """
+        if answers is None:
+            answers = [StubAnswer(status, body, headers, content_type)]
+        if not answers:
+            raise ValueError("answers is empty")
+        array = (_ffi.MockAnswer * len(answers))()
+        keep: List[Any] = []
+        for slot, answer in zip(array, answers):
+            slot.version = _ffi.DRUPAL_MOCK_ANSWER_VERSION
+            slot.status = int(answer.status)
+            lines = list(answer.headers.items()) if isinstance(answer.headers, dict) else list(answer.headers or ())
+            if answer.content_type is not None:
+                lines.append(("Content-Type", answer.content_type))
+            slot.headers = header_array(lines)
+            data = b"" if answer.body is None else json_body(answer.body)
+            slot.body, slot.body_length = data, len(data)
+            if answer.fail is not None:
+                if answer.fail not in _FAILURES:
+                    raise ValueError("fail must be one of %s" % ", ".join(_FAILURES))
+                slot.fail = _FAILURES[answer.fail]
+            keep.append((slot.headers, data))
+        self._site(_lib.drupal_mock_stub_answers, text(method, "method"), text(path, "path"), query_array(query),
+                   array, len(answers))
+
+    def requests(self) -> List[Dict[str, Any]]:
+        """The requests the site received, oldest first (the last 1,000): dicts with ``method``,
+        ``url``, ``headers`` (``[[name, value], ...]``) and ``body`` (text, or None)."""
+        out = c_void_p()
+        self._site(lambda handle: _lib.drupal_mock_requests_json(byref(out), handle))
+        return json.loads(take_string(out.value))
+
+    def clear_requests(self) -> None:
+        """Forgets the requests recorded so far."""
+        self._site(_lib.drupal_mock_clear_requests)
+
+
+class MockClient(_MockSite, Client):
+    """A :class:`Client` over an in-memory Drupal with a real site's semantics: users admin/admin
+    and editor/editor, article and page bundles, a tags vocabulary, a paged view at
+    ``/api/articles``, ids, 404s, login and CSRF. Calls complete on library threads, as live ones.
+    """
+
+    def __init__(self) -> None:
+        self._setup_mock()
+
+
+class AsyncMockClient(_MockSite, AsyncClient):
+    """An :class:`AsyncClient` over the in-memory Drupal of :class:`MockClient`."""
+
+    def __init__(self) -> None:
+        self._setup_mock()

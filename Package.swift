@@ -26,8 +26,10 @@ let package = Package(
         // The parts of the C API written in C: per-thread errors and the Jansson JSON helpers.
         .target(name: "CDrupal", dependencies: ["CJansson"],
                 cSettings: [.headerSearchPath("../../include")]),
+        // The version macros of include/drupalsdk.h, for the Swift core (written in one place).
+        .target(name: "CSDKVersion", dependencies: ["CJansson"]),
         // The protocol engine.
-        .target(name: "DrupalSDK", dependencies: ["CCurlShim"], swiftSettings: fastAsync),
+        .target(name: "DrupalSDK", dependencies: ["CCurlShim", "CSDKVersion"], swiftSettings: fastAsync),
         // @_cdecl exports over opaque handles.
         .target(name: "DrupalCABI", dependencies: ["DrupalSDK", "CDrupal"], exclude: ["exports.map"],
                 swiftSettings: fastAsync,

@@ -24,7 +24,6 @@ int drupal__fail(int code, const char *message) {
     return drupal__fail_n(code, message, message ? strlen(message) : 0);
 }
 
-void drupal__clear_error(void) { last_error[0] = '\0'; last_code = DRUPAL_OK; }
 int drupal__in_callback(void) { return in_callback; }
 void drupal__set_in_callback(int flag) { in_callback = flag; }
 

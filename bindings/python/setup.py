@@ -19,6 +19,20 @@ from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT_LIBRARY = os.path.join(HERE, "..", "..", "build", "lib", "libdrupalsdk.so")
+HEADER = os.path.join(HERE, "..", "..", "include", "drupalsdk.h")
+
+
+def header_version():
+    """MAJOR.MINOR.PATCH from include/drupalsdk.h, the one place the version is written."""
+    try:
+        with open(HEADER) as f:
+            text = f.read()
+    except OSError:
+        raise SystemExit("setup.py: %s is not there: build the package from a drupalsdk checkout" % HEADER)
+    parts = [re.search(r"#define DRUPAL_SDK_VERSION_%s (\d+)" % part, text) for part in ("MAJOR", "MINOR", "PATCH")]
+    if not all(parts):
+        raise SystemExit("setup.py: no DRUPAL_SDK_VERSION_* macros in %s" % HEADER)
+    return ".".join(match.group(1) for match in parts)
 
 
 def bundled_library():
@@ -70,4 +84,5 @@ class LibraryDistribution(Distribution):
         return bundled_library() is not None
 
 
-setup(distclass=LibraryDistribution, cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": PlatformWheel})
+setup(version=header_version(), distclass=LibraryDistribution,
+      cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": PlatformWheel})

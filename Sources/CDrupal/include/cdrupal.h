@@ -15,7 +15,6 @@ DRUPAL_INTERNAL int drupal__fail(int code, const char *message);
 DRUPAL_INTERNAL int drupal__fail_n(int code, const char *message, size_t length);
 /* Clears the calling thread's last error (a call that succeeds leaves the old one in place,
  * as errno does; only tests use this). */
-DRUPAL_INTERNAL void drupal__clear_error(void);
 /* 1 while the calling thread runs a library callback, so _sync calls can refuse. */
 DRUPAL_INTERNAL int drupal__in_callback(void);
 DRUPAL_INTERNAL void drupal__set_in_callback(int flag);

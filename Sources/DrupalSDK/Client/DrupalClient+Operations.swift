@@ -87,16 +87,15 @@ extension DrupalClient {
     /// Blocks until a task running `work` ends (for clients without a blocking mode of their own).
     static func waitForTask(_ operation: DrupalOperation, _ register: (@escaping Cancel) -> Void,
                             _ work: @escaping @Sendable () async throws -> DrupalResponse?) throws -> Outcome {
-        let outcome = Mutex<Outcome?>(nil)
+        let outcome = OutcomeBox()
         let done = DispatchSemaphore(value: 0)
         let task = Task {
-            let result = await DrupalClient.outcome(work)
-            outcome.withLock { $0 = result }
+            outcome.set(await DrupalClient.outcome(work))
             done.signal()
         }
         register { task.cancel() }
         done.wait()
-        return outcome.withLock { $0 } ?? .failure(DrupalError(.internal, "\(operation.name) ended without an outcome"))
+        return outcome.get() ?? .failure(DrupalError(.internal, "\(operation.name) ended without an outcome"))
     }
 }
 

@@ -34,19 +34,6 @@ public struct EntityPath: Sendable, Equatable {
 }
 
 extension EntityPath {
-    /// Throws `.invalidArgument` for an entity type that is not a machine name or an id that
-    /// cannot be a path segment, exactly as the client would before sending.
-    public static func validate(entityType: String, id: String? = nil) throws {
-        if let id {
-            // The common case, checked without building the path: an id of unreserved characters
-            // is its own encoding and cannot leave the resource.
-            if PathSafety.isPlainSegment(id) { return try EntityPathTable.validateEntityType(entityType) }
-            _ = try PathSafety.normalizePath(try EntityPathTable.core.canonicalPath(entityType, id: id))
-        } else {
-            _ = try EntityPathTable.core.createPath(entityType)
-        }
-    }
-
     /// Throws `.invalidArgument` unless `entityType` is a machine name, the canonical path holds
     /// "{id}" once and both paths stay under the base URL.
     public func validate(entityType: String) throws {

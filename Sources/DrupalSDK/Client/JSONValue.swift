@@ -39,14 +39,6 @@ public enum JSONValue: Sendable, Equatable, Codable {
         try? JSONDecoder().decode(JSONValue.self, from: data)
     }
 
-    /// Entity bodies must be JSON; a typo is caught before sending rather than as Drupal's 400
-    /// or 500. Throws `.invalidArgument`.
-    public static func validateEntityBody(_ body: Data) throws {
-        guard parse(body) != nil else {
-            throw DrupalError.invalidArgument("the entity body is not valid JSON (\(body.count) bytes)")
-        }
-    }
-
     public func encoded() -> Data {
         (try? JSONEncoder().encode(self)) ?? Data("null".utf8)
     }

@@ -30,7 +30,8 @@ extension LiveSession {
     }
 }
 
-/// Hands a blocking call's outcome from its task to the waiting thread.
+/// Hands a blocking call's outcome to the waiting thread (from its task, or from a completion
+/// on the driving thread).
 final class OutcomeBox: Sendable {
     private let slot = Mutex<DrupalClient.Outcome?>(nil)
     func set(_ outcome: DrupalClient.Outcome) { slot.withLock { $0 = outcome } }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Synchronization
 
 /// Requests without a Swift task: for plain requests that need no CSRF round trip or redirect, a
 /// task per request costs more than the request's own work (the C API's callback-driven loops).
@@ -25,15 +24,15 @@ extension LiveSession {
     func runWithoutTask(_ request: DrupalRequest, _ drive: Transport.Drive,
                         _ register: (@escaping DrupalClient.Cancel) -> Void) throws -> DrupalClient.Outcome {
         let exchange = try beginExchange(request, csrfToken: nil)
-        let outcome = OutcomeSlot()
+        let outcome = OutcomeBox()
         let chain = AttemptChain()
         register { chain.cancel() }
         drive({ startOnThisThread in
             startAttempt(exchange, request, attempt: 1, started: ContinuousClock.now, startOnThisThread, chain) {
-                outcome.value = $0
+                outcome.set($0)
             }
-        }, { outcome.value != nil })
-        return outcome.value ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
+        }, { outcome.get() != nil })
+        return outcome.get() ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
     }
 
     /// One attempt of a task-free request; a retry waits in a task (made only then) and starts the
@@ -63,15 +62,5 @@ extension LiveSession {
             })
         }
         chain.set(cancel)
-    }
-}
-
-/// The outcome of a blocking task-free request: written by its completion (on the driving thread,
-/// or a retry's task when it is cancelled), read by the driving thread.
-private final class OutcomeSlot: Sendable {
-    private let slot = Mutex<DrupalClient.Outcome?>(nil)
-    var value: DrupalClient.Outcome? {
-        get { slot.withLock { $0 } }
-        set { slot.withLock { $0 = newValue } }
     }
 }

@@ -37,12 +37,6 @@ public enum PathSafety {
         return percentEncode(segment)
     }
 
-    /// A segment that needs no encoding and stays inside its resource: unreserved bytes only,
-    /// not empty, "." or "..".
-    static func isPlainSegment(_ segment: String) -> Bool {
-        !segment.isEmpty && segment != "." && segment != ".." && segment.utf8AllSatisfy(isUnreservedByte)
-    }
-
     /// Checks a caller-given path ("/api/articles", "node/1") and returns it absolute and encoded.
     /// Bytes outside the safe set are percent-encoded; existing %XX escapes are kept.
     public static func normalizePath(_ path: String) throws -> String {
@@ -176,13 +170,6 @@ public enum PathSafety {
             }
             return !(segmentIsDots && segmentLength > 0 && segmentLength <= 2)
         }
-    }
-
-    /// `key=value&...` with both sides encoded (brackets kept readable for PHP array keys).
-    public static func queryString(_ items: [(String, String)]) -> String {
-        var query = ""
-        appendQuery(items, to: &query, separator: "")
-        return query
     }
 
     /// Appends `separator` and `key=value`, then `&key=value` for the rest.

@@ -1,3 +1,4 @@
+import CSDKVersion
 import FoundationEssentials
 
 /// How the client sends HTTP: one closure. The default is `Transport.curl`, on libcurl.
@@ -74,10 +75,11 @@ public struct TransportOptions: Sendable {
     public init() {}
 }
 
+/// The SDK's version, as include/drupalsdk.h says (the one place it is written).
 public enum DrupalSDKVersion {
-    public static let major = 0
-    public static let minor = 1
-    public static let patch = 0
+    public static let major = Int(DRUPAL_SDK_VERSION_MAJOR)
+    public static let minor = Int(DRUPAL_SDK_VERSION_MINOR)
+    public static let patch = Int(DRUPAL_SDK_VERSION_PATCH)
     public static var string: String { "\(major).\(minor).\(patch)" }
 }
 

@@ -19,11 +19,22 @@ from ._errors import (AuthenticationError, AuthorizationError, CancelledError, D
 from ._managed import ClosedError
 from ._response import Response
 from ._calls import DrupalFuture
-from ._client import AsyncClient, Client, RequestEdit
+from ._client import AsyncClient, Client
+from ._hooks import RequestEdit
 from ._events import Event, Listener
 from ._mock import AsyncMockClient, MockClient, StubAnswer
 
-__version__ = "0.1.0"
+def _version() -> str:
+    """The installed package's version (setup.py reads it from include/drupalsdk.h), or, run
+    from a source tree without installing, the library's."""
+    import importlib.metadata
+    try:
+        return importlib.metadata.version("drupalsdk")
+    except importlib.metadata.PackageNotFoundError:
+        return library_version()
+
+
+__version__ = _version()
 
 __all__ = [
     "Client", "AsyncClient", "MockClient", "AsyncMockClient", "StubAnswer", "RequestEdit", "Response", "Headers",

@@ -16,7 +16,7 @@ import logging
 from collections import deque
 from typing import Any, Deque, Dict, Optional, Tuple
 
-from . import _ffi
+from . import _ffi, _readers
 from ._response import convert, returns_answer
 
 __all__ = ["DrupalFuture", "AsyncCall", "LoopDispatcher", "TRAMPOLINE", "new_key", "pending"]
@@ -31,7 +31,7 @@ new_key = itertools.count(1).__next__
 _CANCELLED = _ffi.DRUPAL_E_CANCELLED
 _call_cancel = _ffi.call_cancel
 _call_free = _ffi.call_free
-_response_error = _ffi.response_error
+_response_error = _readers.response_error
 _InvalidState = concurrent.futures.InvalidStateError
 
 

@@ -12,28 +12,27 @@ from collections.abc import Mapping
 from ctypes import byref, c_void_p, cast
 from typing import Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from . import _ffi, _interrupts
+from . import _ffi, _interrupts, _readers
 from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, new_key, pending
 from ._convert import (MAX_SIZE, HeadersArg, Query, header_array, invalid, query_array, seconds, small_int,
                        text)
 from ._events import Hooks
+from ._hooks import LOG_HOOK, RequestEdit, request_hook
 from ._managed import Managed
 from ._operations import NEXT_PAGE, Operation, install
 from ._response import KIND_ANSWER, KIND_RESPONSE, convert, returns_answer
 
-__all__ = ["Client", "AsyncClient", "RequestEdit"]
+__all__ = ["Client", "AsyncClient"]
 
 log = logging.getLogger("drupalsdk")
 
 _lib = _ffi.lib
 _last_error = _ffi.last_error
-_response_error = _ffi.response_error
+_response_error = _readers.response_error
 _response_free = _lib.drupal_response_free
 _call_cancel = _ffi.call_cancel
 _call_free = _ffi.call_free
 _watch_interrupts = _interrupts.watch
-
-_CODE_INTERNAL = _ffi.DRUPAL_E_INTERNAL
 
 
 def _reraise_interrupt(previous: int, response: Optional[int]) -> None:
@@ -45,60 +44,6 @@ def _reraise_interrupt(previous: int, response: Optional[int]) -> None:
         if response:
             _response_free(response)
         raise
-
-
-class RequestEdit:
-    """A request about to be sent, as an ``on_request`` hook sees it (valid during the hook)."""
-
-    __slots__ = ("_edit",)
-
-    def __init__(self, edit: int) -> None:
-        self._edit = edit
-
-    @property
-    def method(self) -> str:
-        return (_lib.drupal_request_edit_method(self._edit) or b"").decode("utf-8", "replace")
-
-    @property
-    def url(self) -> str:
-        return (_lib.drupal_request_edit_url(self._edit) or b"").decode("utf-8", "replace")
-
-    def header(self, name: str) -> Optional[str]:
-        """The first value of a header, or None."""
-        value = _lib.drupal_request_edit_header(self._edit, text(name, "header name"))
-        return None if value is None else value.decode("utf-8", "replace")
-
-    def set_header(self, name: str, value: str) -> None:
-        """Sets a header (InvalidArgumentError for CR/LF, or a header that frames the request)."""
-        code = _lib.drupal_request_edit_set_header(self._edit, text(name, "header name"), text(value, "header value"))
-        if code:
-            raise _last_error(code)
-
-    def remove_header(self, name: str) -> None:
-        _lib.drupal_request_edit_remove_header(self._edit, text(name, "header name"))
-
-
-def _request_hook(hook: Callable[[RequestEdit], Any]):  # type: ignore[no-untyped-def]
-    """The C request hook calling ``hook``; what it raises fails the request (and is logged)."""
-    def call(edit: int, _userdata: Any) -> int:
-        try:
-            hook(RequestEdit(edit))
-            return 0
-        except BaseException:
-            log.exception("drupalsdk: the on_request hook %r raised; the request is not sent", hook)
-            return _CODE_INTERNAL
-    return _ffi.REQUEST_HOOK(call)
-
-
-def _log_line(line: bytes, _userdata: Any) -> None:
-    try:
-        log.debug("%s", line.decode("utf-8", "replace"))
-    except BaseException:
-        pass
-
-
-#: One C log hook for every client: requests and responses at DEBUG, secrets redacted.
-_LOG_HOOK = _ffi.LOG_HOOK(_log_line)
 
 
 class _ClientBase(Managed, Hooks):
@@ -178,10 +123,10 @@ class _ClientBase(Managed, Hooks):
         if on_request is not None:
             if not callable(on_request):
                 raise TypeError("on_request must be callable")
-            self._c_request_hook = _request_hook(on_request)
+            self._c_request_hook = request_hook(on_request)
             options.request_hook = cast(self._c_request_hook, c_void_p)
         if log.isEnabledFor(logging.DEBUG):
-            options.log_hook = cast(_LOG_HOOK, c_void_p)
+            options.log_hook = cast(LOG_HOOK, c_void_p)
         out = c_void_p()
         _lib.drupal_client_new(byref(out), text(base_url, "base_url"), byref(options))
         self.base_url = base_url

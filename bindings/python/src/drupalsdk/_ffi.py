@@ -22,8 +22,18 @@ from typing import List, NoReturn, Optional, Tuple
 
 from . import _errors, _loaderror
 
-#: The C API version this binding was written for (major, minor).
-API_VERSION = (0, 1)
+#: The C API version this binding was written for (major, minor): its own version's, which
+#: setup.py reads from include/drupalsdk.h.
+def _binding_version() -> Tuple[int, int]:
+    import importlib.metadata
+    try:
+        major, minor = importlib.metadata.version("drupalsdk").split(".")[:2]
+        return int(major), int(minor)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return (-1, -1)   # not installed (a source tree): any library version is taken
+
+
+API_VERSION = _binding_version()
 
 LIBRARY_ENV = "DRUPALSDK_LIBRARY"
 
@@ -360,80 +370,6 @@ for _name in ("drupal_client_options_init", "drupal_client_new", "drupal_client_
               "drupal_mock_requests_json", "drupal_mock_clear_requests", "drupal_unimplemented_client_new"):
     getattr(lib, _name).errcheck = check
 
-_response_status = lib.drupal_response_status
-_response_message = lib.drupal_response_error_message
-_response_body = lib.drupal_response_body
-_header_count = lib.drupal_response_header_count
-_header_at = lib.drupal_response_header_at
-_violation_count = lib.drupal_response_violation_count
-_violation_at = lib.drupal_response_violation_at
-_drupal_message = lib.drupal_response_drupal_message
-_jsonapi_error_count = lib.drupal_response_jsonapi_error_count
-_jsonapi_error_member_at = lib.drupal_response_jsonapi_error_member_at
-
-
-def _text(value: "Optional[bytes]") -> str:
-    return value.decode("utf-8", "replace") if value else ""
-
-
-def response_jsonapi_errors(response: int) -> "List[_errors.ErrorObject]":
-    """Every JSON:API error entry of a response, each with all its members."""
-    entries = []
-    name = c_char_p()
-    value = c_char_p()
-    for index in range(_jsonapi_error_count(response)):
-        members = {}
-        member = 0
-        while _jsonapi_error_member_at(byref(name), byref(value), response, index, member) == DRUPAL_OK:
-            members[_text(name.value)] = _text(value.value)
-            member += 1
-        entries.append(_errors.ErrorObject(members.get("title"), members.get("status"), members.get("detail"),
-                                           members.get("code"), members.get("source.pointer"), members))
-    return entries
-
-
-def response_headers(response: int) -> _errors.Headers:
-    """Every header field of a (borrowed or owned) response, as a Headers mapping."""
-    fields = []
-    name = c_char_p()
-    value = c_char_p()
-    for index in range(_header_count(response)):
-        if _header_at(byref(name), byref(value), response, index) == DRUPAL_OK:
-            fields.append((name.value.decode("latin-1"), value.value.decode("utf-8", "replace")))  # type: ignore[union-attr]
-    return _errors.Headers(fields)
-
-
-def response_body(response: int) -> bytes:
-    length = c_size_t()
-    pointer = _response_body(response, byref(length))
-    return ctypes.string_at(pointer, length.value) if length.value else b""
-
-
-_error_kind = lib.drupal_response_error_kind
-
-
-def response_error(code: int, response: int) -> _errors.DrupalError:
-    """The exception for a failed call whose (borrowed or owned) response carries the details."""
-    status = _response_status(response)
-    cls = _errors.error_class(code, _error_kind(response))
-    message = _response_message(response).decode("utf-8", "replace")
-    drupal_message = _drupal_message(response)
-    kwargs = dict(code=code_name(code), status=status or None, body=response_body(response),
-                  headers=response_headers(response),
-                  drupal_message=None if drupal_message is None else drupal_message.decode("utf-8", "replace"),
-                  jsonapi_errors=response_jsonapi_errors(response) if _jsonapi_error_count(response) else None)
-    if cls is _errors.ValidationError:
-        path = c_char_p()
-        text = c_char_p()
-        violations = []
-        for index in range(_violation_count(response)):
-            if _violation_at(byref(path), byref(text), response, index) == DRUPAL_OK:
-                violations.append((path.value.decode("utf-8", "replace"),  # type: ignore[union-attr]
-                                   text.value.decode("utf-8", "replace")))  # type: ignore[union-attr]
-        return _errors.ValidationError(message, violations=violations, **kwargs)
-    return cls(message, **kwargs)
-
-
 def string_array(items: "List[bytes]"):  # type: ignore[no-untyped-def]
     """A NULL-terminated ``const char *const *`` holding items (keep the result alive)."""
     array = (c_char_p * (len(items) + 1))()
@@ -451,7 +387,7 @@ def _check_version() -> None:
         major, minor = (int(part) for part in version.split(".")[:2])
     except ValueError:
         raise ImportError("drupalsdk: %s reports an unreadable version %r" % (library_path, version)) from None
-    if (major, minor) != API_VERSION:
+    if API_VERSION != (-1, -1) and (major, minor) != API_VERSION:
         raise ImportError("drupalsdk: %s is version %s, but this binding was written for %d.%d.x; "
                           "rebuild the library (scripts/build-lib) or install the matching binding"
                           % (library_path, version, API_VERSION[0], API_VERSION[1]))

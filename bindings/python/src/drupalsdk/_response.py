@@ -5,7 +5,7 @@ import json
 from ctypes import byref, c_int
 from typing import Any, Optional
 
-from . import _ffi
+from . import _ffi, _readers
 from ._errors import DecodeError, DrupalError, Headers
 
 __all__ = ["Response"]
@@ -14,7 +14,7 @@ _free = _ffi.lib.drupal_response_free
 _logged_in = _ffi.lib.drupal_response_logged_in
 _retain = _ffi.lib.drupal_response_retain
 _status = _ffi.lib.drupal_response_status
-_body = _ffi.response_body
+_body = _readers.response_body
 def _refuse_constant(name: str) -> Any:
     raise ValueError("%s is not JSON" % name)
 
@@ -56,7 +56,7 @@ class Response:
         headers = self._headers
         if headers is None:
             handle = self._handle
-            headers = _ffi.response_headers(handle) if handle else Headers()
+            headers = _readers.response_headers(handle) if handle else Headers()
             self._headers = headers
             self.close()
         return headers
@@ -125,7 +125,7 @@ KIND_PAGE = 6       # a page's rows (list), or None once a pager has no more pag
 
 def _decode_failure(response: int, body: bytes, error: Exception) -> DecodeError:
     return DecodeError("the response body is not JSON: %s" % error, code="DRUPAL_E_DECODE",
-                       status=_status(response), body=body, headers=_ffi.response_headers(response))
+                       status=_status(response), body=body, headers=_readers.response_headers(response))
 
 
 def returns_answer(kind: int, code: int) -> bool:
@@ -149,7 +149,7 @@ def convert(kind: int, response: Optional[int], owned: bool, code: int = 0) -> A
     if kind == KIND_NONE:
         return None
     if kind == KIND_RESPONSE or kind == KIND_ANSWER:
-        error = _ffi.response_error(code, response) if code else None
+        error = _readers.response_error(code, response) if code else None
         return Response(_status(response), _body(response), response if owned else _retain(response), error=error)
     if kind == KIND_BOOL:  # the library reads Drupal's login status answer
         value = c_int()

@@ -1,0 +1,41 @@
+import CCurl
+import CCurlShim
+import FoundationEssentials
+
+/// libcurl result codes mapped onto the SDK's error codes.
+enum CurlErrors {
+    static func error(for code: CURLcode, transfer: CurlTransfer, options: TransportOptions) -> DrupalError {
+        let detail = transfer.curlErrorMessage.isEmpty
+            ? String(cString: curl_easy_strerror(code)) : transfer.curlErrorMessage
+        let url = Redaction.redactURL(transfer.request.url)
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return DrupalError(.timeout, "\(transfer.request.method) \(url) timed out: \(detail)")
+        case CURLE_WRITE_ERROR where transfer.exceededMaxBody, CURLE_FILESIZE_EXCEEDED:
+            return DrupalError(.tooLarge, "the response to \(transfer.request.method) \(url) is larger than the "
+                               + "limit of \(options.maxBodySize) bytes")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE:
+            return DrupalError(.tls, "TLS failed for \(url): \(detail)")
+        case CURLE_URL_MALFORMAT:
+            return DrupalError(.invalidArgument, "cannot send to \(url): \(detail)")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
+            // The answer was not HTTP (a bad status line, another protocol): the server's fault.
+            return DrupalError(.network, "\(transfer.request.method) \(url): the server's answer is not valid HTTP "
+                               + "(a protocol error): \(detail)")
+        case CURLE_OUT_OF_MEMORY:
+            // libcurl reports a response header over its limit (CURL_MAX_HTTP_HEADER, 100 KiB) as
+            // out of memory; the requests it sends were checked before (RequestLimits).
+            return DrupalError(.tooLarge, "the answer to \(transfer.request.method) \(url) has a header line "
+                               + "over libcurl's limit of 100 KiB (or libcurl ran out of memory): \(detail)")
+        default:
+            var error = DrupalError(.network, "\(transfer.request.method) \(url) failed: \(detail)")
+            switch code {
+            case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: error.connectionFailure = .notConnected
+            case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE: error.connectionFailure = .lost
+            default: break
+            }
+            return error
+        }
+    }
+}

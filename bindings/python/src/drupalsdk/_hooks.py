@@ -1,0 +1,71 @@
+"""The client's hooks into its requests: ``on_request`` (a :class:`RequestEdit` per request, to
+read it or change its headers) and DEBUG logging of every request and response, redacted by the
+library. Both are C hooks the library calls on the thread sending the request."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Optional
+
+from . import _ffi
+from ._convert import text
+
+__all__ = ["RequestEdit", "request_hook", "LOG_HOOK"]
+
+log = logging.getLogger("drupalsdk")
+_lib = _ffi.lib
+_last_error = _ffi.last_error
+_CODE_INTERNAL = _ffi.DRUPAL_E_INTERNAL
+
+
+class RequestEdit:
+    """A request about to be sent, as an ``on_request`` hook sees it (valid during the hook)."""
+
+    __slots__ = ("_edit",)
+
+    def __init__(self, edit: int) -> None:
+        self._edit = edit
+
+    @property
+    def method(self) -> str:
+        return (_lib.drupal_request_edit_method(self._edit) or b"").decode("utf-8", "replace")
+
+    @property
+    def url(self) -> str:
+        return (_lib.drupal_request_edit_url(self._edit) or b"").decode("utf-8", "replace")
+
+    def header(self, name: str) -> Optional[str]:
+        """The first value of a header, or None."""
+        value = _lib.drupal_request_edit_header(self._edit, text(name, "header name"))
+        return None if value is None else value.decode("utf-8", "replace")
+
+    def set_header(self, name: str, value: str) -> None:
+        """Sets a header (InvalidArgumentError for CR/LF, or a header that frames the request)."""
+        code = _lib.drupal_request_edit_set_header(self._edit, text(name, "header name"), text(value, "header value"))
+        if code:
+            raise _last_error(code)
+
+    def remove_header(self, name: str) -> None:
+        _lib.drupal_request_edit_remove_header(self._edit, text(name, "header name"))
+
+
+def request_hook(hook: Callable[[RequestEdit], Any]):  # type: ignore[no-untyped-def]
+    """The C request hook calling ``hook``; what it raises fails the request (and is logged)."""
+    def call(edit: int, _userdata: Any) -> int:
+        try:
+            hook(RequestEdit(edit))
+            return 0
+        except BaseException:
+            log.exception("drupalsdk: the on_request hook %r raised; the request is not sent", hook)
+            return _CODE_INTERNAL
+    return _ffi.REQUEST_HOOK(call)
+
+
+def _log_line(line: bytes, _userdata: Any) -> None:
+    try:
+        log.debug("%s", line.decode("utf-8", "replace"))
+    except BaseException:
+        pass
+
+
+#: One C log hook for every client: requests and responses at DEBUG, secrets redacted.
+LOG_HOOK = _ffi.LOG_HOOK(_log_line)

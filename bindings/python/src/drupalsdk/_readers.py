@@ -1,0 +1,85 @@
+"""Reading a C response into Python values: its body, headers, and the exception it stands for
+(code, kind, status, Drupal's message, violations, JSON:API errors)."""
+from __future__ import annotations
+
+import ctypes
+from ctypes import byref, c_char_p, c_size_t
+from typing import List, Optional
+
+from . import _errors
+from ._ffi import DRUPAL_OK, code_name, lib
+
+__all__ = ["response_headers", "response_body", "response_error", "response_jsonapi_errors"]
+
+_response_status = lib.drupal_response_status
+_response_message = lib.drupal_response_error_message
+_response_body = lib.drupal_response_body
+_header_count = lib.drupal_response_header_count
+_header_at = lib.drupal_response_header_at
+_violation_count = lib.drupal_response_violation_count
+_violation_at = lib.drupal_response_violation_at
+_drupal_message = lib.drupal_response_drupal_message
+_jsonapi_error_count = lib.drupal_response_jsonapi_error_count
+_jsonapi_error_member_at = lib.drupal_response_jsonapi_error_member_at
+
+
+def _text(value: "Optional[bytes]") -> str:
+    return value.decode("utf-8", "replace") if value else ""
+
+
+def response_jsonapi_errors(response: int) -> "List[_errors.ErrorObject]":
+    """Every JSON:API error entry of a response, each with all its members."""
+    entries = []
+    name = c_char_p()
+    value = c_char_p()
+    for index in range(_jsonapi_error_count(response)):
+        members = {}
+        member = 0
+        while _jsonapi_error_member_at(byref(name), byref(value), response, index, member) == DRUPAL_OK:
+            members[_text(name.value)] = _text(value.value)
+            member += 1
+        entries.append(_errors.ErrorObject(members.get("title"), members.get("status"), members.get("detail"),
+                                           members.get("code"), members.get("source.pointer"), members))
+    return entries
+
+
+def response_headers(response: int) -> _errors.Headers:
+    """Every header field of a (borrowed or owned) response, as a Headers mapping."""
+    fields = []
+    name = c_char_p()
+    value = c_char_p()
+    for index in range(_header_count(response)):
+        if _header_at(byref(name), byref(value), response, index) == DRUPAL_OK:
+            fields.append((name.value.decode("latin-1"), value.value.decode("utf-8", "replace")))  # type: ignore[union-attr]
+    return _errors.Headers(fields)
+
+
+def response_body(response: int) -> bytes:
+    length = c_size_t()
+    pointer = _response_body(response, byref(length))
+    return ctypes.string_at(pointer, length.value) if length.value else b""
+
+
+_error_kind = lib.drupal_response_error_kind
+
+
+def response_error(code: int, response: int) -> _errors.DrupalError:
+    """The exception for a failed call whose (borrowed or owned) response carries the details."""
+    status = _response_status(response)
+    cls = _errors.error_class(code, _error_kind(response))
+    message = _response_message(response).decode("utf-8", "replace")
+    drupal_message = _drupal_message(response)
+    kwargs = dict(code=code_name(code), status=status or None, body=response_body(response),
+                  headers=response_headers(response),
+                  drupal_message=None if drupal_message is None else drupal_message.decode("utf-8", "replace"),
+                  jsonapi_errors=response_jsonapi_errors(response) if _jsonapi_error_count(response) else None)
+    if cls is _errors.ValidationError:
+        path = c_char_p()
+        text = c_char_p()
+        violations = []
+        for index in range(_violation_count(response)):
+            if _violation_at(byref(path), byref(text), response, index) == DRUPAL_OK:
+                violations.append((path.value.decode("utf-8", "replace"),  # type: ignore[union-attr]
+                                   text.value.decode("utf-8", "replace")))  # type: ignore[union-attr]
+        return _errors.ValidationError(message, violations=violations, **kwargs)
+    return cls(message, **kwargs)

@@ -22,19 +22,16 @@ private func mockSite(_ client: OpaquePointer?) throws -> MockDrupal {
     return site
 }
 
-@_cdecl("drupal_mock_add_user")
-public func drupal_mock_add_user(_ uid: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ client: OpaquePointer?,
-                                 _ name: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
-                                 _ roles: UnsafePointer<UnsafePointer<CChar>?>?) -> drupal_code {
-    uid?.pointee = nil
+/// Runs `body` on a mock client's site and hands the id it returns to `out` (owned by the
+/// caller, NULL when not wanted).
+private func newID(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ client: OpaquePointer?,
+                   _ body: (MockDrupal) throws -> String) -> drupal_code {
+    out?.pointee = nil
     do {
-        let site = try mockSite(client)
-        let newUID = site.addUser(name: try CInput.nonEmptyString(name, "name"),
-                                  password: try CInput.string(password, "password"),
-                                  roles: try CInput.stringList(roles, "roles"))
-        if let uid {
-            guard let copy = duplicateCString(newUID) else { return fail(.noMemory, "out of memory copying the new id") }
-            uid.pointee = copy
+        let id = try body(try mockSite(client))
+        if let out {
+            guard let copy = duplicateCString(id) else { return fail(.noMemory, "out of memory copying the new id") }
+            out.pointee = copy
         }
         return drupalOK
     } catch {
@@ -42,25 +39,25 @@ public func drupal_mock_add_user(_ uid: UnsafeMutablePointer<UnsafeMutablePointe
     }
 }
 
+@_cdecl("drupal_mock_add_user")
+public func drupal_mock_add_user(_ uid: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ client: OpaquePointer?,
+                                 _ name: UnsafePointer<CChar>?, _ password: UnsafePointer<CChar>?,
+                                 _ roles: UnsafePointer<UnsafePointer<CChar>?>?) -> drupal_code {
+    newID(uid, client) { site in
+        site.addUser(name: try CInput.nonEmptyString(name, "name"), password: try CInput.string(password, "password"),
+                     roles: try CInput.stringList(roles, "roles"))
+    }
+}
+
 @_cdecl("drupal_mock_add_entity")
 public func drupal_mock_add_entity(_ id: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ client: OpaquePointer?,
                                    _ type: UnsafePointer<CChar>?, _ json: UnsafePointer<CChar>?) -> drupal_code {
-    id?.pointee = nil
-    do {
-        let site = try mockSite(client)
+    newID(id, client) { site in
         let entityType = try CInput.nonEmptyString(type, "entity_type")
-        let text = try CInput.string(json, "json")
-        guard let body = JSONValue.parse(Data(text.utf8)), body.objectValue != nil else {
+        guard let body = JSONValue.parse(Data(try CInput.string(json, "json").utf8)), body.objectValue != nil else {
             throw DrupalError(.invalidArgument, "json is not a JSON object")
         }
-        let newID = site.addEntity(entityType, body)
-        if let id {
-            guard let copy = duplicateCString(newID) else { return fail(.noMemory, "out of memory copying the new id") }
-            id.pointee = copy
-        }
-        return drupalOK
-    } catch {
-        return fail(error)
+        return site.addEntity(entityType, body)
     }
 }
 

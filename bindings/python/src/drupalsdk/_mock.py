@@ -33,8 +33,7 @@ class StubAnswer(NamedTuple):
 class _MockSite:
     """What a mock client adds: seeding and stubbing the site, and reading what it received."""
 
-    _enter: Callable[[], int]
-    _exit: Callable[[], None]
+    _state_call: Callable[..., Any]   # from the client class: a C call on the handle
 
     def _setup_mock(self) -> None:
         out = c_void_p()
@@ -43,18 +42,11 @@ class _MockSite:
         self._c_request_hook = None
         self._setup(out.value)  # type: ignore[attr-defined]
 
-    def _site(self, function: Callable[..., Any], *args: Any) -> Any:
-        handle = self._enter()
-        try:
-            return function(handle, *args)
-        finally:
-            self._exit()
-
     def add_user(self, name: str, password: str, roles: Iterable[str] = ()) -> str:
         """Adds a user to the mock site; returns its uid."""
         role_list = [text(role, "role") for role in roles]
         out = c_void_p()
-        self._site(lambda handle: _lib.drupal_mock_add_user(byref(out), handle, text(name, "name"),
+        self._state_call(lambda handle: _lib.drupal_mock_add_user(byref(out), handle, text(name, "name"),
                                                             text(password, "password"),
                                                             _ffi.string_array(role_list) if role_list else None))
         return take_string(out.value)
@@ -63,26 +55,26 @@ class _MockSite:
         """Stores an entity (Drupal's REST JSON, with its bundle field) as if created by admin; returns its id."""
         out = c_void_p()
         data = json_body(body)
-        self._site(lambda handle: _lib.drupal_mock_add_entity(byref(out), handle, text(entity_type, "entity_type"),
+        self._state_call(lambda handle: _lib.drupal_mock_add_entity(byref(out), handle, text(entity_type, "entity_type"),
                                                               data))
         return take_string(out.value)
 
     def add_bundle(self, entity_type: str, bundle: str) -> None:
         """Declares a bundle; once a type has any, POST and PATCH refuse the others with 422."""
-        self._site(_lib.drupal_mock_add_bundle, text(entity_type, "entity_type"), text(bundle, "bundle"))
+        self._state_call(_lib.drupal_mock_add_bundle, text(entity_type, "entity_type"), text(bundle, "bundle"))
 
     def add_view(self, path: str, entity_type: str, bundle: Optional[str] = None, items_per_page: int = 10) -> None:
         """Adds a Views REST export at ``path`` over published entities of the type (and bundle)."""
-        self._site(_lib.drupal_mock_add_view, text(path, "path"), text(entity_type, "entity_type"),
+        self._state_call(_lib.drupal_mock_add_view, text(path, "path"), text(entity_type, "entity_type"),
                    None if bundle is None else text(bundle, "bundle"), items_per_page)
 
     def add_bearer_token(self, token: str, uid: Union[str, int]) -> None:
         """Makes ``Authorization: Bearer <token>`` authenticate as the user ``uid``."""
-        self._site(_lib.drupal_mock_add_bearer_token, text(token, "token"), text(uid, "uid"))
+        self._state_call(_lib.drupal_mock_add_bearer_token, text(token, "token"), text(uid, "uid"))
 
     def invalidate_csrf_tokens(self) -> None:
         """Gives every session a new CSRF token, as a token that went stale would."""
-        self._site(_lib.drupal_mock_invalidate_csrf_tokens)
+        self._state_call(_lib.drupal_mock_invalidate_csrf_tokens)
 
     def stub(self, method: str, path: str, status: int = 200, body: Body = b"",
              content_type: Optional[str] = "application/json", *, headers: HeadersArg = None,
@@ -116,19 +108,19 @@ class _MockSite:
                     raise ValueError("fail must be one of %s" % ", ".join(_FAILURES))
                 slot.fail = _FAILURES[answer.fail]
             keep.append((slot.headers, data))
-        self._site(_lib.drupal_mock_stub_answers, text(method, "method"), text(path, "path"), query_array(query),
+        self._state_call(_lib.drupal_mock_stub_answers, text(method, "method"), text(path, "path"), query_array(query),
                    array, len(answers))
 
     def requests(self) -> List[Dict[str, Any]]:
         """The requests the site received, oldest first (the last 1,000): dicts with ``method``,
         ``url``, ``headers`` (``[[name, value], ...]``) and ``body`` (text, or None)."""
         out = c_void_p()
-        self._site(lambda handle: _lib.drupal_mock_requests_json(byref(out), handle))
+        self._state_call(lambda handle: _lib.drupal_mock_requests_json(byref(out), handle))
         return json.loads(take_string(out.value))
 
     def clear_requests(self) -> None:
         """Forgets the requests recorded so far."""
-        self._site(_lib.drupal_mock_clear_requests)
+        self._state_call(_lib.drupal_mock_clear_requests)
 
 
 class MockClient(_MockSite, Client):

@@ -18,6 +18,9 @@ all_targets=(
     json_parse:c:Tests/fuzz/c/fuzz_json_parse.c
     json_read:c:Tests/fuzz/c/fuzz_json_read.c
     path_safety:swift:Tests/fuzz/swift/FuzzPathSafety.swift
+    headers:swift:Tests/fuzz/swift/FuzzHeaders.swift
+    error_body:swift:Tests/fuzz/swift/FuzzErrorBody.swift
+    cookie_jar:swift:Tests/fuzz/swift/FuzzCookieJar.swift
 )
 wanted=("$@")
 selected=()
@@ -33,6 +36,7 @@ CLANG=${CLANG:-$toolchain/clang}
 SWIFTC=${SWIFTC:-$toolchain/swiftc}
 out=${FUZZ_BUILD:-$root/build/fuzz}
 mkdir -p "$out/obj" "$out/artifacts" "$out/modulemap"
+out=$(cd "$out" && pwd)
 start=$(date +%s)
 
 JANSSON_CFLAGS=$(pkg-config --cflags jansson)

@@ -9,6 +9,8 @@ struct FuzzInput {
         bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     }
 
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
     /// The bytes cut at every `separator` (0xFF by default: it never occurs in UTF-8, so no text a
     /// target could want is lost), at most `limit` pieces (the last keeps the rest).
     func pieces(separator: UInt8 = 0xFF, limit: Int) -> [[UInt8]] {

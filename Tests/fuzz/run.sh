@@ -3,9 +3,9 @@
 # fixed time from its seed corpus in Tests/fuzz/corpus/<target>/. Fails on any crash, leak,
 # sanitizer report, timeout or violated property; prints the executions of each target.
 #
-# Usage: Tests/fuzz/run.sh [seconds per target (default 30)] [target...]
+# Usage: Tests/fuzz/run.sh [seconds per target (default 30)] [target...]   (see Tests/fuzz/README.md)
 #   FUZZ_BUILD=dir   where to build (default build/fuzz); crash inputs go to <dir>/artifacts/
-#   FUZZ_JOBS=n      targets run at the same time (default 1: the machine is shared)
+#   FUZZ_EXTRA=...   more libFuzzer flags for every target (e.g. "-max_len=16384")
 # Last line: "fuzz: N passed, M failed" (one per target).
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -75,14 +75,16 @@ struct CookieJar: Sendable {
         cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
     }
 
-    /// One Set-Cookie value (RFC 6265 §5.2-5.3), or nil when it must be ignored.
+    /// One Set-Cookie value (RFC 6265 §5.2-5.3), or nil when it must be ignored. Split on bytes:
+    /// as Characters, a combining mark after ";" or "=" would hide it.
     private func parse(_ header: String, requestPath: String, now: Int64) -> Cookie? {
         guard header.utf8.count <= CookieJar.maxCookieBytes,
               !header.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
-        var parts = header.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
-        guard let pair = parts.next(), let equals = pair.firstIndex(of: "=") else { return nil }
+        var parts = header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+            .map { Substring($0) }.makeIterator()
+        guard let pair = parts.next(), let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
         let name = pair[..<equals].trimmedWhitespace
-        let value = pair[pair.index(after: equals)...].trimmedWhitespace
+        let value = pair[pair.utf8.index(after: equals)...].trimmedWhitespace
         guard !name.isEmpty else { return nil }
         var cookie = Cookie(name: name, value: value, domain: host,
                             path: CookieJar.defaultPath(requestPath), secure: false, expires: nil)
@@ -121,9 +123,11 @@ struct CookieJar: Sendable {
 
     /// "Name=value" or "Name" of an attribute: the name lower-cased, both sides trimmed.
     private static func split(_ attribute: Substring) -> (String, String) {
-        guard let equals = attribute.firstIndex(of: "=") else { return (attribute.trimmedWhitespace.lowercased(), "") }
+        guard let equals = attribute.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+            return (attribute.trimmedWhitespace.lowercased(), "")
+        }
         return (attribute[..<equals].trimmedWhitespace.lowercased(),
-                attribute[attribute.index(after: equals)...].trimmedWhitespace)
+                attribute[attribute.utf8.index(after: equals)...].trimmedWhitespace)
     }
 
     /// The site's host is the domain or one of its sub-domains (never for IP addresses).

@@ -60,9 +60,11 @@ extension DrupalError {
     /// pairs; other messages give none. A field path has no spaces ("title",
     /// "field_tags.0.target_id"); a line without one is kept whole, with an empty path.
     static func violations(in message: String) -> [Violation] {
-        let lines = message.split(separator: "\n")
+        // Empty lines are skipped after the first line, not before it: "\nUnprocessable..." is
+        // another message.
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.first == Substring(validationFailedLine) else { return [] }
-        return lines.dropFirst().map { line in
+        return lines.dropFirst().filter { !$0.isEmpty }.map { line in
             if let colon = line.firstRange(of: ": ") {
                 let path = line[..<colon.lowerBound]
                 if !path.isEmpty && !path.contains(where: { $0.isWhitespace }) {

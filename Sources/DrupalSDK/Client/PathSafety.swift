@@ -42,21 +42,26 @@ public enum PathSafety {
     public static func normalizePath(_ path: String) throws -> String {
         if isPlainAbsolutePath(path) { return path }
         try rejectControlCharacters(path, what: "path")
-        if path.contains("?") || path.contains("#") {
+        // Every check is on the UTF-8 bytes that are sent, not on Characters: "/" followed by a
+        // combining mark is one Character, so a Character split would not see that "/" (and
+        // "/a/../\u{301}b" would pass with its ".." segment).
+        let bytes = path.utf8
+        if bytes.contains(UInt8(ascii: "?")) || bytes.contains(UInt8(ascii: "#")) {
             throw DrupalError.invalidArgument("the path \"\(redactedForError(Substring(path)))\" contains '?' or '#' "
                                               + "where only a path is taken")
         }
-        if path.contains("://") || path.hasPrefix("//") || path.contains("\\") {
+        if bytes.firstRange(of: "://".utf8) != nil || bytes.starts(with: "//".utf8) || bytes.contains(UInt8(ascii: "\\")) {
             throw DrupalError.invalidArgument("the path \"\(path)\" must be relative to the site's base URL")
         }
-        let absolute = path.hasPrefix("/") ? path : "/" + path
-        let segments = absolute.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let absolute = bytes.first == UInt8(ascii: "/") ? path : "/" + path
+        let segments = absolute.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
         for (index, segment) in segments.enumerated() {
-            let decoded = percentDecode(String(segment))
-            if decoded == "." || decoded == ".." {
-                throw DrupalError.invalidArgument("the path \"\(path)\" contains a \"\(decoded)\" segment")
+            let decoded = percentDecodedBytes(segment)
+            if decoded.elementsEqual(".".utf8) || decoded.elementsEqual("..".utf8) {
+                throw DrupalError.invalidArgument("the path \"\(path)\" contains a \"\(String(decoding: decoded, as: UTF8.self))\" "
+                                                  + "segment")
             }
-            if decoded.contains("/") || decoded.contains("\\") {
+            if decoded.contains(UInt8(ascii: "/")) || decoded.contains(UInt8(ascii: "\\")) {
                 throw DrupalError.invalidArgument("the path \"\(path)\" contains an encoded slash")
             }
             if segment.isEmpty && index < segments.count - 1 {
@@ -82,7 +87,7 @@ public enum PathSafety {
         if target.isEmpty { throw DrupalError.invalidArgument("the path is empty") }
         try rejectControlCharacters(target, what: "path")
         var rest = Substring(target)
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         if isAbsoluteURL(rest) {
             if let baseURL {
                 guard let relative = relativePart(of: rest, under: baseURL) else {
@@ -97,8 +102,8 @@ public enum PathSafety {
             }
         }
         var query: String?
-        if let mark = rest.firstIndex(of: "?") {
-            query = percentEncode(String(rest[rest.index(after: mark)...]), keep: isQueryByte)
+        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = percentEncode(String(rest[rest.utf8.index(after: mark)...]), keep: isQueryByte)
             rest = rest[..<mark]
         }
         let path = try normalizePath(rest.isEmpty ? "/" : String(rest))
@@ -118,14 +123,14 @@ public enum PathSafety {
         guard url.utf8.count >= base else { return nil }
         let head = url.utf8.prefix(base)
         guard let schemeEnd = baseURL.firstRange(of: "://") else { return nil }
-        let authorityEnd = baseURL[schemeEnd.upperBound...].firstIndex(of: "/") ?? baseURL.endIndex
+        let authorityEnd = baseURL.utf8[schemeEnd.upperBound...].firstIndex(of: UInt8(ascii: "/")) ?? baseURL.endIndex
         let caseless = baseURL.utf8.distance(from: baseURL.startIndex, to: authorityEnd)
         guard String(decoding: head.prefix(caseless), as: UTF8.self).lowercased()
                 == String(baseURL[..<authorityEnd]).lowercased(),
               head.dropFirst(caseless).elementsEqual(baseURL.utf8.dropFirst(caseless))
         else { return nil }
         let rest = url[url.utf8.index(url.startIndex, offsetBy: base)...]
-        guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
+        guard rest.isEmpty || rest.utf8.first == UInt8(ascii: "/") || rest.utf8.first == UInt8(ascii: "?") else { return nil }
         return rest
     }
 
@@ -142,6 +147,23 @@ public enum PathSafety {
         default:
             return false
         }
+    }
+
+    /// A base URL for an error message: without its query, fragment and user info (found on the
+    /// bytes, like every check here), which may hold secrets.
+    private static func shownURL(_ url: String) -> String {
+        var bytes = Array(url.utf8)
+        if let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            bytes = Array(bytes[..<end]) + Array("?...".utf8)
+        }
+        if let scheme = bytes.firstIndex(of: UInt8(ascii: ":")), scheme + 3 <= bytes.count {
+            let hostStart = scheme + 3
+            let authorityEnd = bytes[hostStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            if let at = bytes[hostStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
+                bytes.replaceSubrange(hostStart...at, with: Array("...@".utf8))
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A URL for an error message: without its query, whose values may be secrets.
@@ -196,48 +218,61 @@ public enum PathSafety {
         }
     }
 
-    static func percentDecode(_ text: String) -> String {
-        if text.utf8AllSatisfy({ $0 != UInt8(ascii: "%") }) { return text }
+    /// %XX escapes (two hex digits) decoded; anything else kept as it is.
+    static func percentDecodedBytes<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8] {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: return byte - 0x30
+            case 0x41...0x46: return byte - 0x41 + 10
+            case 0x61...0x66: return byte - 0x61 + 10
+            default: return nil
+            }
+        }
         var bytes: [UInt8] = []
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "%"), iterator.count >= 2,
-               let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                iterator = iterator.dropFirst(2)
+        var rest = text[...]
+        while let byte = rest.popFirst() {
+            if byte == UInt8(ascii: "%"), rest.count >= 2, let high = hex(rest[rest.startIndex]),
+               let low = hex(rest[rest.index(after: rest.startIndex)]) {
+                bytes.append(high << 4 | low)
+                rest = rest.dropFirst(2)
             } else {
                 bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
+    }
+
+    static func percentDecode(_ text: String) -> String {
+        if text.utf8AllSatisfy({ $0 != UInt8(ascii: "%") }) { return text }
+        return String(decoding: percentDecodedBytes(text.utf8), as: UTF8.self)
     }
 
     /// Checks a base URL: http(s), a host, no query, fragment, or credentials.
     /// Errors quote the URL without its query, fragment or user info: they may hold secrets.
     public static func normalizeBaseURL(_ baseURL: String) throws -> String {
         try rejectControlCharacters(baseURL, what: "base URL")
-        var shown = redactedForError(Substring(baseURL.split(separator: "#", maxSplits: 1).first ?? ""))
-        if let at = shown.firstIndex(of: "@") {
-            // user:password@ is not repeated either.
-            let start = shown.firstRange(of: "://")?.upperBound ?? shown.startIndex
-            if start <= at { shown.replaceSubrange(start...at, with: "...@") }
-        }
+        let shown = shownURL(baseURL)
         let lower = baseURL.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), let scheme = baseURL.firstRange(of: "://")
-        else {
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
             throw DrupalError.invalidArgument("the base URL \"\(shown)\" must start with http:// or https://")
         }
-        let afterScheme = baseURL[scheme.upperBound...]
-        let authority = afterScheme.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        // On the bytes, as in normalizePath: a combining mark after "@" or "?" must not hide it.
+        let bytes = baseURL.utf8
+        let afterScheme = bytes.drop { $0 != UInt8(ascii: ":") }.dropFirst(3)
+        let authority = afterScheme.prefix { $0 != UInt8(ascii: "/") }
         if authority.isEmpty { throw DrupalError.invalidArgument("the base URL \"\(shown)\" has no host") }
-        if authority.contains("@") {
+        if authority.contains(UInt8(ascii: "@")) {
             throw DrupalError.invalidArgument("the base URL must not carry credentials; use Basic authentication")
         }
-        if baseURL.contains("?") || baseURL.contains("#") || baseURL.contains(" ") {
+        if bytes.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: " ") }) {
             throw DrupalError.invalidArgument("the base URL \"\(shown)\" must not have a query, fragment or spaces")
         }
-        var trimmed = baseURL
-        while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        return trimmed
+        // Browsers read a backslash as "/" and libcurl does not, so the two disagree on the host.
+        if bytes.contains(UInt8(ascii: "\\")) {
+            throw DrupalError.invalidArgument("the base URL \"\(shown)\" must not contain a backslash")
+        }
+        var end = bytes.endIndex
+        while bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        return String(baseURL[..<end])
     }
 }

@@ -243,7 +243,7 @@ def marshal_floor(n):
     that returns a response (drupal_response_retain on a held one), reading its status and body,
     and freeing it - the four ctypes calls MockClient.request makes, minus the Swift work."""
     d = binding()
-    from drupalsdk import _ffi
+    from drupalsdk import _ffi, _readers
     c = d.Client.mock()
     c.stub("GET", "/node/1", 200, body=b'{"nid":[{"value":1}]}', content_type="application/json")
     held = c.request("GET", "/node/1")
@@ -253,7 +253,7 @@ def marshal_floor(n):
     def one():
         response = lib.drupal_response_retain(handle)
         lib.drupal_response_status(response)
-        _ffi.response_body(response)
+        _readers.response_body(response)
         lib.drupal_response_free(response)
     result("us", per_call_us(one, n))
 

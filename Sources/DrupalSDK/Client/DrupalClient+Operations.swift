@@ -32,7 +32,7 @@ extension DrupalClient {
     }
 
     /// `perform` for operations that always answer.
-    private func response(_ operation: DrupalOperation) async throws -> DrupalResponse {
+    func response(_ operation: DrupalOperation) async throws -> DrupalResponse {
         guard let response = try await perform(operation) else {
             throw DrupalError(.internal, "\(operation.name) ended without a response")
         }

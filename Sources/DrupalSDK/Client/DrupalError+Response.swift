@@ -14,6 +14,11 @@ extension DrupalError {
         if message.isEmpty {
             message = "\(method) \(path) answered HTTP \(response.status) \(reasonPhrase(response.status))"
                 + " with no message"
+        } else if body.drupalMessage == nil && DrupalError.isHTMLPage(response) {
+            // Drupal's HTML error pages say nothing a caller can use: say what was asked instead.
+            message = "\(method) \(path) answered HTTP \(response.status) \(reasonPhrase(response.status))"
+                + " as an HTML page" + (response.status == 401
+                    ? ": the site did not accept the credentials (missing, wrong, expired or revoked)" : "")
         }
         self.init(.http, message, status: response.status, drupalMessage: body.drupalMessage,
                   violations: response.status == 422 ? body.violations : [], jsonAPIErrors: body.jsonAPIErrors,
@@ -50,6 +55,10 @@ extension DrupalError {
             return "HTTP \(response.status) \(reasonPhrase(response.status)) (HTML page)"
         }
         return text.trimmedWhitespace
+    }
+
+    static func isHTMLPage(_ response: HTTPResponse) -> Bool {
+        String(decoding: response.body.prefix(512), as: UTF8.self).lowercased().contains("<html")
     }
 
     /// The first line core REST puts before its violation lines; any other 422 message (e.g.

@@ -20,6 +20,8 @@ public enum DrupalOperation: Sendable {
     case view(path: String, query: [(String, String)])
     case uploadFile(FileUpload)
     case request(DrupalRequest)
+    /// A JSON:API read or write (`/jsonapi/...`).
+    case jsonAPI(JSONAPICall)
     /// The next page of a pager: its response, or nil once the pages have ended.
     case nextPage(DrupalPager)
 
@@ -37,6 +39,7 @@ public enum DrupalOperation: Sendable {
         case .view: return "view"
         case .uploadFile: return "uploadFile"
         case .request: return "request"
+        case .jsonAPI: return "jsonAPI"
         case .nextPage: return "nextPage"
         }
     }

@@ -51,6 +51,8 @@ extension LiveSession {
             return .request(try checked(try upload.request()))
         case .request(let request):
             return .request(try checked(request))
+        case .jsonAPI(let call):
+            return .request(try checked(try call.request()))
         case .nextPage(let pager):
             return .nextPage(pager)
         }

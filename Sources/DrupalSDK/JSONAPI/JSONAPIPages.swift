@@ -1,0 +1,152 @@
+import FoundationEssentials
+import Synchronization
+
+/// Walking a JSON:API collection. Drupal gives no `last` link and no count, caps `page[limit]` at
+/// 50 without an error, and may answer short pages (access checks drop resources after paging), so
+/// the end is known only by a page without `links.next`.
+extension DrupalClient {
+    /// The pages of a collection, as a `DrupalPager` (each page's response, then nil).
+    ///
+    /// With `concurrency` 1 it follows `links.next` from page to page. Above 1, after the first
+    /// page it fetches the following ones by offset, `concurrency` at a time, with the page size
+    /// Drupal used (read from the first `links.next`, so the cap of 50 is honoured), and returns
+    /// them in order. Either way it ends at the first page without `links.next`, and skips a
+    /// page with no resources that still has one (all of its resources hidden by access checks).
+    /// - Parameter maxPages: the most pages returned.
+    public func jsonAPIPages(_ type: JSONAPIResourceType, query: JSONAPIQuery = JSONAPIQuery(), concurrency: Int = 1,
+                             maxPages: Int = 100_000) throws -> DrupalPager {
+        guard (1...JSONAPIPageWindow.maxConcurrency).contains(concurrency) else {
+            throw DrupalError.invalidArgument("concurrency is 1 to \(JSONAPIPageWindow.maxConcurrency), not \(concurrency)")
+        }
+        _ = try JSONAPICall.collection(type, query: query).request()   // a bad query fails now, not at the first page
+        let client = self
+        let limit = max(1, maxPages)
+        if concurrency == 1 {
+            return DrupalPager { index, previous in
+                guard index < limit else { return nil }
+                var call = JSONAPICall.collection(type, query: query)
+                if let previous {
+                    guard let next = try JSONAPIDocument(previous).next else { return nil }
+                    call = .follow(next)
+                }
+                while true {
+                    let page = try await client.jsonAPI(call)
+                    let document = try JSONAPIDocument(page)
+                    if !document.resources.isEmpty { return page }
+                    guard let next = document.next else { return nil }
+                    call = .follow(next)
+                }
+            }
+        }
+        let window = JSONAPIPageWindow(client: client, type: type, query: query, concurrency: concurrency)
+        return DrupalPager { index, _ in
+            guard index < limit else { window.cancel(); return nil }
+            return try await window.next()
+        }
+    }
+}
+
+/// The pages after the first, fetched by offset a window at a time and handed out in order.
+final class JSONAPIPageWindow: Sendable {
+    static let maxConcurrency = 64
+
+    private struct State {
+        /// From the first page's `links.next`: the offset of page 1 and the page size.
+        var start: (offset: Int, size: Int)?
+        var fetches: [Int: Task<DrupalResponse, any Error>] = [:]
+        /// The page the next call fetches (pages hidden by access checks are skipped).
+        var cursor = 0
+        var ended = false
+    }
+
+    private let client: DrupalClient
+    private let type: JSONAPIResourceType
+    private let query: JSONAPIQuery
+    private let concurrency: Int
+    private let state = Mutex(State())
+
+    init(client: DrupalClient, type: JSONAPIResourceType, query: JSONAPIQuery, concurrency: Int) {
+        self.client = client
+        self.type = type
+        self.query = query
+        self.concurrency = concurrency
+    }
+
+    deinit { cancel() }
+
+    /// The next page with resources, or nil once the collection has ended. A failed fetch
+    /// throws and is fetched again by the next call.
+    func next() async throws -> DrupalResponse? {
+        while true {
+            guard let number = state.withLock({ $0.ended ? nil : $0.cursor }) else { return nil }
+            let response = try await fetch(number)
+            let document = try JSONAPIDocument(response)
+            state.withLock { $0.cursor = number + 1 }
+            if number == 0 {
+                guard let next = document.next, let start = JSONAPIPageWindow.paging(of: next) else {
+                    finish()
+                    return document.resources.isEmpty ? nil : response
+                }
+                state.withLock { $0.start = start }
+            } else if document.next == nil {
+                finish()
+            }
+            if !document.resources.isEmpty { return response }
+        }
+    }
+
+    private func fetch(_ number: Int) async throws -> DrupalResponse {
+        if number == 0 { return try await client.jsonAPI(.collection(type, query: query)) }
+        let fetch = try startFetches(from: number)
+        defer { state.withLock { _ = $0.fetches.removeValue(forKey: number) } }
+        return try await fetch.value
+    }
+
+    /// Starts the fetches of pages `index` ..< `index + concurrency` not started yet; returns
+    /// that of `index`.
+    private func startFetches(from index: Int) throws -> Task<DrupalResponse, any Error> {
+        try state.withLock { state in
+            guard let start = state.start else { throw DrupalError(.state, "the first page was not fetched") }
+            for page in index..<(index + concurrency) where state.fetches[page] == nil {
+                var query = self.query
+                try query.pageOffset(start.offset + (page - 1) * start.size)
+                try query.pageLimit(start.size)
+                let call = JSONAPICall.collection(type, query: query)
+                let client = self.client
+                state.fetches[page] = Task { try await client.jsonAPI(call) }
+            }
+            return state.fetches[index]!
+        }
+    }
+
+    /// The collection ended: the fetches past the end are not needed.
+    private func finish() {
+        state.withLock { $0.ended = true }
+        cancel()
+    }
+
+    func cancel() {
+        let fetches = state.withLock { state -> [Task<DrupalResponse, any Error>] in
+            defer { state.fetches = [:] }
+            return Array(state.fetches.values)
+        }
+        for fetch in fetches { fetch.cancel() }
+    }
+
+    /// `page[offset]` and `page[limit]` of a `links.next` href (its query is Drupal's own).
+    static func paging(of link: String) -> (offset: Int, size: Int)? {
+        guard let mark = link.firstIndex(of: "?") else { return nil }
+        var offset: Int?
+        var size: Int?
+        for pair in link[link.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let name = PathSafety.percentDecode(String(parts[0]))
+            let value = Int(PathSafety.percentDecode(String(parts[1])))
+            if name == "page[offset]" { offset = value }
+            if name == "page[limit]" { size = value }
+        }
+        guard let offset, let size, size > 0, offset >= 0 else { return nil }
+        return (offset, size)
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import XCTest
+@testable import DrupalSDK
+
+/// JSON:API against the fake server (modelled on drupal10-jsonapi-transcripts).
+final class JSONAPITests: FakeDrupalTestCase {
+    private let article = try! JSONAPIResourceType("node--article")
+
+    private func admin() throws -> DrupalClient {
+        try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }
+    }
+
+    private func document(_ json: String) throws -> JSONBody { try JSONBody(Data(json.utf8)) }
+
+    func testCollectionWithFilterGroupIncludeAndFields() async throws {
+        let client = try admin()
+        var query = JSONAPIQuery()
+        try query.group("or", conjunction: .or)
+        try query.filter("title", "Article 1", memberOf: "or")
+        try query.group("and", conjunction: .and, memberOf: "or")
+        try query.filter("uid.name", "editor", memberOf: "and")
+        try query.filter("field_tags.name", "beta", memberOf: "and")
+        try query.include(["uid", "field_tags"])
+        try query.fields("node--article", ["title", "uid", "field_tags"])
+        try query.sort("drupal_internal__nid")
+        let page = try await client.jsonAPICollection(article, query: query)
+        XCTAssertEqual(page.resources.map { $0["title"]?.stringValue }, ["Article 1", "Article 5"])
+        let fifth = page.resources[1]
+        XCTAssertEqual(page.related(fifth, "uid").first?["name"]?.stringValue, "editor")
+        XCTAssertEqual(page.related(fifth, "field_tags").map { $0["name"]?.stringValue }, ["beta"])
+        XCTAssertNil(page.next)
+    }
+
+    /// Walking by links.next: every resource once, in order; page[limit] above 50 is capped and
+    /// the walk still sees everything.
+    func testPagesFollowNextLinksAndTheCap() async throws {
+        try server.control("POST", "/__fake/seed", json: #"{"articles": 115}"#)
+        let client = try admin()
+        var query = JSONAPIQuery()
+        try query.fields("node--article", ["title"])
+        try query.sort("drupal_internal__nid")
+        try query.pageLimit(100)
+        let pages = try client.jsonAPIPages(article, query: query)
+        var titles: [String] = []
+        var sizes: [Int] = []
+        while let page = try await pages.next() {
+            let resources = try JSONAPIDocument(page).resources
+            sizes.append(resources.count)
+            titles += resources.compactMap { $0["title"]?.stringValue }
+        }
+        XCTAssertEqual(titles.count, 120)
+        XCTAssertEqual(Set(titles).count, 120)
+        XCTAssertEqual(sizes, [50, 50, 20], "Drupal caps page[limit] at 50")
+        XCTAssertEqual(titles.prefix(2), ["Article 1", "Article 2"])
+        let after = try await pages.next()
+        XCTAssertNil(after, "the pager stays at its end")
+    }
+
+    /// The concurrent mode returns the same resources in the same order.
+    func testConcurrentPagesKeepOrder() async throws {
+        try server.control("POST", "/__fake/seed", json: #"{"articles": 95}"#)
+        let client = try admin()
+        var query = JSONAPIQuery()
+        try query.fields("node--article", ["title"])
+        try query.sort("drupal_internal__nid")
+        try query.pageLimit(7)
+        func walk(_ concurrency: Int) async throws -> [String] {
+            let pages = try client.jsonAPIPages(article, query: query, concurrency: concurrency)
+            var ids: [String] = []
+            while let page = try await pages.next() { ids += try JSONAPIDocument(page).resources.map(\.id) }
+            return ids
+        }
+        let sequential = try await walk(1)
+        let concurrent = try await walk(8)
+        XCTAssertEqual(sequential.count, 100)
+        XCTAssertEqual(concurrent, sequential)
+        XCTAssertThrowsError(try client.jsonAPIPages(article, concurrency: 0))
+        XCTAssertThrowsError(try client.jsonAPIPages(article, concurrency: 65))
+    }
+
+    func testMaxPagesStopsTheWalk() async throws {
+        let client = try admin()
+        var query = JSONAPIQuery()
+        try query.pageLimit(2)
+        for concurrency in [1, 4] {
+            let pages = try client.jsonAPIPages(article, query: query, concurrency: concurrency, maxPages: 2)
+            var count = 0
+            while try await pages.next() != nil { count += 1 }
+            XCTAssertEqual(count, 2, "concurrency \(concurrency)")
+        }
+    }
+
+    func testCreateUpdateDeleteAndRelationships() async throws {
+        let client = try admin()
+        let tags = try await client.jsonAPICollection(try JSONAPIResourceType("taxonomy_term", "tags")).resources
+        let alpha = try XCTUnwrap(tags.first { $0["name"]?.stringValue == "alpha" })
+        let beta = try XCTUnwrap(tags.first { $0["name"]?.stringValue == "beta" })
+        let id = "3f1e7c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
+        let created = try await client.jsonAPICreate(article, document: try document("""
+            {"data": {"type": "node--article", "id": "\(id)", "attributes": {"title": "Made by JSON:API"},
+             "relationships": {"field_tags": {"data": [{"type": "taxonomy_term--tags", "id": "\(alpha.id)"}]}}}}
+            """))
+        XCTAssertEqual(created.resource?.id, id, "the client-generated id is kept")
+        XCTAssertEqual(created.resource?.identifiers("field_tags").map(\.id), [alpha.id])
+
+        let updated = try await client.jsonAPIUpdate(article, id: id, document: try document(
+            #"{"data": {"type": "node--article", "id": "\#(id)", "attributes": {"title": "Renamed"}}}"#))
+        XCTAssertEqual(updated.resource?["title"]?.stringValue, "Renamed")
+
+        let identifiers = try document(#"{"data": [{"type": "taxonomy_term--tags", "id": "\#(beta.id)"}]}"#)
+        let added = try await client.jsonAPI(.changeRelationship(article, id: id, field: "field_tags", .add,
+                                                                 identifiers: identifiers))
+        XCTAssertEqual(added.status, 200)
+        let relationship = try JSONAPIDocument(try await client.jsonAPI(.relationship(article, id: id, field: "field_tags")))
+        XCTAssertEqual(Set(relationship.raw["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []),
+                       [alpha.id, beta.id])
+        let removed = try await client.jsonAPI(.changeRelationship(article, id: id, field: "field_tags", .remove,
+                                                                   identifiers: identifiers))
+        XCTAssertEqual(removed.status, 204)
+        let owner = try JSONAPIDocument(try await client.jsonAPI(.related(article, id: id, field: "uid")))
+        XCTAssertEqual(owner.resource?["name"]?.stringValue, "admin")
+
+        try await client.jsonAPIDelete(article, id: id)
+        let gone = await expectError { try await client.jsonAPIGet(self.article, id: id) }
+        XCTAssertEqual(gone?.status, 404)
+        XCTAssertEqual(gone?.kind, .notFound)
+    }
+
+    /// A 422 keeps every errors[] entry and gives them as violations (pointer, detail).
+    func testValidationErrorsBecomeViolations() async throws {
+        let client = try admin()
+        let error = await expectError {
+            try await client.jsonAPICreate(self.article, document: try self.document(
+                #"{"data": {"type": "node--article", "attributes": {"langcode": "xx"}}}"#))
+        }
+        XCTAssertEqual(error?.status, 422)
+        XCTAssertEqual(error?.jsonAPIErrors.count, 2)
+        XCTAssertEqual(error?.jsonAPIErrors.first?.status, "422")
+        let pointers = error?.violations.map(\.path) ?? []
+        XCTAssertTrue(pointers.contains("/data/attributes/title"), "\(pointers)")
+        XCTAssertTrue(error?.violations.contains { $0.message.contains("This value should not be null") } ?? false)
+    }
+
+    func testRevisions() async throws {
+        let client = try admin()
+        let first = try await client.jsonAPICollection(article).resources[0]
+        var latest = JSONAPIQuery()
+        try latest.resourceVersion("rel:latest-version")
+        let read = try await client.jsonAPIGet(article, id: first.id, query: latest)
+        XCTAssertEqual(read.resource?.id, first.id)
+        let users = try JSONAPIResourceType("user--user")
+        let someone = try await client.jsonAPICollection(users).resources.last!
+        var byId = JSONAPIQuery()
+        try byId.resourceVersion("id:1")
+        let unsupported = await expectError { try await client.jsonAPIGet(users, id: someone.id, query: byId) }
+        XCTAssertEqual(unsupported?.status, 501)
+        XCTAssertTrue(unsupported?.message.contains("Resource versioning is not yet supported") ?? false,
+                      unsupported?.message ?? "")
+        let onWrite = JSONAPICall.update(article, id: first.id, document: try document("{}"))
+        var withVersion = onWrite
+        withVersion.query = latest
+        XCTAssertThrowsError(try withVersion.request(), "Drupal refuses resourceVersion on a PATCH: refused here")
+    }
+
+    func testUploadToAFileFieldAndAttach() async throws {
+        let client = try admin()
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let loose = try JSONAPIDocument(try await client.jsonAPI(.upload(article, field: "field_image",
+                                                                         filename: "dir/red.png", data: png)))
+        XCTAssertEqual(loose.resource?.type, "file--file")
+        XCTAssertEqual(loose.resource?["filename"]?.stringValue, "red.png")
+        let node = try await client.jsonAPICollection(article).resources[0]
+        let attached = try await client.jsonAPI(.upload(article, id: node.id, field: "field_image",
+                                                        filename: "blue.png", data: png))
+        XCTAssertEqual(attached.status, 200)
+        XCTAssertThrowsError(try JSONAPICall.upload(article, field: "field_image", filename: "a\"b.png", data: png).request())
+    }
+
+    func testEntryPointSaysWhoIsLoggedIn() async throws {
+        let anonymous = try await makeClient().jsonAPIEntryPoint()
+        XCTAssertNil(anonymous.me)
+        let editor = try makeClient { $0.authentication = .basic(user: "editor", password: "editor") }
+        let entry = try await editor.jsonAPIEntryPoint()
+        let me = try XCTUnwrap(entry.me)
+        let user = try await editor.jsonAPIGet(try JSONAPIResourceType("user--user"), id: me)
+        XCTAssertEqual(user.resource?["name"]?.stringValue ?? user.resource?["display_name"]?.stringValue, "editor")
+    }
+
+    /// A cookie session sends X-CSRF-Token on JSON:API writes, as REST needs.
+    func testCookieSessionWrites() async throws {
+        let client = try makeClient()
+        _ = try await client.login("admin", "admin")
+        let created = try await client.jsonAPICreate(article, document: try document(
+            #"{"data": {"type": "node--article", "attributes": {"title": "By cookie"}}}"#))
+        XCTAssertEqual(created.resource?["title"]?.stringValue, "By cookie")
+    }
+
+    func testReadOnlySiteSaysWritesAreDisabled() async throws {
+        try server.control("POST", "/__fake/config", json: #"{"jsonapi_read_only": true}"#)
+        defer { _ = try? server.control("POST", "/__fake/config", json: #"{"defaults": true}"#) }
+        let client = try admin()
+        let error = await expectError {
+            try await client.jsonAPICreate(self.article, document: try self.document(
+                #"{"data": {"type": "node--article", "attributes": {"title": "x"}}}"#))
+        }
+        XCTAssertEqual(error?.status, 405)
+        XCTAssertTrue(error?.message.contains("read") ?? false, error?.message ?? "")
+    }
+
+    func testNoFormatAndTheMediaType() async throws {
+        let client = try admin()
+        let request = try JSONAPICall.collection(article).request()
+        XCTAssertNil(request.format)
+        XCTAssertEqual(request.headers["Accept"], "application/vnd.api+json")
+        let response = try await client.jsonAPI(.collection(article))
+        XCTAssertTrue(response.headers["Content-Type"]?.hasPrefix("application/vnd.api+json") ?? false)
+        XCTAssertThrowsError(try JSONAPICall.get(article, id: "..").request())
+        XCTAssertThrowsError(try JSONAPICall.get(article, id: "").request())
+    }
+
+    /// A links.next of another site is refused, never followed.
+    func testLinksOfOtherSitesAreNotFollowed() async throws {
+        let client = try admin()
+        let error = await expectError { try await client.jsonAPI(.follow("https://evil.example/jsonapi/node/article")) }
+        XCTAssertEqual(error?.code, .invalidArgument)
+    }
+}
+
+extension JSONAPITests {
+    /// On a site with OAuth, JSON:API answers a bad Bearer token with an HTML 401 page: still a
+    /// 401 authentication error, with a message that says what happened.
+    func testHTMLUnauthorizedPage() async throws {
+        try server.control("POST", "/__fake/config", json: #"{"site": "extended"}"#)
+        defer { _ = try? server.control("POST", "/__fake/config", json: #"{"defaults": true}"#) }
+        let client = try makeClient { $0.authentication = .bearer(token: "not-a-token") }
+        let error = await expectError { try await client.jsonAPICollection(self.article) }
+        XCTAssertEqual(error?.status, 401)
+        XCTAssertEqual(error?.kind, .authentication)
+        XCTAssertTrue(error?.headers["Content-Type"]?.hasPrefix("text/html") ?? false)
+        let message = error?.message ?? ""
+        XCTAssertTrue(message.contains("GET /jsonapi/node/article") && message.contains("401")
+                      && message.contains("credentials"), message)
+        XCTAssertFalse(message.contains("not-a-token"), "the token is never echoed")
+    }
+}

@@ -463,6 +463,191 @@ drupal_code drupal_pager_next_sync(drupal_response **out, drupal_pager *pager);
 /** Frees a pager (a fetch in flight still completes). NULL is a no-op. */
 void drupal_pager_free(drupal_pager *pager);
 
+/* ==== JSON:API ================================================================================ */
+
+/*
+ * JSON:API (core jsonapi module) at /jsonapi. type is a resource type as documents write it,
+ * "node--article" (entity type--bundle, machine names); id is a resource's UUID. The library sends
+ * Accept and (with a body) Content-Type application/vnd.api+json, no ?_format (Drupal refuses one
+ * there), auth, cookies and X-CSRF-Token with a cookie session (none with Basic or Bearer).
+ * Success bodies are JSON:API documents: parse with drupal_json_parse() and read them with the
+ * drupal_json_jsonapi_* helpers. Failures carry every errors[] entry
+ * (drupal_response_jsonapi_error_*), and a 422's entries as violations (pointer, detail).
+ */
+
+/**
+ * A JSON:API query: filters, condition groups, sort, paging, include, sparse fieldsets. It writes
+ * the query string drupal-jsonapi-params writes for the same calls. Every setter checks its input
+ * (DRUPAL_E_INVALID_ARGUMENT with nothing changed): operators Drupal does not accept (LIKE), a
+ * value list on an operator taking one value, page limit 0, a malformed resource version. Calls
+ * copy the query when they start: it may be changed or freed afterwards. Safe to share between
+ * threads.
+ */
+typedef struct drupal_jsonapi_query drupal_jsonapi_query;
+
+/** @param out receives a new, empty query; owned, free with drupal_jsonapi_query_free(). */
+drupal_code drupal_jsonapi_query_new(drupal_jsonapi_query **out);
+/** Frees a query. NULL is a no-op. */
+void drupal_jsonapi_query_free(drupal_jsonapi_query *query);
+
+/**
+ * Adds a filter condition with one value, e.g. ("title", "CONTAINS", "Article", NULL, NULL).
+ * Without member_of and key, and for a path not filtered yet, the shorthand filter[path]=value
+ * form is used.
+ * @param path      a field or a path through relationships ("uid.name").
+ * @param op        "=", "<>", ">", ">=", "<", "<=", "STARTS_WITH", "CONTAINS", "ENDS_WITH",
+ *                  "IS NULL", "IS NOT NULL"; NULL for "=". (IN, NOT IN, BETWEEN, NOT BETWEEN take
+ *                  drupal_jsonapi_query_filter_values().)
+ * @param value     the value; NULL only for IS NULL and IS NOT NULL.
+ * @param member_of NULL, or the condition group this condition joins.
+ * @param key       NULL, or the condition's name in the query (default: the path).
+ */
+drupal_code drupal_jsonapi_query_filter(drupal_jsonapi_query *query, const char *path, const char *op,
+                                        const char *value, const char *member_of, const char *key);
+/**
+ * Adds a filter condition with a list of values: "IN" / "NOT IN" (one or more), "BETWEEN" /
+ * "NOT BETWEEN" (exactly two; both ends included).
+ * @param values a NULL-terminated array of values; copied.
+ */
+drupal_code drupal_jsonapi_query_filter_values(drupal_jsonapi_query *query, const char *path, const char *op,
+                                               const char *const *values, const char *member_of, const char *key);
+/**
+ * Adds a condition group; conditions and groups join it with member_of = name.
+ * @param conjunction "AND" or "OR".
+ * @param member_of   NULL, or the enclosing group.
+ */
+drupal_code drupal_jsonapi_query_group(drupal_jsonapi_query *query, const char *name, const char *conjunction,
+                                       const char *member_of);
+/** Sorts by a field or path ("uid.name"), descending when descending is non-zero; in the order added. */
+drupal_code drupal_jsonapi_query_sort(drupal_jsonapi_query *query, const char *path, int descending);
+/** Includes the resources of a relationship path ("uid", "field_tags.vid") in the document. */
+drupal_code drupal_jsonapi_query_include(drupal_jsonapi_query *query, const char *path);
+/**
+ * A sparse fieldset: only these fields of type. A relationship left out here cannot link a
+ * resource to what drupal_jsonapi_query_include() added (the included resources still come).
+ * @param fields comma-separated names: "title,uid".
+ */
+drupal_code drupal_jsonapi_query_fields(drupal_jsonapi_query *query, const char *type, const char *fields);
+/** page[limit], at least 1. Drupal caps it at 50 without an error; the pager follows the cap. */
+drupal_code drupal_jsonapi_query_page_limit(drupal_jsonapi_query *query, size_t limit);
+/** page[offset]: how many resources to skip. */
+drupal_code drupal_jsonapi_query_page_offset(drupal_jsonapi_query *query, size_t offset);
+/** resourceVersion for reads: "rel:latest-version", "rel:working-copy" or "id:<revision id>". */
+drupal_code drupal_jsonapi_query_resource_version(drupal_jsonapi_query *query, const char *version);
+/** Any other query parameter (not filter, include, page, sort or fields); replaces one of the same name. */
+drupal_code drupal_jsonapi_query_param(drupal_jsonapi_query *query, const char *name, const char *value);
+/**
+ * The encoded query string, without "?".
+ * @param out receives the text; owned, free with drupal_free().
+ */
+drupal_code drupal_jsonapi_query_string(char **out, const drupal_jsonapi_query *query);
+
+/**
+ * GETs one resource (id given) or one page of a collection (id NULL).
+ * @param query NULL, or the query (copied).
+ * Success: 200, a document whose data is the resource or the list.
+ */
+drupal_code drupal_jsonapi_get(drupal_call **call, drupal_client *client, const char *type, const char *id,
+                               const drupal_jsonapi_query *query, drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_get_sync(drupal_response **out, drupal_client *client, const char *type, const char *id,
+                                    const drupal_jsonapi_query *query);
+
+/** GETs what a relationship points to (/{id}/{field}, e.g. "uid"): the related resource(s). */
+drupal_code drupal_jsonapi_related(drupal_call **call, drupal_client *client, const char *type, const char *id,
+                                   const char *field, const drupal_jsonapi_query *query, drupal_callback callback,
+                                   void *userdata);
+drupal_code drupal_jsonapi_related_sync(drupal_response **out, drupal_client *client, const char *type,
+                                        const char *id, const char *field, const drupal_jsonapi_query *query);
+
+/** GETs a relationship's identifiers (/{id}/relationships/{field}). */
+drupal_code drupal_jsonapi_relationship(drupal_call **call, drupal_client *client, const char *type, const char *id,
+                                        const char *field, drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_relationship_sync(drupal_response **out, drupal_client *client, const char *type,
+                                             const char *id, const char *field);
+
+/**
+ * POSTs a new resource. document is {"data": {"type", "attributes", "relationships"}} (with
+ * "id" for a client-generated UUID); serialised at once, the caller keeps its reference.
+ * Success: 201, the stored resource, a Location header.
+ */
+drupal_code drupal_jsonapi_create(drupal_call **call, drupal_client *client, const char *type,
+                                  const json_t *document, drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_create_sync(drupal_response **out, drupal_client *client, const char *type,
+                                       const json_t *document);
+
+/** PATCHes the members in document (its data.id must be id). Success: 200, the whole resource. */
+drupal_code drupal_jsonapi_update(drupal_call **call, drupal_client *client, const char *type, const char *id,
+                                  const json_t *document, drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_update_sync(drupal_response **out, drupal_client *client, const char *type,
+                                       const char *id, const json_t *document);
+
+/** DELETEs a resource. Success: 204, empty body. */
+drupal_code drupal_jsonapi_delete(drupal_call **call, drupal_client *client, const char *type, const char *id,
+                                  drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_delete_sync(drupal_response **out, drupal_client *client, const char *type,
+                                       const char *id);
+
+/** How drupal_jsonapi_relationship_change() changes a relationship. */
+typedef enum drupal_relationship_change {
+    DRUPAL_RELATIONSHIP_ADD = 1,     /* POST: add to a to-many relationship (200 + the whole list, or 204) */
+    DRUPAL_RELATIONSHIP_REPLACE = 2, /* PATCH: make it exactly these (204 when the result is what was sent) */
+    DRUPAL_RELATIONSHIP_REMOVE = 3   /* DELETE: remove from a to-many relationship (204) */
+} drupal_relationship_change;
+
+/**
+ * Changes a relationship (/{id}/relationships/{field}).
+ * @param identifiers {"data": [{"type": ..., "id": ...}, ...]} (one identifier or null to replace
+ *                    a to-one relationship); serialised at once.
+ */
+drupal_code drupal_jsonapi_relationship_change(drupal_call **call, drupal_client *client, const char *type,
+                                               const char *id, const char *field, drupal_relationship_change change,
+                                               const json_t *identifiers, drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_relationship_change_sync(drupal_response **out, drupal_client *client, const char *type,
+                                                    const char *id, const char *field,
+                                                    drupal_relationship_change change, const json_t *identifiers);
+
+/**
+ * Uploads a file to a file field: with id NULL to /{field} (201, a temporary file entity to
+ * reference from a resource), with an id to /{id}/{field} (200, attached to that resource).
+ * Only the base name of filename is sent; quotes and control characters are refused.
+ */
+drupal_code drupal_jsonapi_upload(drupal_call **call, drupal_client *client, const char *type, const char *id,
+                                  const char *field, const char *filename, const void *data, size_t length,
+                                  drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_upload_sync(drupal_response **out, drupal_client *client, const char *type,
+                                       const char *id, const char *field, const char *filename, const void *data,
+                                       size_t length);
+
+/**
+ * GETs the entry point /jsonapi: links to every resource type, and for a logged-in caller
+ * meta.links.me {href, meta.id} (read it with drupal_json_jsonapi_me()).
+ */
+drupal_code drupal_jsonapi_entry_point(drupal_call **call, drupal_client *client, drupal_callback callback,
+                                       void *userdata);
+drupal_code drupal_jsonapi_entry_point_sync(drupal_response **out, drupal_client *client);
+
+/**
+ * GETs a link a document gave (links.next, a relationship's links.related) as given. It must be
+ * under the client's base URL (DRUPAL_E_INVALID_ARGUMENT otherwise: it is never followed).
+ */
+drupal_code drupal_jsonapi_follow(drupal_call **call, drupal_client *client, const char *link,
+                                  drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_follow_sync(drupal_response **out, drupal_client *client, const char *link);
+
+/**
+ * A pager over a collection (use it with drupal_pager_next() and drupal_pager_free()). Drupal
+ * gives no last link and no count and caps page[limit] at 50, so the pages end at the first page
+ * without links.next; a page whose resources were all hidden by access checks is skipped.
+ * @param query       NULL, or the query (copied); its page[offset] is where the walk starts.
+ * @param concurrency 0 or 1: follow links.next page by page. 2 to 64: after the first page, fetch
+ *                    the following ones by offset (with the page size Drupal used), this many at
+ *                    a time, returned in order.
+ * @param max_pages   the most pages returned; 0 = 100000.
+ */
+drupal_code drupal_jsonapi_pager_new(drupal_pager **out, drupal_client *client, const char *type,
+                                     const drupal_jsonapi_query *query, unsigned int concurrency,
+                                     unsigned int max_pages);
+
 #define DRUPAL_REQUEST_OPTIONS_VERSION 1
 
 /** Optional parts of drupal_request(). Initialise with DRUPAL_REQUEST_OPTIONS_INIT. */
@@ -1115,6 +1300,45 @@ drupal_code drupal_json_view_column(const char **out, const json_t *rows, size_t
  */
 drupal_code drupal_json_view_column_copy(char *buffer, size_t size, size_t *length, const json_t *rows,
                                          size_t row, const char *column);
+
+/* ---- Reading JSON:API documents ------------------------------------------------------------ */
+/*
+ * document is a parsed JSON:API answer, resource one of its resource objects. Out values are
+ * borrowed from the document (valid while it lives). NULL or non-UTF-8 arguments ->
+ * DRUPAL_E_INVALID_ARGUMENT; a document or resource that is not an object -> DRUPAL_E_DECODE;
+ * something the document does not hold -> DRUPAL_E_NOT_FOUND.
+ */
+
+/** Number of primary resources: a collection's length, 1 for an individual read, 0 for data null. */
+drupal_code drupal_json_jsonapi_count(size_t *out, const json_t *document);
+/** The index-th primary resource (index 0 for an individual read); borrowed. */
+drupal_code drupal_json_jsonapi_resource(json_t **out, const json_t *document, size_t index);
+/** An attribute's value (DRUPAL_E_NOT_FOUND when missing or null); borrowed. */
+drupal_code drupal_json_jsonapi_attribute(json_t **out, const json_t *resource, const char *name);
+/** A string attribute (DRUPAL_E_DECODE if it is not a string); borrowed. */
+drupal_code drupal_json_jsonapi_attribute_string(const char **out, const json_t *resource, const char *name);
+/**
+ * Number of identifiers in a relationship: 1 or 0 for a to-one ("data": null is 0), the list's
+ * length for a to-many. DRUPAL_E_NOT_FOUND when the resource does not carry the relationship (a
+ * sparse fieldset may leave it out).
+ */
+drupal_code drupal_json_jsonapi_relationship_count(size_t *out, const json_t *resource, const char *field);
+/** The type and id of a relationship's index-th identifier; borrowed. */
+drupal_code drupal_json_jsonapi_relationship_id(const char **type, const char **id, const json_t *resource,
+                                                const char *field, size_t index);
+/** The resource of "included" with this type and id; borrowed. DRUPAL_E_NOT_FOUND if not included. */
+drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, const char *type, const char *id);
+/**
+ * The included resource that a relationship's index-th identifier points to: how a caller walks
+ * from a node to its included author or tags. DRUPAL_E_NOT_FOUND when the identifier is missing
+ * or its resource was not included (not asked for with include, or no access).
+ */
+drupal_code drupal_json_jsonapi_related(json_t **out, const json_t *document, const json_t *resource,
+                                        const char *field, size_t index);
+/** The href of a top-level link ("next", "self"); DRUPAL_E_NOT_FOUND when absent (no next page). */
+drupal_code drupal_json_jsonapi_link(const char **out, const json_t *document, const char *name);
+/** The logged-in user's UUID from the entry point's meta.links.me; DRUPAL_E_NOT_FOUND for anonymous. */
+drupal_code drupal_json_jsonapi_me(const char **out, const json_t *entry_point);
 
 #ifdef __cplusplus
 }

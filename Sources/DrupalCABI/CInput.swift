@@ -1,4 +1,5 @@
 import CDrupal
+import CJansson
 import DrupalSDK
 import FoundationEssentials
 #if canImport(Glibc)
@@ -44,6 +45,17 @@ enum CInput {
         guard length > 0 else { throw DrupalError(.invalidArgument, "\(name)'s length is larger than any buffer can be") }
         guard let pointer else { throw DrupalError(.invalidArgument, "\(name) is NULL but its length is \(length)") }
         return Data(bytes: pointer, count: length)
+    }
+
+    /// Serialises a Jansson value at once, so the caller may change or free it after the call.
+    /// It is JSON by construction: not parsed again.
+    static func jsonBody(_ value: UnsafePointer<json_t>?, _ name: String) throws -> JSONBody {
+        guard let value else { throw DrupalError(.invalidArgument, "\(name) is NULL") }
+        guard let text = json_dumps(value, Int(JSON_COMPACT)) else {
+            throw DrupalError(.invalidArgument, "\(name) cannot be serialised as JSON")
+        }
+        defer { free(text) }
+        return JSONBody(encoded: Data(bytes: text, count: strlen(text)))
     }
 
     /// A NULL-terminated array of strings.

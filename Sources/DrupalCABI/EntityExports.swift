@@ -33,17 +33,6 @@ private func textBody(_ body: UnsafePointer<CChar>?, _ length: Int) throws -> JS
     try JSONBody(try CInput.bytes(body, length, "body"))
 }
 
-/// Serialises a Jansson value at once, so the caller may change or free it after the call. It
-/// is JSON by construction: not parsed again.
-private func jsonBody(_ value: UnsafePointer<json_t>?) throws -> JSONBody {
-    guard let value else { throw DrupalError(.invalidArgument, "body is NULL") }
-    guard let text = json_dumps(value, Int(JSON_COMPACT)) else {
-        throw DrupalError(.invalidArgument, "body cannot be serialised as JSON")
-    }
-    defer { free(text) }
-    return JSONBody(encoded: Data(bytes: text, count: strlen(text)))
-}
-
 @_cdecl("drupal_entity_get")
 public func drupal_entity_get(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                               _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
@@ -77,13 +66,13 @@ public func drupal_entity_create_sync(_ out: UnsafeMutablePointer<OpaquePointer?
 public func drupal_entity_create_json(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                       _ type: UnsafePointer<CChar>?, _ body: UnsafePointer<json_t>?,
                                       _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { try createOperation(type, try jsonBody(body)) }
+    CallRunner.start(call, client, callback, userdata) { try createOperation(type, try CInput.jsonBody(body, "body")) }
 }
 
 @_cdecl("drupal_entity_create_json_sync")
 public func drupal_entity_create_json_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                            _ type: UnsafePointer<CChar>?, _ body: UnsafePointer<json_t>?) -> drupal_code {
-    CallRunner.wait(out, client) { try createOperation(type, try jsonBody(body)) }
+    CallRunner.wait(out, client) { try createOperation(type, try CInput.jsonBody(body, "body")) }
 }
 
 @_cdecl("drupal_entity_update")
@@ -108,14 +97,14 @@ public func drupal_entity_update_json(_ call: UnsafeMutablePointer<OpaquePointer
                                       _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                                       _ body: UnsafePointer<json_t>?,
                                       _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { try updateOperation(type, id, try jsonBody(body)) }
+    CallRunner.start(call, client, callback, userdata) { try updateOperation(type, id, try CInput.jsonBody(body, "body")) }
 }
 
 @_cdecl("drupal_entity_update_json_sync")
 public func drupal_entity_update_json_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                            _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                                            _ body: UnsafePointer<json_t>?) -> drupal_code {
-    CallRunner.wait(out, client) { try updateOperation(type, id, try jsonBody(body)) }
+    CallRunner.wait(out, client) { try updateOperation(type, id, try CInput.jsonBody(body, "body")) }
 }
 
 @_cdecl("drupal_entity_delete")

@@ -2,7 +2,8 @@ import CDrupal
 import DrupalSDK
 import FoundationEssentials
 
-// drupal_view_pager_new, drupal_pager_next (async and _sync), drupal_pager_free.
+// drupal_view_pager_new, drupal_pager_next (async and _sync), drupal_pager_free; newPager for the
+// other pagers' exports.
 
 /// What a drupal_pager points at: a core pager and the client whose calls fetch its pages (kept
 /// alive by the pager; once the client is freed, fetching fails with DRUPAL_E_STATE).
@@ -24,20 +25,28 @@ final class PagerHandle: Sendable {
     var clientPointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(client).toOpaque()) }
 }
 
-@_cdecl("drupal_view_pager_new")
-public func drupal_view_pager_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
-                                  _ path: UnsafePointer<CChar>?, _ query: UnsafePointer<UnsafePointer<CChar>?>?,
-                                  _ maxPages: UInt32) -> drupal_code {
+/// Makes a pager on the client for a drupal_*_pager_new export.
+func newPager(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+              _ make: (DrupalClient) throws -> DrupalPager) -> drupal_code {
     out?.pointee = nil
     guard let out else { return fail(.invalidArgument, "out is NULL") }
     guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
     do {
-        let pager = try handle.client.viewPages(try CInput.string(path, "path"), try CInput.queryPairs(query, "query"),
-                                                maxPages: maxPages == 0 ? 1000 : Int(maxPages))
+        let pager = try make(handle.client)
         out.pointee = OpaquePointer(Unmanaged.passRetained(PagerHandle(client: handle, pager: pager)).toOpaque())
         return drupalOK
     } catch {
         return fail(error)
+    }
+}
+
+@_cdecl("drupal_view_pager_new")
+public func drupal_view_pager_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                  _ path: UnsafePointer<CChar>?, _ query: UnsafePointer<UnsafePointer<CChar>?>?,
+                                  _ maxPages: UInt32) -> drupal_code {
+    newPager(out, client) { client in
+        try client.viewPages(try CInput.string(path, "path"), try CInput.queryPairs(query, "query"),
+                             maxPages: maxPages == 0 ? 1000 : Int(maxPages))
     }
 }
 

@@ -1,0 +1,182 @@
+/* JSON:API documents: {"data": resource | [resources] | null, "included": [...], "links": {...}},
+ * each resource {"type", "id", "attributes": {...}, "relationships": {name: {"data": identifier |
+ * [identifiers] | null}}}. Readers return borrowed references into the document. */
+#include <string.h>
+#include "json_internal.h"
+
+#define NAME DRUPAL_JSON_NAME_FMT
+
+static int check_object(const json_t *value, const char *what) {
+    if (value == NULL) return drupal__json_failf(DRUPAL_E_INVALID_ARGUMENT, "the %s is NULL", what);
+    if (!json_is_object(value))
+        return drupal__json_failf(DRUPAL_E_DECODE, "the %s is %s, not an object", what, drupal__json_type_name(value));
+    return DRUPAL_OK;
+}
+
+/* The primary data as (array, or the one object, or nothing). */
+static int primary_data(const json_t *document, json_t **list, json_t **single) {
+    int rc = check_object(document, "JSON:API document");
+    if (rc != DRUPAL_OK) return rc;
+    json_t *data = json_object_get(document, "data");
+    *list = json_is_array(data) ? data : NULL;
+    *single = json_is_object(data) ? data : NULL;
+    if (data != NULL && !json_is_null(data) && *list == NULL && *single == NULL)
+        return drupal__json_failf(DRUPAL_E_DECODE, "the document's data is %s, not a resource or a list",
+                                  drupal__json_type_name(data));
+    return DRUPAL_OK;
+}
+
+drupal_code drupal_json_jsonapi_count(size_t *out, const json_t *document) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_count: out is NULL");
+    *out = 0;
+    json_t *list = NULL, *single = NULL;
+    int rc = primary_data(document, &list, &single);
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    *out = list != NULL ? json_array_size(list) : (single != NULL ? 1 : 0);
+    return DRUPAL_OK;
+}
+
+drupal_code drupal_json_jsonapi_resource(json_t **out, const json_t *document, size_t index) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_resource: out is NULL");
+    *out = NULL;
+    json_t *list = NULL, *single = NULL;
+    int rc = primary_data(document, &list, &single);
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    json_t *resource = list != NULL ? json_array_get(list, index) : (index == 0 ? single : NULL);
+    if (resource == NULL)
+        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "the document has no resource %zu", index);
+    rc = check_object(resource, "resource");
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    *out = resource;
+    return DRUPAL_OK;
+}
+
+drupal_code drupal_json_jsonapi_attribute(json_t **out, const json_t *resource, const char *name) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_attribute: out is NULL");
+    *out = NULL;
+    int rc = drupal__json_check_name("attribute", name);
+    if (rc == DRUPAL_OK) rc = check_object(resource, "resource");
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    json_t *value = json_object_get(json_object_get(resource, "attributes"), name);
+    if (value == NULL || json_is_null(value))
+        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "the resource has no attribute " NAME, name);
+    *out = value;
+    return DRUPAL_OK;
+}
+
+drupal_code drupal_json_jsonapi_attribute_string(const char **out, const json_t *resource, const char *name) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_attribute_string: out is NULL");
+    *out = NULL;
+    json_t *value = NULL;
+    drupal_code rc = drupal_json_jsonapi_attribute(&value, resource, name);
+    if (rc != DRUPAL_OK) return rc;
+    if (!json_is_string(value))
+        return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "attribute " NAME " is %s, not a string", name,
+                                               drupal__json_type_name(value));
+    *out = json_string_value(value);
+    return DRUPAL_OK;
+}
+
+/* The identifiers of a relationship: (array, or the one object); both NULL for data null. */
+static int relationship_data(const json_t *resource, const char *field, json_t **list, json_t **single) {
+    int rc = drupal__json_check_name("relationship", field);
+    if (rc == DRUPAL_OK) rc = check_object(resource, "resource");
+    if (rc != DRUPAL_OK) return rc;
+    json_t *relationship = json_object_get(json_object_get(resource, "relationships"), field);
+    if (relationship == NULL)
+        return drupal__json_failf(DRUPAL_E_NOT_FOUND, "the resource has no relationship " NAME
+                                  " (a sparse fieldset may leave it out)", field);
+    json_t *data = json_object_get(relationship, "data");
+    *list = json_is_array(data) ? data : NULL;
+    *single = json_is_object(data) ? data : NULL;
+    return DRUPAL_OK;
+}
+
+drupal_code drupal_json_jsonapi_relationship_count(size_t *out, const json_t *resource, const char *field) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_relationship_count: out is NULL");
+    *out = 0;
+    json_t *list = NULL, *single = NULL;
+    int rc = relationship_data(resource, field, &list, &single);
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    *out = list != NULL ? json_array_size(list) : (single != NULL ? 1 : 0);
+    return DRUPAL_OK;
+}
+
+drupal_code drupal_json_jsonapi_relationship_id(const char **type, const char **id, const json_t *resource,
+                                                const char *field, size_t index) {
+    if (type != NULL) *type = NULL;
+    if (id != NULL) *id = NULL;
+    if (type == NULL || id == NULL)
+        return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_relationship_id: type or id is NULL");
+    json_t *list = NULL, *single = NULL;
+    int rc = relationship_data(resource, field, &list, &single);
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    json_t *identifier = list != NULL ? json_array_get(list, index) : (index == 0 ? single : NULL);
+    if (identifier == NULL)
+        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "relationship " NAME " has no item %zu", field, index);
+    json_t *type_value = json_object_get(identifier, "type"), *id_value = json_object_get(identifier, "id");
+    if (!json_is_string(type_value) || !json_is_string(id_value))
+        return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "item %zu of relationship " NAME
+                                               " is not a {type, id} identifier", index, field);
+    *type = json_string_value(type_value);
+    *id = json_string_value(id_value);
+    return DRUPAL_OK;
+}
+
+drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, const char *type, const char *id) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_included: out is NULL");
+    *out = NULL;
+    int rc = check_object(document, "JSON:API document");
+    if (rc == DRUPAL_OK) rc = drupal__json_check_name("type", type);
+    if (rc == DRUPAL_OK) rc = drupal__json_check_name("id", id);
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    json_t *included = json_object_get(document, "included");
+    size_t index;
+    json_t *resource;
+    json_array_foreach(included, index, resource) {
+        const char *resource_type = json_string_value(json_object_get(resource, "type"));
+        const char *resource_id = json_string_value(json_object_get(resource, "id"));
+        if (resource_type != NULL && resource_id != NULL && strcmp(resource_type, type) == 0
+            && strcmp(resource_id, id) == 0) {
+            *out = resource;
+            return DRUPAL_OK;
+        }
+    }
+    return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "%s %.64s is not included", type, id);
+}
+
+drupal_code drupal_json_jsonapi_related(json_t **out, const json_t *document, const json_t *resource,
+                                        const char *field, size_t index) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_related: out is NULL");
+    *out = NULL;
+    const char *type = NULL, *id = NULL;
+    drupal_code rc = drupal_json_jsonapi_relationship_id(&type, &id, resource, field, index);
+    if (rc != DRUPAL_OK) return rc;
+    return drupal_json_jsonapi_included(out, document, type, id);
+}
+
+drupal_code drupal_json_jsonapi_link(const char **out, const json_t *document, const char *name) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_link: out is NULL");
+    *out = NULL;
+    int rc = check_object(document, "JSON:API document");
+    if (rc == DRUPAL_OK) rc = drupal__json_check_name("link", name);
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    json_t *link = json_object_get(json_object_get(document, "links"), name);
+    json_t *href = json_is_object(link) ? json_object_get(link, "href") : link;
+    if (!json_is_string(href))
+        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "the document has no " NAME " link", name);
+    *out = json_string_value(href);
+    return DRUPAL_OK;
+}
+
+drupal_code drupal_json_jsonapi_me(const char **out, const json_t *entry_point) {
+    if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_me: out is NULL");
+    *out = NULL;
+    int rc = check_object(entry_point, "JSON:API entry point");
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    json_t *me = json_object_get(json_object_get(json_object_get(entry_point, "meta"), "links"), "me");
+    const char *id = json_string_value(json_object_get(json_object_get(me, "meta"), "id"));
+    if (id == NULL) return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "no one is logged in (no meta.links.me)");
+    *out = id;
+    return DRUPAL_OK;
+}

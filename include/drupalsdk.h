@@ -566,20 +566,30 @@ drupal_code drupal_jsonapi_relationship_sync(drupal_response **out, drupal_clien
                                              const char *id, const char *field);
 
 /**
- * POSTs a new resource. document is {"data": {"type", "attributes", "relationships"}} (with
- * "id" for a client-generated UUID); serialised at once, the caller keeps its reference.
+ * POSTs a new resource. document is JSON text {"data": {"type", "attributes", "relationships"}}
+ * (with "id" for a client-generated UUID); it must be valid JSON (else DRUPAL_E_INVALID_ARGUMENT).
  * Success: 201, the stored resource, a Location header.
  */
-drupal_code drupal_jsonapi_create(drupal_call **call, drupal_client *client, const char *type,
-                                  const json_t *document, drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_create(drupal_call **call, drupal_client *client, const char *type, const char *document,
+                                  size_t length, drupal_callback callback, void *userdata);
 drupal_code drupal_jsonapi_create_sync(drupal_response **out, drupal_client *client, const char *type,
-                                       const json_t *document);
+                                       const char *document, size_t length);
+/** drupal_jsonapi_create with a Jansson document (serialised at once; the caller keeps its reference). */
+drupal_code drupal_jsonapi_create_json(drupal_call **call, drupal_client *client, const char *type,
+                                       const json_t *document, drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_create_json_sync(drupal_response **out, drupal_client *client, const char *type,
+                                            const json_t *document);
 
 /** PATCHes the members in document (its data.id must be id). Success: 200, the whole resource. */
 drupal_code drupal_jsonapi_update(drupal_call **call, drupal_client *client, const char *type, const char *id,
-                                  const json_t *document, drupal_callback callback, void *userdata);
+                                  const char *document, size_t length, drupal_callback callback, void *userdata);
 drupal_code drupal_jsonapi_update_sync(drupal_response **out, drupal_client *client, const char *type,
-                                       const char *id, const json_t *document);
+                                       const char *id, const char *document, size_t length);
+/** drupal_jsonapi_update with a Jansson document (serialised at once). */
+drupal_code drupal_jsonapi_update_json(drupal_call **call, drupal_client *client, const char *type, const char *id,
+                                       const json_t *document, drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_update_json_sync(drupal_response **out, drupal_client *client, const char *type,
+                                            const char *id, const json_t *document);
 
 /** DELETEs a resource. Success: 204, empty body. */
 drupal_code drupal_jsonapi_delete(drupal_call **call, drupal_client *client, const char *type, const char *id,
@@ -596,15 +606,26 @@ typedef enum drupal_relationship_change {
 
 /**
  * Changes a relationship (/{id}/relationships/{field}).
- * @param identifiers {"data": [{"type": ..., "id": ...}, ...]} (one identifier or null to replace
- *                    a to-one relationship); serialised at once.
+ * @param identifiers JSON text {"data": [{"type": ..., "id": ...}, ...]} (one identifier, or
+ *                    null, to replace a to-one relationship).
  */
 drupal_code drupal_jsonapi_relationship_change(drupal_call **call, drupal_client *client, const char *type,
                                                const char *id, const char *field, drupal_relationship_change change,
-                                               const json_t *identifiers, drupal_callback callback, void *userdata);
+                                               const char *identifiers, size_t length, drupal_callback callback,
+                                               void *userdata);
 drupal_code drupal_jsonapi_relationship_change_sync(drupal_response **out, drupal_client *client, const char *type,
                                                     const char *id, const char *field,
-                                                    drupal_relationship_change change, const json_t *identifiers);
+                                                    drupal_relationship_change change, const char *identifiers,
+                                                    size_t length);
+/** drupal_jsonapi_relationship_change with Jansson identifiers (serialised at once). */
+drupal_code drupal_jsonapi_relationship_change_json(drupal_call **call, drupal_client *client, const char *type,
+                                                    const char *id, const char *field,
+                                                    drupal_relationship_change change, const json_t *identifiers,
+                                                    drupal_callback callback, void *userdata);
+drupal_code drupal_jsonapi_relationship_change_json_sync(drupal_response **out, drupal_client *client,
+                                                         const char *type, const char *id, const char *field,
+                                                         drupal_relationship_change change,
+                                                         const json_t *identifiers);
 
 /**
  * Uploads a file to a file field: with id NULL to /{field} (201, a temporary file entity to

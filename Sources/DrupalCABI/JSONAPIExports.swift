@@ -26,17 +26,17 @@ private func relatedCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CCha
 
 private func relationshipCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
                               _ field: UnsafePointer<CChar>?) throws -> DrupalOperation {
-    .jsonAPI(.relationship(try resourceType(type), id: try CInput.string(id, "id"), field: try CInput.string(field, "field")))
+    .jsonAPI(.relationship(try resourceType(type), id: try CInput.string(id, "id"),
+                           field: try CInput.string(field, "field")))
 }
 
-private func createCall(_ type: UnsafePointer<CChar>?, _ document: UnsafePointer<json_t>?) throws -> DrupalOperation {
-    .jsonAPI(.create(try resourceType(type), document: try CInput.jsonBody(document, "document")))
+private func createCall(_ type: UnsafePointer<CChar>?, _ document: JSONBody) throws -> DrupalOperation {
+    .jsonAPI(.create(try resourceType(type), document: document))
 }
 
-private func updateCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
-                        _ document: UnsafePointer<json_t>?) throws -> DrupalOperation {
-    .jsonAPI(.update(try resourceType(type), id: try CInput.string(id, "id"),
-                     document: try CInput.jsonBody(document, "document")))
+private func updateCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ document: JSONBody) throws
+    -> DrupalOperation {
+    .jsonAPI(.update(try resourceType(type), id: try CInput.string(id, "id"), document: document))
 }
 
 private func deleteCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?) throws -> DrupalOperation {
@@ -44,8 +44,7 @@ private func deleteCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar
 }
 
 private func changeCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ field: UnsafePointer<CChar>?,
-                        _ change: drupal_relationship_change, _ identifiers: UnsafePointer<json_t>?) throws
-    -> DrupalOperation {
+                        _ change: drupal_relationship_change, _ identifiers: JSONBody) throws -> DrupalOperation {
     let kind: JSONAPICall.RelationshipChange
     switch change {
     case DRUPAL_RELATIONSHIP_ADD: kind = .add
@@ -55,7 +54,12 @@ private func changeCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar
     }
     return .jsonAPI(.changeRelationship(try resourceType(type), id: try CInput.string(id, "id"),
                                         field: try CInput.string(field, "field"), kind,
-                                        identifiers: try CInput.jsonBody(identifiers, "identifiers")))
+                                        identifiers: identifiers))
+}
+
+/// A document given as JSON text: checked once by the core.
+private func textDocument(_ text: UnsafePointer<CChar>?, _ length: Int, _ name: String) throws -> JSONBody {
+    try JSONBody(try CInput.bytes(text, length, name))
 }
 
 private func uploadCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ field: UnsafePointer<CChar>?,
@@ -116,30 +120,68 @@ public func drupal_jsonapi_relationship_sync(_ out: UnsafeMutablePointer<OpaqueP
 
 @_cdecl("drupal_jsonapi_create")
 public func drupal_jsonapi_create(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
-                                  _ type: UnsafePointer<CChar>?, _ document: UnsafePointer<json_t>?,
+                                  _ type: UnsafePointer<CChar>?, _ document: UnsafePointer<CChar>?, _ length: Int,
                                   _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { try createCall(type, document) }
+    CallRunner.start(call, client, callback, userdata) {
+        try createCall(type, try textDocument(document, length, "document"))
+    }
 }
 
 @_cdecl("drupal_jsonapi_create_sync")
 public func drupal_jsonapi_create_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
-                                       _ type: UnsafePointer<CChar>?, _ document: UnsafePointer<json_t>?) -> drupal_code {
-    CallRunner.wait(out, client) { try createCall(type, document) }
+                                       _ type: UnsafePointer<CChar>?, _ document: UnsafePointer<CChar>?,
+                                       _ length: Int) -> drupal_code {
+    CallRunner.wait(out, client) { try createCall(type, try textDocument(document, length, "document")) }
+}
+
+@_cdecl("drupal_jsonapi_create_json")
+public func drupal_jsonapi_create_json(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                       _ type: UnsafePointer<CChar>?, _ document: UnsafePointer<json_t>?,
+                                       _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
+    CallRunner.start(call, client, callback, userdata) {
+        try createCall(type, try CInput.jsonBody(document, "document"))
+    }
+}
+
+@_cdecl("drupal_jsonapi_create_json_sync")
+public func drupal_jsonapi_create_json_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                            _ type: UnsafePointer<CChar>?,
+                                            _ document: UnsafePointer<json_t>?) -> drupal_code {
+    CallRunner.wait(out, client) { try createCall(type, try CInput.jsonBody(document, "document")) }
 }
 
 @_cdecl("drupal_jsonapi_update")
 public func drupal_jsonapi_update(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                   _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
-                                  _ document: UnsafePointer<json_t>?, _ callback: CCallback?,
+                                  _ document: UnsafePointer<CChar>?, _ length: Int, _ callback: CCallback?,
                                   _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { try updateCall(type, id, document) }
+    CallRunner.start(call, client, callback, userdata) {
+        try updateCall(type, id, try textDocument(document, length, "document"))
+    }
 }
 
 @_cdecl("drupal_jsonapi_update_sync")
 public func drupal_jsonapi_update_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                        _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
-                                       _ document: UnsafePointer<json_t>?) -> drupal_code {
-    CallRunner.wait(out, client) { try updateCall(type, id, document) }
+                                       _ document: UnsafePointer<CChar>?, _ length: Int) -> drupal_code {
+    CallRunner.wait(out, client) { try updateCall(type, id, try textDocument(document, length, "document")) }
+}
+
+@_cdecl("drupal_jsonapi_update_json")
+public func drupal_jsonapi_update_json(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                       _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
+                                       _ document: UnsafePointer<json_t>?, _ callback: CCallback?,
+                                       _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
+    CallRunner.start(call, client, callback, userdata) {
+        try updateCall(type, id, try CInput.jsonBody(document, "document"))
+    }
+}
+
+@_cdecl("drupal_jsonapi_update_json_sync")
+public func drupal_jsonapi_update_json_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                            _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
+                                            _ document: UnsafePointer<json_t>?) -> drupal_code {
+    CallRunner.wait(out, client) { try updateCall(type, id, try CInput.jsonBody(document, "document")) }
 }
 
 @_cdecl("drupal_jsonapi_delete")
@@ -156,12 +198,16 @@ public func drupal_jsonapi_delete_sync(_ out: UnsafeMutablePointer<OpaquePointer
 }
 
 @_cdecl("drupal_jsonapi_relationship_change")
-public func drupal_jsonapi_relationship_change(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
-                                               _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
-                                               _ field: UnsafePointer<CChar>?, _ change: drupal_relationship_change,
-                                               _ identifiers: UnsafePointer<json_t>?, _ callback: CCallback?,
+public func drupal_jsonapi_relationship_change(_ call: UnsafeMutablePointer<OpaquePointer?>?,
+                                               _ client: OpaquePointer?, _ type: UnsafePointer<CChar>?,
+                                               _ id: UnsafePointer<CChar>?, _ field: UnsafePointer<CChar>?,
+                                               _ change: drupal_relationship_change,
+                                               _ identifiers: UnsafePointer<CChar>?, _ length: Int,
+                                               _ callback: CCallback?,
                                                _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { try changeCall(type, id, field, change, identifiers) }
+    CallRunner.start(call, client, callback, userdata) {
+        try changeCall(type, id, field, change, try textDocument(identifiers, length, "identifiers"))
+    }
 }
 
 @_cdecl("drupal_jsonapi_relationship_change_sync")
@@ -169,8 +215,34 @@ public func drupal_jsonapi_relationship_change_sync(_ out: UnsafeMutablePointer<
                                                     _ client: OpaquePointer?, _ type: UnsafePointer<CChar>?,
                                                     _ id: UnsafePointer<CChar>?, _ field: UnsafePointer<CChar>?,
                                                     _ change: drupal_relationship_change,
-                                                    _ identifiers: UnsafePointer<json_t>?) -> drupal_code {
-    CallRunner.wait(out, client) { try changeCall(type, id, field, change, identifiers) }
+                                                    _ identifiers: UnsafePointer<CChar>?,
+                                                    _ length: Int) -> drupal_code {
+    CallRunner.wait(out, client) {
+        try changeCall(type, id, field, change, try textDocument(identifiers, length, "identifiers"))
+    }
+}
+
+@_cdecl("drupal_jsonapi_relationship_change_json")
+public func drupal_jsonapi_relationship_change_json(_ call: UnsafeMutablePointer<OpaquePointer?>?,
+                                                    _ client: OpaquePointer?, _ type: UnsafePointer<CChar>?,
+                                                    _ id: UnsafePointer<CChar>?, _ field: UnsafePointer<CChar>?,
+                                                    _ change: drupal_relationship_change,
+                                                    _ identifiers: UnsafePointer<json_t>?, _ callback: CCallback?,
+                                                    _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
+    CallRunner.start(call, client, callback, userdata) {
+        try changeCall(type, id, field, change, try CInput.jsonBody(identifiers, "identifiers"))
+    }
+}
+
+@_cdecl("drupal_jsonapi_relationship_change_json_sync")
+public func drupal_jsonapi_relationship_change_json_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                                         _ client: OpaquePointer?, _ type: UnsafePointer<CChar>?,
+                                                         _ id: UnsafePointer<CChar>?, _ field: UnsafePointer<CChar>?,
+                                                         _ change: drupal_relationship_change,
+                                                         _ identifiers: UnsafePointer<json_t>?) -> drupal_code {
+    CallRunner.wait(out, client) {
+        try changeCall(type, id, field, change, try CInput.jsonBody(identifiers, "identifiers"))
+    }
 }
 
 @_cdecl("drupal_jsonapi_upload")

@@ -205,13 +205,13 @@ static void test_writes_and_relationships(drupal_client *c) {
     const char *id = "3f1e7c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b";
     json_t *doc = json_pack("{s:{s:s, s:s, s:{s:s}}}", "data", "type", ARTICLE, "id", id, "attributes",
                             "title", "From C");
-    CHECK_CODE(drupal_jsonapi_create_sync(&r, c, ARTICLE, doc), DRUPAL_OK);
+    CHECK_CODE(drupal_jsonapi_create_json_sync(&r, c, ARTICLE, doc), DRUPAL_OK);
     CHECK_RESPONSE(r, DRUPAL_OK, 201);
     drupal_response_free(r);
     json_decref(doc);
 
     doc = json_pack("{s:{s:s, s:s, s:{s:s}}}", "data", "type", ARTICLE, "id", id, "attributes", "title", "Renamed");
-    CHECK_CODE(drupal_jsonapi_update_sync(&r, c, ARTICLE, id, doc), DRUPAL_OK);
+    CHECK_CODE(drupal_jsonapi_update_json_sync(&r, c, ARTICLE, id, doc), DRUPAL_OK);
     {
         json_t *document = parse(r), *resource = NULL;
         const char *title = NULL;
@@ -235,7 +235,7 @@ static void test_writes_and_relationships(drupal_client *c) {
         const char *beta_id = json_string_value(json_object_get(beta, "id"));
         json_t *identifiers = json_pack("{s:[{s:s, s:s}]}", "data", "type", "taxonomy_term--tags", "id", beta_id);
         drupal_response *changed = NULL;
-        CHECK_CODE(drupal_jsonapi_relationship_change_sync(&changed, c, ARTICLE, id, "field_tags",
+        CHECK_CODE(drupal_jsonapi_relationship_change_json_sync(&changed, c, ARTICLE, id, "field_tags",
                                                            DRUPAL_RELATIONSHIP_ADD, identifiers), DRUPAL_OK);
         drupal_response_free(changed);
         CHECK_CODE(drupal_jsonapi_relationship_sync(&changed, c, ARTICLE, id, "field_tags"), DRUPAL_OK);
@@ -243,11 +243,11 @@ static void test_writes_and_relationships(drupal_client *c) {
         CHECK_INT((int)json_array_size(json_object_get(list, "data")), 1);
         json_decref(list);
         drupal_response_free(changed);
-        CHECK_CODE(drupal_jsonapi_relationship_change_sync(&changed, c, ARTICLE, id, "field_tags",
+        CHECK_CODE(drupal_jsonapi_relationship_change_json_sync(&changed, c, ARTICLE, id, "field_tags",
                                                            DRUPAL_RELATIONSHIP_REMOVE, identifiers), DRUPAL_OK);
         CHECK_RESPONSE(changed, DRUPAL_OK, 204);
         drupal_response_free(changed);
-        CHECK_CODE(drupal_jsonapi_relationship_change_sync(&changed, c, ARTICLE, id, "field_tags",
+        CHECK_CODE(drupal_jsonapi_relationship_change_json_sync(&changed, c, ARTICLE, id, "field_tags",
                                                            (drupal_relationship_change)9, identifiers),
                    DRUPAL_E_INVALID_ARGUMENT);
         json_decref(identifiers);
@@ -289,8 +289,8 @@ static void test_writes_and_relationships(drupal_client *c) {
 /* A 422 gives every errors[] entry, and the violations (pointer, detail). */
 static void test_errors(drupal_client *c) {
     drupal_response *r = NULL;
-    json_t *doc = json_pack("{s:{s:s, s:{s:s}}}", "data", "type", ARTICLE, "attributes", "langcode", "xx");
-    CHECK_CODE(drupal_jsonapi_create_sync(&r, c, ARTICLE, doc), DRUPAL_E_HTTP);
+    const char *doc = "{\"data\": {\"type\": \"node--article\", \"attributes\": {\"langcode\": \"xx\"}}}";
+    CHECK_CODE(drupal_jsonapi_create_sync(&r, c, ARTICLE, doc, strlen(doc)), DRUPAL_E_HTTP);
     CHECK_RESPONSE(r, DRUPAL_E_HTTP, 422);
     CHECK_INT((int)drupal_response_jsonapi_error_count(r), 2);
     {
@@ -303,7 +303,9 @@ static void test_errors(drupal_client *c) {
         CHECK(found);
     }
     drupal_response_free(r);
-    json_decref(doc);
+    CHECK_CODE(drupal_jsonapi_create_sync(&r, c, ARTICLE, "{\"data\": ", 10), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    CHECK_CODE(drupal_jsonapi_update_sync(&r, c, ARTICLE, "x", NULL, 5), DRUPAL_E_INVALID_ARGUMENT);
 
     /* A resourceVersion on a type without revisions: 501 with Drupal's words. */
     {
@@ -321,7 +323,7 @@ static void test_errors(drupal_client *c) {
     CHECK(r == NULL);
     CHECK_CODE(drupal_jsonapi_get_sync(&r, c, NULL, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
     CHECK_CODE(drupal_jsonapi_get_sync(&r, c, ARTICLE, "..", NULL), DRUPAL_E_INVALID_ARGUMENT);
-    CHECK_CODE(drupal_jsonapi_create_sync(&r, c, ARTICLE, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_jsonapi_create_json_sync(&r, c, ARTICLE, NULL), DRUPAL_E_INVALID_ARGUMENT);
     CHECK_CODE(drupal_jsonapi_related_sync(&r, c, ARTICLE, "x", "", NULL), DRUPAL_E_INVALID_ARGUMENT);
     CHECK_CODE(drupal_jsonapi_follow_sync(&r, c, "https://evil.example/jsonapi/node/article"),
                DRUPAL_E_INVALID_ARGUMENT);

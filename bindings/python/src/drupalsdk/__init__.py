@@ -1,4 +1,4 @@
-"""drupalsdk: a client for Drupal 10/11 sites (core REST, Views REST exports, sessions, CSRF).
+"""drupalsdk: a client for Drupal 10/11 sites (core REST, JSON:API, Views REST exports, sessions, CSRF).
 
 A thin binding over the C library ``libdrupalsdk`` (Swift core, libcurl transport)::
 
@@ -23,6 +23,8 @@ from ._client import AsyncClient, Client
 from ._hooks import RequestEdit
 from ._events import Event, Listener
 from ._mock import AsyncMockClient, MockClient, StubAnswer
+from ._jsonapi_query import Query
+from ._jsonapi_document import Document, Resource
 
 def _version() -> str:
     """The installed package's version (setup.py reads it from include/drupalsdk.h), or, run
@@ -37,7 +39,7 @@ def _version() -> str:
 __version__ = _version()
 
 __all__ = [
-    "Client", "AsyncClient", "MockClient", "AsyncMockClient", "StubAnswer", "RequestEdit", "Response", "Headers",
+    "Client", "AsyncClient", "MockClient", "Query", "Document", "Resource", "AsyncMockClient", "StubAnswer", "RequestEdit", "Response", "Headers",
     "Event", "Listener",
     "DrupalFuture", "DrupalError", "HTTPError", "RedirectError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",

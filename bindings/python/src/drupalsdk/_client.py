@@ -18,8 +18,10 @@ from ._convert import (MAX_SIZE, HeadersArg, Query, header_array, invalid, query
                        text)
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
+from ._jsonapi_document import Document, Resource
+from ._jsonapi_query import Query as JSONAPIQuery, query_handle
 from ._managed import Managed
-from ._operations import NEXT_PAGE, Operation, install
+from ._operations import NEXT_DOCUMENT, NEXT_PAGE, Operation, ResourceType, install, resource_type
 from ._response import KIND_ANSWER, KIND_RESPONSE, convert, returns_answer
 
 __all__ = ["Client", "AsyncClient"]
@@ -196,6 +198,15 @@ class _ClientBase(Managed, Hooks):
                                                                    query_array(query), max_pages))
         return _Pager(out.value)  # type: ignore[arg-type]
 
+    def _jsonapi_pager(self, type: ResourceType, query: Optional[JSONAPIQuery], concurrency: int,
+                       max_pages: int) -> "_Pager":
+        concurrency = small_int(concurrency, "concurrency", 1, 64)
+        max_pages = small_int(max_pages, "max_pages", 0, 2 ** 32 - 1)
+        out = c_void_p()
+        self._state_call(lambda handle: _lib.drupal_jsonapi_pager_new(byref(out), handle, resource_type(type),
+                                                                      query_handle(query), concurrency, max_pages))
+        return _Pager(out.value)  # type: ignore[arg-type]
+
     def _start(self, operation: Operation, args: Tuple[Any, ...], waiter: Any,
                owner: Optional[Managed] = None) -> Optional[int]:
         """Starts an operation's async C call on the handle of `owner` (this client unless given)
@@ -292,6 +303,27 @@ class Client(_ClientBase):
                     return
                 yield from rows
 
+    def jsonapi_pages(self, type: ResourceType, query: Optional[JSONAPIQuery] = None, *, concurrency: int = 1,
+                      max_pages: int = 0) -> Iterator[Document]:
+        """Yields each page of a JSON:API collection as a :class:`Document`, ending at the first
+        page without ``links.next`` (Drupal gives no count, caps ``page[limit]`` at 50 and may
+        answer short pages). ``concurrency`` 2 to 64 fetches the pages after the first by offset,
+        that many at a time, still yielded in order. ``max_pages`` 0 means no limit but the
+        library's (100,000)."""
+        with self._jsonapi_pager(type, query, concurrency, max_pages) as pager:
+            while True:
+                page = self._call_on(pager, NEXT_DOCUMENT, (), NEXT_DOCUMENT.kind)
+                if page is None:
+                    return
+                yield page
+
+    def jsonapi_iter(self, type: ResourceType, query: Optional[JSONAPIQuery] = None, *, concurrency: int = 1,
+                     max_pages: int = 0) -> Iterator[Resource]:
+        """Yields every resource of a JSON:API collection, page after page (see :meth:`jsonapi_pages`);
+        each resolves its relationships in its page's ``included``."""
+        for page in self.jsonapi_pages(type, query, concurrency=concurrency, max_pages=max_pages):
+            yield from page.resources
+
     def submit(self, method: str, *args: Any, **kwargs: Any) -> DrupalFuture:
         """Starts ``method`` (``"get"``, ``"create"``, ...) without waiting: ``submit("get", "node", 1)``."""
         starter = getattr(self, "submit_" + method, None)
@@ -358,6 +390,23 @@ class AsyncClient(_ClientBase):
                     return
                 for row in rows:
                     yield row
+
+    async def jsonapi_pages(self, type: ResourceType, query: Optional[JSONAPIQuery] = None, *, concurrency: int = 1,
+                            max_pages: int = 0) -> AsyncIterator[Document]:
+        """As :meth:`Client.jsonapi_pages`, as an async iterator."""
+        with self._jsonapi_pager(type, query, concurrency, max_pages) as pager:
+            while True:
+                page = await self._await(NEXT_DOCUMENT, (), NEXT_DOCUMENT.kind, owner=pager)
+                if page is None:
+                    return
+                yield page
+
+    async def jsonapi_iter(self, type: ResourceType, query: Optional[JSONAPIQuery] = None, *, concurrency: int = 1,
+                           max_pages: int = 0) -> AsyncIterator[Resource]:
+        """As :meth:`Client.jsonapi_iter`: ``async for node in client.jsonapi_iter("node--article")``."""
+        async for page in self.jsonapi_pages(type, query, concurrency=concurrency, max_pages=max_pages):
+            for resource in page.resources:
+                yield resource
 
     @classmethod
     def mock(cls) -> Any:

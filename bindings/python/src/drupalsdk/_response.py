@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 from . import _ffi, _readers
 from ._errors import DecodeError, DrupalError, Headers
+from ._jsonapi_document import Document
 
 __all__ = ["Response"]
 
@@ -121,11 +122,28 @@ KIND_TEXT = 3       # body as str (csrf token)
 KIND_RESPONSE = 4   # a Response (keeps the C response for lazy headers)
 KIND_ANSWER = 5     # a Response for every answer, status >= 400 too (request(raise_for_status=False))
 KIND_PAGE = 6       # a page's rows (list), or None once a pager has no more pages
+KIND_DOCUMENT = 7   # a JSON:API Document (None for an empty body: 204)
+KIND_DOCUMENT_PAGE = 8  # a JSON:API page's Document, or None once a pager has no more pages
 
 
 def _decode_failure(response: int, body: bytes, error: Exception) -> DecodeError:
     return DecodeError("the response body is not JSON: %s" % error, code="DRUPAL_E_DECODE",
                        status=_status(response), body=body, headers=_readers.response_headers(response))
+
+
+def _document(response: Optional[int]) -> Any:
+    if response is None:
+        return None
+    body = _body(response)
+    if not body:
+        return None
+    try:
+        raw = _loads(body)
+    except ValueError as error:
+        raise _decode_failure(response, body, error) from None
+    if not isinstance(raw, dict):
+        raise _decode_failure(response, body, ValueError("a JSON:API document is a JSON object"))
+    return Document(raw)
 
 
 def returns_answer(kind: int, code: int) -> bool:
@@ -140,6 +158,8 @@ def convert(kind: int, response: Optional[int], owned: bool, code: int = 0) -> A
         if response is None:
             return None
         kind = KIND_JSON
+    if kind == KIND_DOCUMENT or kind == KIND_DOCUMENT_PAGE:
+        return _document(response)
     if kind == KIND_JSON:
         body = _body(response)
         try:

@@ -1,0 +1,264 @@
+"""JSON:API from Python against the fake server: the query builder against drupal-jsonapi-params
+itself, documents and included resolution, the pagers (blocking, concurrent, asyncio), writes,
+relationships, uploads, errors and bad input."""
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+import drupalsdk
+from drupalsdk import Document, Query, Resource
+
+drupal_jsonapi_params = pytest.importorskip("drupal_jsonapi_params")
+ARTICLE = "node--article"
+
+
+def _both(build):
+    """The same calls on our Query and on drupal-jsonapi-params; their query strings."""
+    ours, theirs = Query(), drupal_jsonapi_params.DrupalJsonApiParams()
+    build(ours)
+    build(theirs)
+    return ours.get_query_string(), theirs.get_query_string()
+
+
+@pytest.mark.parametrize("build", [
+    lambda q: q.add_filter("title", "Article 3"),
+    lambda q: q.add_filter("title", "Art", "STARTS_WITH").add_page_limit(2),
+    lambda q: q.add_filter("drupal_internal__nid", ["1", "3", "5"], "IN"),
+    lambda q: q.add_filter("created", ["1", "9"], "NOT BETWEEN"),
+    lambda q: q.add_filter("revision_log", None, "IS NULL").add_filter("title", None, "IS NOT NULL"),
+    lambda q: q.add_filter("title", "Article 1", "<>"),
+    lambda q: (q.add_group("or", "OR").add_filter("title", "Article 1", member_of="or")
+               .add_group("and", "AND", "or").add_filter("uid.name", "editor", member_of="and")
+               .add_filter("field_tags.name", "beta", member_of="and")),
+    lambda q: q.add_filter("title", "a").add_filter("title", "b", "CONTAINS").add_filter("title", "c"),
+    lambda q: q.add_filter("title", "a", key="t").add_filter("title", "b", key="t").add_filter("x", "y", key="t"),
+    lambda q: (q.add_sort("uid.name").add_sort("title", "DESC").add_fields(ARTICLE, ["title", "uid"])
+               .add_include(["uid", "field_tags"]).add_page_offset(4).add_page_limit(2)),
+    lambda q: q.add_filter("title", "é ü,/&=?~*'()!").add_include(["uid"]).add_include(["field_tags.vid"]),
+    lambda q: q.add_custom_param({"resourceVersion": "rel:latest-version"}).add_fields(ARTICLE, ["title"]),
+    lambda q: (q.add_group("g", "AND").add_filter("a", "1", member_of="g").add_filter("a", "2", member_of="g")
+               .add_filter("a", "3").add_group("g", "OR")),
+    lambda q: q.add_page_limit(5).add_page_offset(10).add_page_limit(7),
+    lambda q: q.add_fields("user--user", ["name"]).add_fields(ARTICLE, ["title"]).add_fields("user--user", ["mail"]),
+])
+def test_query_strings_match_drupal_jsonapi_params(build):
+    ours, theirs = _both(build)
+    assert ours == theirs
+
+
+def test_random_queries_match_drupal_jsonapi_params():
+    """Random mixes of the builder's calls give the library's string too."""
+    rng = random.Random(7)
+    paths = ["title", "uid.name", "field_tags.name", "status", "0", "12", "nid"]
+    values = ["a", "Article 1", "x y", "é", "%41", "1"]
+    for _ in range(300):
+        steps = []
+        for _ in range(rng.randint(1, 7)):
+            kind = rng.random()
+            path = rng.choice(paths)
+            if kind < 0.4:
+                operator = rng.choice(["=", "<>", "CONTAINS", ">=", "STARTS_WITH"])
+                member = rng.choice([None, None, "g1", "g2"])
+                key = rng.choice([None, None, None, "k"])
+                steps.append(lambda q, a=(path, rng.choice(values), operator, member, key): q.add_filter(*a))
+            elif kind < 0.5:
+                steps.append(lambda q, a=(path, ["1", "2"], rng.choice(["IN", "BETWEEN", "NOT IN"])): q.add_filter(*a))
+            elif kind < 0.6:
+                steps.append(lambda q, a=(rng.choice(["g1", "g2"]), rng.choice(["AND", "OR"]),
+                                          rng.choice([None, "g1"])): q.add_group(*a))
+            elif kind < 0.7:
+                steps.append(lambda q, a=(path, rng.choice([None, "ASC", "DESC"])): q.add_sort(*a))
+            elif kind < 0.8:
+                steps.append(lambda q, a=[rng.choice(["uid", "field_tags"])]: q.add_include(a))
+            elif kind < 0.9:
+                steps.append(lambda q, a=(rng.choice([ARTICLE, "user--user"]), ["title", "uid"]): q.add_fields(*a))
+            else:
+                steps.append(lambda q, a=rng.randint(1, 50): q.add_page_limit(a))
+        ours, theirs = _both(lambda q: [step(q) for step in steps])
+        assert ours == theirs
+
+
+def test_bad_queries_are_refused_unchanged():
+    query = Query().add_filter("title", "x")
+    before = query.get_query_string()
+    for bad in [lambda: query.add_filter("title", "x", "LIKE"),
+                lambda: query.add_filter("title", None),
+                lambda: query.add_filter("title", "x", "IN"),
+                lambda: query.add_filter("nid", ["1"], "BETWEEN"),
+                lambda: query.add_filter("nid", [], "IN"),
+                lambda: query.add_filter("title\x00", "x"),
+                lambda: query.add_filter("title", "a\nb"),
+                lambda: query.add_group("g", "XOR"),
+                lambda: query.add_sort("title", "UP"),
+                lambda: query.add_page_limit(0),
+                lambda: query.add_page_limit(-1),
+                lambda: query.add_page_limit(2 ** 70),
+                lambda: query.add_fields(ARTICLE, "title"),
+                lambda: query.add_custom_param({"resourceVersion": "latest"}),
+                lambda: query.add_custom_param({"page[limit]": "3"})]:
+        with pytest.raises(drupalsdk.InvalidArgumentError):
+            bad()
+    assert query.get_query_string() == before
+    with pytest.raises(TypeError):
+        Client = drupalsdk.Client  # noqa: N806
+        Client("http://127.0.0.1:9").jsonapi_collection(ARTICLE, query="filter[title]=x")
+
+
+def test_filter_group_with_included_authors(admin):
+    query = (Query().add_group("or", "OR").add_filter("title", "Article 1", member_of="or")
+             .add_group("and", "AND", "or").add_filter("uid.name", "editor", member_of="and")
+             .add_filter("field_tags.name", "beta", member_of="and")
+             .add_include(["uid", "field_tags"]).add_sort("drupal_internal__nid"))
+    page = admin.jsonapi_collection(ARTICLE, query)
+    assert isinstance(page, Document)
+    assert [node["title"] for node in page] == ["Article 1", "Article 5"]
+    first, fifth = page.resources
+    assert first.related("uid")["name"] == "admin"
+    assert fifth.related("uid")["name"] == "editor"
+    assert [tag["name"] for tag in fifth.related("field_tags")] == ["beta"]
+    assert fifth.identifiers("uid") == [("user--user", fifth.related("uid").id)]
+    assert page.next is None
+    assert page.raw["data"][0]["id"] == first.id
+
+
+def test_sparse_fields_can_drop_the_linking_relationship(admin):
+    query = Query().add_fields(ARTICLE, ["title"]).add_include(["uid"]).add_page_limit(2)
+    page = admin.jsonapi_collection(ARTICLE, query)
+    assert page.included, "the included resources still come"
+    assert page.resources[0].related("uid") is None, "but no resource leads to them"
+
+
+def test_walks_every_page_sequentially_and_concurrently(admin, server):
+    server.control("POST", "/__fake/seed", {"articles": 115})
+    query = Query().add_fields(ARTICLE, ["title"]).add_sort("drupal_internal__nid").add_page_limit(100)
+    pages = list(admin.jsonapi_pages(ARTICLE, query))
+    assert [len(page) for page in pages] == [50, 50, 20]  # page[limit] capped at 50
+    titles = [node["title"] for node in admin.jsonapi_iter(ARTICLE, query)]
+    assert len(titles) == 120 and len(set(titles)) == 120
+    concurrent = [node["title"] for node in admin.jsonapi_iter(ARTICLE, query.add_page_limit(9), concurrency=8)]
+    assert concurrent == titles
+    assert len(list(admin.jsonapi_pages(ARTICLE, query, max_pages=2))) == 2
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        list(admin.jsonapi_iter(ARTICLE, concurrency=0))
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        list(admin.jsonapi_iter("node/article"))
+
+
+def test_asyncio_and_futures(base_url, server):
+    server.control("POST", "/__fake/seed", {"articles": 20})
+
+    async def main():
+        async with drupalsdk.AsyncClient(base_url) as client:
+            client.set_basic_auth("admin", "admin")
+            query = Query().add_sort("drupal_internal__nid").add_page_limit(4)
+            ids = [node.id async for node in client.jsonapi_iter(ARTICLE, query, concurrency=4)]
+            first = await client.jsonapi_get(ARTICLE, ids[0])
+            return ids, first
+
+    ids, first = asyncio.run(main())
+    assert len(ids) == 25 and len(set(ids)) == 25
+    assert first.data.id == ids[0]
+    with drupalsdk.Client(base_url) as client:
+        futures = [client.submit_jsonapi_get(ARTICLE, node_id) for node_id in ids[:5]]
+        assert [future.result().data.id for future in futures] == ids[:5]
+
+
+def test_create_update_relationships_upload_delete(admin):
+    tags = {tag["name"]: tag for tag in admin.jsonapi_collection("taxonomy_term--tags")}
+    created = admin.jsonapi_create(ARTICLE, {"title": "From Python"}, {"field_tags": [tags["alpha"]]},
+                                   id="3f1e7c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b")
+    node = created.data
+    assert node.id == "3f1e7c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
+    assert node.identifiers("field_tags") == [("taxonomy_term--tags", tags["alpha"].id)]
+
+    updated = admin.jsonapi_update(("node", "article"), node.id, {"title": "Renamed"})
+    assert updated.data["title"] == "Renamed"
+
+    admin.jsonapi_add_relationship(ARTICLE, node.id, "field_tags", [("taxonomy_term--tags", tags["beta"].id)])
+    ids = {tag_id for _, tag_id in
+           (item for item in admin.jsonapi_get(ARTICLE, node.id).data.identifiers("field_tags"))}
+    assert ids == {tags["alpha"].id, tags["beta"].id}
+    assert admin.jsonapi_remove_relationship(ARTICLE, node.id, "field_tags", [tags["alpha"]]) is None
+    assert admin.jsonapi_replace_relationship(ARTICLE, node.id, "field_tags", []) is None
+    assert admin.jsonapi_relationship(ARTICLE, node.id, "field_tags").raw["data"] == []
+    assert admin.jsonapi_related(ARTICLE, node.id, "uid").data["name"] == "admin"
+
+    png = b"\x89PNG\r\n\x1a\n"
+    loose = admin.jsonapi_upload(ARTICLE, "field_image", "../red.png", png)
+    assert loose.data.type == "file--file" and loose.data["filename"] == "red.png"
+    attached = admin.jsonapi_upload(ARTICLE, "field_image", "blue.png", png, id=node.id)
+    assert attached.data.type == "file--file"
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin.jsonapi_upload(ARTICLE, "field_image", 'a"b.png', png)
+
+    assert admin.jsonapi_delete(ARTICLE, node.id) is None
+    with pytest.raises(drupalsdk.NotFoundError):
+        admin.jsonapi_get(ARTICLE, node.id)
+
+
+def test_errors(admin, server, base_url):
+    with pytest.raises(drupalsdk.ValidationError) as caught:
+        admin.jsonapi_create(ARTICLE, {"langcode": "xx"})
+    error = caught.value
+    assert error.status == 422
+    assert len(error.jsonapi_errors) == 2
+    assert "/data/attributes/title" in [path for path, _ in error.violations]
+
+    with pytest.raises(drupalsdk.HTTPError) as caught:
+        admin.jsonapi_get("user--user", admin.jsonapi_collection("user--user").resources[-1].id,
+                          Query().add_resource_version("id:1"))
+    assert caught.value.status == 501
+
+    server.control("POST", "/__fake/config", {"jsonapi_read_only": True})
+    try:
+        with pytest.raises(drupalsdk.HTTPError) as caught:
+            admin.jsonapi_create(ARTICLE, {"title": "x"})
+        assert caught.value.status == 405 and "read operations" in str(caught.value)
+    finally:
+        server.control("POST", "/__fake/config", {"defaults": True})
+
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin.jsonapi_follow("https://evil.example/jsonapi/node/article")
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin.jsonapi_get(ARTICLE, "..")
+    with pytest.raises(TypeError):
+        admin.jsonapi_update(ARTICLE, "x", {"title": "a"}, document={"data": {}})
+    with pytest.raises(TypeError):
+        admin.jsonapi_add_relationship(ARTICLE, "x", "field_tags", [42])
+
+
+def test_entry_point_and_follow(base_url):
+    with drupalsdk.Client(base_url) as client:
+        assert "me" not in client.jsonapi_entry_point().meta.get("links", {})
+        client.set_basic_auth("editor", "editor")
+        entry = client.jsonapi_entry_point()
+        me = entry.meta["links"]["me"]["meta"]["id"]
+        assert client.jsonapi_get("user--user", me).data["name"] == "editor"
+        page = client.jsonapi_collection(ARTICLE, Query().add_page_limit(2))
+        second = client.jsonapi_follow(page.next)
+        assert len(second) == 2 and second.resources[0].id not in {node.id for node in page}
+
+
+def test_documents_without_a_server():
+    document = Document({"data": [{"type": "node--article", "id": "n1", "attributes": {"title": "T"},
+                                   "relationships": {"uid": {"data": {"type": "user--user", "id": "u1"}},
+                                                     "field_tags": {"data": [{"type": "t", "id": "x"},
+                                                                             {"type": "t", "id": "gone"}]},
+                                                     "field_image": {"data": None}}}],
+                         "included": [{"type": "user--user", "id": "u1", "attributes": {"name": "admin"}},
+                                      {"type": "t", "id": "x", "attributes": {"name": "alpha"}}],
+                         "links": {"next": {"href": "http://site/jsonapi/node/article?page%5Boffset%5D=1"}}})
+    node = document.data[0]
+    assert isinstance(node, Resource) and node["title"] == "T" and node.get("missing", 1) == 1
+    assert node.related("uid")["name"] == "admin"
+    assert [tag["name"] for tag in node.related("field_tags")] == ["alpha"]  # "gone" was not included
+    assert node.related("field_image") is None and node.related("nosuch") is None
+    assert document.next.endswith("page%5Boffset%5D=1")
+    assert document.find("t", "x") == Resource({"type": "t", "id": "x"})
+    with pytest.raises(KeyError):
+        node["nosuch"]
+    with pytest.raises(TypeError):
+        Document([])

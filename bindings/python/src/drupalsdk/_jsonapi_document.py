@@ -1,0 +1,169 @@
+"""JSON:API documents as Python objects: a :class:`Document` (the raw dict always at ``.raw``)
+whose :class:`Resource` objects resolve their relationships to the ``included`` resources.
+
+Resolution is lazy and builds no reference cycles: the document indexes ``included`` by (type,
+id) the first time a relationship is resolved, and each resolved resource is a new small object
+pointing at the same document. Note that a sparse fieldset (``add_fields``) can drop the very
+relationship that links a resource to what ``include`` added: the included resources are then in
+``document.included`` but no resource leads to them.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+
+__all__ = ["Document", "Resource"]
+
+Identifier = Tuple[str, str]
+
+
+class Document:
+    """A JSON:API document: ``data`` (a resource, a list, or None), ``included``, ``links``,
+    ``meta``. Iterating a document iterates its primary resources."""
+
+    __slots__ = ("raw", "_index")
+
+    def __init__(self, raw: Dict[str, Any]) -> None:
+        if not isinstance(raw, dict):
+            raise TypeError("a JSON:API document is a JSON object, not %s" % type(raw).__name__)
+        self.raw = raw
+        self._index: Optional[Dict[Identifier, Dict[str, Any]]] = None
+
+    @property
+    def data(self) -> Union["Resource", List["Resource"], None]:
+        """The primary data: a :class:`Resource`, a list of them (collections), or None."""
+        data = self.raw.get("data")
+        if isinstance(data, list):
+            return [Resource(item, self) for item in data]
+        if isinstance(data, dict):
+            return Resource(data, self)
+        return None
+
+    @property
+    def resources(self) -> List["Resource"]:
+        """The primary resources as a list, for collections and individual reads alike."""
+        data = self.raw.get("data")
+        if isinstance(data, list):
+            return [Resource(item, self) for item in data]
+        return [Resource(data, self)] if isinstance(data, dict) else []
+
+    @property
+    def included(self) -> List["Resource"]:
+        return [Resource(item, self) for item in self.raw.get("included") or ()]
+
+    @property
+    def links(self) -> Dict[str, Any]:
+        return self.raw.get("links") or {}
+
+    @property
+    def meta(self) -> Dict[str, Any]:
+        return self.raw.get("meta") or {}
+
+    def link(self, name: str) -> Optional[str]:
+        """The href of a top-level link ("next", "self"), or None."""
+        return _href(self.links.get(name))
+
+    @property
+    def next(self) -> Optional[str]:
+        """The next page's URL, or None on the last page (Drupal gives no ``last`` and no count)."""
+        return _href(self.links.get("next"))
+
+    def find(self, type: str, id: str) -> Optional["Resource"]:
+        """The included resource with this type and id, or None."""
+        index = self._index
+        if index is None:
+            index = self._index = {}
+            for item in self.raw.get("included") or ():
+                if isinstance(item, dict):
+                    index.setdefault((item.get("type"), item.get("id")), item)  # type: ignore[arg-type]
+        found = index.get((type, id))
+        return None if found is None else Resource(found, self)
+
+    def __iter__(self) -> Iterator["Resource"]:
+        return iter(self.resources)
+
+    def __len__(self) -> int:
+        data = self.raw.get("data")
+        return len(data) if isinstance(data, list) else (1 if isinstance(data, dict) else 0)
+
+    def __repr__(self) -> str:
+        return "<Document %d resource(s), %d included>" % (len(self), len(self.raw.get("included") or ()))
+
+
+class Resource:
+    """One resource object. ``resource["title"]`` reads an attribute; ``resource.related("uid")``
+    gives the included resource(s) a relationship points to."""
+
+    __slots__ = ("raw", "document")
+
+    def __init__(self, raw: Dict[str, Any], document: Optional[Document] = None) -> None:
+        self.raw = raw
+        self.document = document
+
+    @property
+    def type(self) -> str:
+        return self.raw.get("type", "")
+
+    @property
+    def id(self) -> str:
+        return self.raw.get("id", "")
+
+    @property
+    def attributes(self) -> Dict[str, Any]:
+        return self.raw.get("attributes") or {}
+
+    @property
+    def relationships(self) -> Dict[str, Any]:
+        return self.raw.get("relationships") or {}
+
+    @property
+    def links(self) -> Dict[str, Any]:
+        return self.raw.get("links") or {}
+
+    @property
+    def meta(self) -> Dict[str, Any]:
+        return self.raw.get("meta") or {}
+
+    def __getitem__(self, name: str) -> Any:
+        """An attribute (KeyError if the resource has none of that name)."""
+        return self.raw["attributes"][name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """An attribute, or ``default``."""
+        return (self.raw.get("attributes") or {}).get(name, default)
+
+    def identifiers(self, field: str) -> List[Identifier]:
+        """The (type, id) pairs of a relationship: one for a to-one, the list for a to-many,
+        none for ``data: null`` or a relationship the resource does not carry."""
+        data = ((self.raw.get("relationships") or {}).get(field) or {}).get("data")
+        items = data if isinstance(data, list) else ([data] if isinstance(data, dict) else [])
+        return [(item.get("type"), item.get("id")) for item in items if isinstance(item, dict)]
+
+    def related(self, field: str) -> Union["Resource", List["Resource"], None]:
+        """What a relationship points to, from the document's ``included``: a :class:`Resource`
+        (or None) for a to-one relationship, a list for a to-many one. Identifiers whose resource
+        was not included (not asked for, or no access) are left out."""
+        data = ((self.raw.get("relationships") or {}).get(field) or {}).get("data")
+        document = self.document
+        if isinstance(data, dict):
+            return None if document is None else document.find(data.get("type"), data.get("id"))  # type: ignore[arg-type]
+        if not isinstance(data, list) or document is None:
+            return [] if isinstance(data, list) else None
+        found = (document.find(item.get("type"), item.get("id")) for item in data if isinstance(item, dict))
+        return [resource for resource in found if resource is not None]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Resource) and (other.type, other.id) == (self.type, self.id)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.id))
+
+    def __repr__(self) -> str:
+        return "<Resource %s %s>" % (self.type, self.id)
+
+
+def _href(link: Any) -> Optional[str]:
+    if isinstance(link, str):
+        return link
+    if isinstance(link, dict) and isinstance(link.get("href"), str):
+        return link["href"]
+    return None

@@ -109,7 +109,7 @@ VALGRIND="$VALGRIND --error-exitcode=1"
 # same code (found first through LD_LIBRARY_PATH, since the examples use RUNPATH).
 mkdir -p "$out/vglib"
 objcopy --strip-debug "$(readlink -f build/lib/libdrupalsdk.so)" "$out/vglib/libdrupalsdk.so.0"
-for ex in drupal_tour async_many errors mock_client; do
+for ex in drupal_tour async_many errors mock_client jsonapi_walk; do
     bin=examples/c/$ex
     [ -x "$bin" ] || { fail "$bin was not built"; continue; }
     if "$bin" > "$out/$ex.log" 2>&1; then pass; echo "ok: $ex"

@@ -60,3 +60,18 @@ def test_bulk_import_keep(server):
     from drupalsdk import Client
     with Client(server.base_url) as client:
         assert len(list(client.view_all("/api/articles"))) == 12
+
+
+def test_jsonapi_walk(server):
+    result = run("jsonapi_walk.py", server.base_url)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for line in ("page 1: 2 article(s)", "Article 1                by admin    tags: beta",
+                 "Article 5                by editor   tags: beta", "4 article(s)", "created ", "deleted "):
+        assert line in out, (line, out)
+    assert "Article 4" not in out  # by editor, tagged alpha
+
+
+def test_jsonapi_walk_reports_unreachable_site():
+    result = run("jsonapi_walk.py", "http://127.0.0.1:9")
+    assert result.returncode == 1 and "cannot reach" in result.stderr

@@ -398,7 +398,12 @@ def cases(s, quick, pin):
                   fmt(cr["parse_us"], "us"), fmt(cr["tree_floor_us"], "us"), "-", "-", "INFO",
                   "the floor: allocating and freeing the Jansson tree")
 
-    return [("1", c1), ("2", c2), ("3", c3), ("4", c4), ("5", c5), ("6", c6), ("7", c7), ("8", c8), ("9", c9)]
+    def c10(t):
+        from jsonapi_cases import case10
+        case10(t, s, q, PY, measure, cmp, paired, fmt)
+
+    return [("1", c1), ("2", c2), ("3", c3), ("4", c4), ("5", c5), ("6", c6), ("7", c7), ("8", c8), ("9", c9),
+            ("10", c10)]
 
 
 def library_info():
@@ -445,7 +450,7 @@ def main():
             log(f"case {name}")
             try:
                 fn(table)
-            except (CaseError, KeyError, ValueError, OSError, subprocess.CalledProcessError) as e:
+            except (CaseError, KeyError, ValueError, OSError, RuntimeError, subprocess.CalledProcessError) as e:
                 table.error(name, f"{type(e).__name__}: {e}")
     except CaseError as e:
         table.error("setup", str(e))

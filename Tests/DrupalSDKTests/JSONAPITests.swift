@@ -243,3 +243,36 @@ extension JSONAPITests {
         XCTAssertFalse(message.contains("not-a-token"), "the token is never echoed")
     }
 }
+
+extension JSONAPITests {
+    /// The concurrent pager guesses the pages' offsets from the query (core caps page[limit] at
+    /// 50) and checks the guess against the first page's links.next: on a site with another cap
+    /// it fetches the right pages, in order.
+    func testConcurrentPagesOnASiteWithAnotherPageCap() async throws {
+        try server.control("POST", "/__fake/seed", json: #"{"articles": 40}"#)
+        try server.control("POST", "/__fake/config", json: #"{"jsonapi_max_page": 6}"#)
+        defer { _ = try? server.control("POST", "/__fake/config", json: #"{"defaults": true}"#) }
+        let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }
+        var query = JSONAPIQuery()
+        try query.fields("node--article", ["title"])
+        try query.sort("drupal_internal__nid")
+        for limit in [nil, 10] {
+            var paged = query
+            if let limit { try paged.pageLimit(limit) }
+            for concurrency in [1, 4] {
+                let pages = try client.jsonAPIPages(article, query: paged, concurrency: concurrency)
+                var titles: [String] = []
+                var sizes: [Int] = []
+                while let page = try await pages.next() {
+                    let resources = try JSONAPIDocument(page).resources
+                    sizes.append(resources.count)
+                    titles += resources.compactMap { $0["title"]?.stringValue }
+                }
+                XCTAssertEqual(titles.count, 45, "limit \(String(describing: limit)), concurrency \(concurrency)")
+                XCTAssertEqual(Set(titles).count, 45)
+                XCTAssertEqual(sizes.first, 6)
+                XCTAssertEqual(titles.first, "Article 1")
+            }
+        }
+    }
+}

@@ -26,14 +26,14 @@ extension DrupalClient {
                 guard index < limit else { return nil }
                 var call = JSONAPICall.collection(type, query: query)
                 if let previous {
-                    guard let next = try JSONAPIDocument(previous).next else { return nil }
+                    guard let next = try JSONAPIPageProbe(previous).next else { return nil }
                     call = .follow(next)
                 }
                 while true {
                     let page = try await client.jsonAPI(call)
-                    let document = try JSONAPIDocument(page)
-                    if !document.resources.isEmpty { return page }
-                    guard let next = document.next else { return nil }
+                    let probe = try JSONAPIPageProbe(page)
+                    if !probe.isEmpty { return page }
+                    guard let next = probe.next else { return nil }
                     call = .follow(next)
                 }
             }
@@ -51,7 +51,8 @@ final class JSONAPIPageWindow: Sendable {
     static let maxConcurrency = 64
 
     private struct State {
-        /// From the first page's `links.next`: the offset of page 1 and the page size.
+        /// The offset of page 1 and the page size: guessed from the query until the first page's
+        /// `links.next` says.
         var start: (offset: Int, size: Int)?
         var fetches: [Int: Task<DrupalResponse, any Error>] = [:]
         /// The page the next call fetches (pages hidden by access checks are skipped).
@@ -80,23 +81,37 @@ final class JSONAPIPageWindow: Sendable {
         while true {
             guard let number = state.withLock({ $0.ended ? nil : $0.cursor }) else { return nil }
             let response = try await fetch(number)
-            let document = try JSONAPIDocument(response)
+            let page = try JSONAPIPageProbe(response)
             state.withLock { $0.cursor = number + 1 }
             if number == 0 {
-                guard let next = document.next, let start = JSONAPIPageWindow.paging(of: next) else {
+                guard let next = page.next, let start = JSONAPIPageWindow.paging(of: next) else {
                     finish()
-                    return document.resources.isEmpty ? nil : response
+                    return page.isEmpty ? nil : response
                 }
-                state.withLock { $0.start = start }
-            } else if document.next == nil {
+                let guessed = state.withLock { state -> [Task<DrupalResponse, any Error>] in
+                    guard let guess = state.start, guess != start else { return [] }
+                    // The guess was wrong (a site with another page size): fetch again.
+                    defer { state.fetches = [:] }
+                    state.start = start
+                    return Array(state.fetches.values)
+                }
+                for fetch in guessed { fetch.cancel() }
+            } else if page.next == nil {
                 finish()
             }
-            if !document.resources.isEmpty { return response }
+            if !page.isEmpty { return response }
         }
     }
 
     private func fetch(_ number: Int) async throws -> DrupalResponse {
-        if number == 0 { return try await client.jsonAPI(.collection(type, query: query)) }
+        if number == 0 {
+            // The pages after the first start with it, at the offsets the query implies (Drupal
+            // pages by page[limit], at most 50), and are checked against its links.next.
+            let first = Task { [client, type, query] in try await client.jsonAPI(.collection(type, query: query)) }
+            state.withLock { if $0.start == nil { $0.start = JSONAPIPageWindow.guess(query) } }
+            _ = try? startFetches(from: 1)
+            return try await withTaskCancellationHandler { try await first.value } onCancel: { first.cancel() }
+        }
         let fetch = try startFetches(from: number)
         defer { state.withLock { _ = $0.fetches.removeValue(forKey: number) } }
         return try await fetch.value
@@ -132,6 +147,18 @@ final class JSONAPIPageWindow: Sendable {
         }
         for fetch in fetches { fetch.cancel() }
     }
+
+    /// Where page 1 starts and the page size, as Drupal pages the query: page[limit] (50 when
+    /// not given) capped at JSON:API's maximum of 50, from page[offset].
+    static func guess(_ query: JSONAPIQuery) -> (offset: Int, size: Int) {
+        let pairs = query.pairs
+        let limit = pairs.last { $0.0 == "page[limit]" }.flatMap { Int($0.1) } ?? maxPageSize
+        let offset = pairs.last { $0.0 == "page[offset]" }.flatMap { Int($0.1) } ?? 0
+        let size = min(max(limit, 1), maxPageSize)
+        return (offset + size, size)
+    }
+
+    static let maxPageSize = 50
 
     /// `page[offset]` and `page[limit]` of a `links.next` href (its query is Drupal's own).
     static func paging(of link: String) -> (offset: Int, size: Int)? {

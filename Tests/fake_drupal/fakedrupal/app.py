@@ -27,6 +27,7 @@ class Config:
         self.oauth_access_ttl = oauth_access_ttl      # simple_oauth token lifetimes, seconds
         self.oauth_refresh_ttl = oauth_refresh_ttl
         self.jsonapi_read_only = False   # JSON:API's read_only setting (the recorded site turned it off)
+        self.jsonapi_max_page = 50       # JSON:API's page size cap (core's; contrib can change it)
         self._jsonapi_version = None     # None: the version's own (see jsonapi_version)
 
     # What differs between the two versions lives in versions.py.

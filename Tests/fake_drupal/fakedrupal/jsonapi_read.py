@@ -100,10 +100,12 @@ def _page(ctx):
     if not isinstance(page, dict):
         raise JsonApiError(400, 'Unexpected value for parameter "page": expecting "array", got "string".')
     offset = max(0, _php_int(page.get('offset'), 0))
-    limit = _php_int(page.get('limit'), MAX_PAGE)
+    # Core's cap is 50; a site with contrib jsonapi_page_limit may have another (config).
+    cap = getattr(ctx.config, 'jsonapi_max_page', MAX_PAGE)
+    limit = _php_int(page.get('limit'), cap)
     if limit <= 0:
         raise JsonApiError(400, 'The page size needs to be a positive integer.')
-    return offset, min(limit, MAX_PAGE)
+    return offset, min(limit, cap)
 
 
 def collection(ctx):

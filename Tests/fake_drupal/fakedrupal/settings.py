@@ -15,6 +15,8 @@ CHECKS = {
     # and its read-only mode.
     'jsonapi_version': (lambda v: v in (None, '1.0', '1.1'), '"1.0", "1.1" or null'),
     'jsonapi_read_only': (lambda v: isinstance(v, bool), 'true or false'),
+    # The page size cap (core: 50; contrib jsonapi_page_limit can change it).
+    'jsonapi_max_page': (lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0, 'an integer > 0'),
 }
 
 

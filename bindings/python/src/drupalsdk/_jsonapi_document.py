@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 __all__ = ["Document", "Resource"]
 
 Identifier = Tuple[str, str]
+_EMPTY: Dict[str, Any] = {}
 
 
 class Document:
@@ -26,7 +27,7 @@ class Document:
         if not isinstance(raw, dict):
             raise TypeError("a JSON:API document is a JSON object, not %s" % type(raw).__name__)
         self.raw = raw
-        self._index: Optional[Dict[Identifier, Dict[str, Any]]] = None
+        self._index: Optional[Dict[Any, Dict[str, Any]]] = None
 
     @property
     def data(self) -> Union["Resource", List["Resource"], None]:
@@ -69,14 +70,26 @@ class Document:
 
     def find(self, type: str, id: str) -> Optional["Resource"]:
         """The included resource with this type and id, or None."""
+        found = self._lookup(type, id)
+        return None if found is None else Resource(found, self)
+
+    def _lookup(self, type: Any, id: Any) -> Optional[Dict[str, Any]]:
+        found = self._by_id().get(id)
+        if found is not None and found.get("type") == type:
+            return found
+        # Ids are UUIDs, so one id with two types is all but impossible: then search them all.
+        for item in self.raw.get("included") or ():
+            if isinstance(item, dict) and item.get("id") == id and item.get("type") == type:
+                return item
+        return None
+
+    def _by_id(self) -> Dict[Any, Dict[str, Any]]:
+        """``included`` indexed by id, built on the first lookup (first of an id wins)."""
         index = self._index
         if index is None:
-            index = self._index = {}
-            for item in self.raw.get("included") or ():
-                if isinstance(item, dict):
-                    index.setdefault((item.get("type"), item.get("id")), item)  # type: ignore[arg-type]
-        found = index.get((type, id))
-        return None if found is None else Resource(found, self)
+            included = self.raw.get("included") or ()
+            index = self._index = {item.get("id"): item for item in reversed(included) if item.__class__ is dict}
+        return index
 
     def __iter__(self) -> Iterator["Resource"]:
         return iter(self.resources)
@@ -142,14 +155,32 @@ class Resource:
         """What a relationship points to, from the document's ``included``: a :class:`Resource`
         (or None) for a to-one relationship, a list for a to-many one. Identifiers whose resource
         was not included (not asked for, or no access) are left out."""
-        data = ((self.raw.get("relationships") or {}).get(field) or {}).get("data")
+        relationship = (self.raw.get("relationships") or _EMPTY).get(field)
+        data = relationship.get("data") if relationship else None
         document = self.document
-        if isinstance(data, dict):
-            return None if document is None else document.find(data.get("type"), data.get("id"))  # type: ignore[arg-type]
-        if not isinstance(data, list) or document is None:
-            return [] if isinstance(data, list) else None
-        found = (document.find(item.get("type"), item.get("id")) for item in data if isinstance(item, dict))
-        return [resource for resource in found if resource is not None]
+        if document is None:
+            return [] if data.__class__ is list else None
+        # The common case inline (this runs for every relationship a caller reads): the id's
+        # entry in the index, of the right type; anything else goes through _lookup.
+        by_id = document._index
+        if by_id is None:
+            by_id = document._by_id()
+        if data.__class__ is dict:
+            found = by_id.get(data.get("id"))
+            if found is None or found.get("type") != data.get("type"):
+                found = document._lookup(data.get("type"), data.get("id"))
+            return None if found is None else Resource(found, document)
+        if data.__class__ is not list:
+            return None
+        related = []
+        for item in data:
+            if item.__class__ is dict:
+                found = by_id.get(item.get("id"))
+                if found is None or found.get("type") != item.get("type"):
+                    found = document._lookup(item.get("type"), item.get("id"))
+                if found is not None:
+                    related.append(Resource(found, document))
+        return related
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Resource) and (other.type, other.id) == (self.type, self.id)

@@ -179,6 +179,9 @@ final class JSONAPITests: FakeDrupalTestCase {
     func testEntryPointSaysWhoIsLoggedIn() async throws {
         let anonymous = try await makeClient().jsonAPIEntryPoint()
         XCTAssertNil(anonymous.me)
+        XCTAssertTrue(anonymous.resourceTypes["node--article"]?.hasSuffix("/jsonapi/node/article") ?? false,
+                      "\(anonymous.resourceTypes)")
+        XCTAssertNil(anonymous.resourceTypes["self"])
         let editor = try makeClient { $0.authentication = .basic(user: "editor", password: "editor") }
         let entry = try await editor.jsonAPIEntryPoint()
         let me = try XCTUnwrap(entry.me)

@@ -233,6 +233,8 @@ def test_errors(admin, server, base_url):
 def test_entry_point_and_follow(base_url):
     with drupalsdk.Client(base_url) as client:
         assert "me" not in client.jsonapi_entry_point().meta.get("links", {})
+        types = client.jsonapi_resource_types()
+        assert types["node--article"].endswith("/jsonapi/node/article") and "self" not in types
         client.set_basic_auth("editor", "editor")
         entry = client.jsonapi_entry_point()
         me = entry.meta["links"]["me"]["meta"]["id"]

@@ -32,9 +32,15 @@ extension DrupalClient {
         _ = try await jsonAPI(.delete(type, id: id))
     }
 
-    /// The entry point; `me` is the logged-in user's id from `meta.links.me`, nil for anonymous.
-    public func jsonAPIEntryPoint() async throws -> (document: JSONAPIDocument, me: String?) {
+    /// The entry point: `me` is the logged-in user's id from `meta.links.me` (nil for
+    /// anonymous), `resourceTypes` every resource type the site exposes and its collection URL.
+    public func jsonAPIEntryPoint() async throws
+        -> (document: JSONAPIDocument, me: String?, resourceTypes: [String: String]) {
         let document = try JSONAPIDocument(try await jsonAPI(.entryPoint))
-        return (document, document.meta?["links"]?["me"]?["meta"]?["id"]?.stringValue)
+        var types: [String: String] = [:]
+        for (name, link) in document.raw["links"]?.objectValue ?? [:] where name.contains("--") {
+            if let href = JSONAPIDocument.href(link) { types[name] = href }
+        }
+        return (document, document.meta?["links"]?["me"]?["meta"]?["id"]?.stringValue, types)
     }
 }

@@ -317,6 +317,13 @@ class Client(_ClientBase):
                     return
                 yield page
 
+    def jsonapi_resource_types(self) -> Dict[str, str]:
+        """Every resource type the site exposes ("node--article") and its collection URL, from
+        the entry point ``/jsonapi``."""
+        links = self.jsonapi_entry_point().links  # type: ignore[attr-defined]
+        return {name: link["href"] if isinstance(link, dict) else link
+                for name, link in links.items() if "--" in name and isinstance(link, (dict, str))}
+
     def jsonapi_iter(self, type: ResourceType, query: Optional[JSONAPIQuery] = None, *, concurrency: int = 1,
                      max_pages: int = 0) -> Iterator[Resource]:
         """Yields every resource of a JSON:API collection, page after page (see :meth:`jsonapi_pages`);
@@ -400,6 +407,12 @@ class AsyncClient(_ClientBase):
                 if page is None:
                     return
                 yield page
+
+    async def jsonapi_resource_types(self) -> Dict[str, str]:
+        """As :meth:`Client.jsonapi_resource_types`, awaitable."""
+        links = (await self.jsonapi_entry_point()).links  # type: ignore[attr-defined]
+        return {name: link["href"] if isinstance(link, dict) else link
+                for name, link in links.items() if "--" in name and isinstance(link, (dict, str))}
 
     async def jsonapi_iter(self, type: ResourceType, query: Optional[JSONAPIQuery] = None, *, concurrency: int = 1,
                            max_pages: int = 0) -> AsyncIterator[Resource]:

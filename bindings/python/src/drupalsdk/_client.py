@@ -320,9 +320,7 @@ class Client(_ClientBase):
     def jsonapi_resource_types(self) -> Dict[str, str]:
         """Every resource type the site exposes ("node--article") and its collection URL, from
         the entry point ``/jsonapi``."""
-        links = self.jsonapi_entry_point().links  # type: ignore[attr-defined]
-        return {name: link["href"] if isinstance(link, dict) else link
-                for name, link in links.items() if "--" in name and isinstance(link, (dict, str))}
+        return self.jsonapi_entry_point().resource_types  # type: ignore[attr-defined]
 
     def jsonapi_iter(self, type: ResourceType, query: Optional[JSONAPIQuery] = None, *, concurrency: int = 1,
                      max_pages: int = 0) -> Iterator[Resource]:
@@ -410,9 +408,7 @@ class AsyncClient(_ClientBase):
 
     async def jsonapi_resource_types(self) -> Dict[str, str]:
         """As :meth:`Client.jsonapi_resource_types`, awaitable."""
-        links = (await self.jsonapi_entry_point()).links  # type: ignore[attr-defined]
-        return {name: link["href"] if isinstance(link, dict) else link
-                for name, link in links.items() if "--" in name and isinstance(link, (dict, str))}
+        return (await self.jsonapi_entry_point()).resource_types  # type: ignore[attr-defined]
 
     async def jsonapi_iter(self, type: ResourceType, query: Optional[JSONAPIQuery] = None, *, concurrency: int = 1,
                            max_pages: int = 0) -> AsyncIterator[Resource]:

@@ -64,6 +64,12 @@ class Document:
         return _href(self.links.get(name))
 
     @property
+    def resource_types(self) -> Dict[str, str]:
+        """Of the entry point (``/jsonapi``): every resource type ("node--article") and its URL."""
+        types = {name: _href(link) for name, link in self.links.items() if "--" in name}
+        return {name: href for name, href in types.items() if href is not None}
+
+    @property
     def next(self) -> Optional[str]:
         """The next page's URL, or None on the last page (Drupal gives no ``last`` and no count)."""
         return _href(self.links.get("next"))

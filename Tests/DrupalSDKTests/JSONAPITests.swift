@@ -12,6 +12,27 @@ final class JSONAPITests: FakeDrupalTestCase {
 
     private func document(_ json: String) throws -> JSONBody { try JSONBody(Data(json.utf8)) }
 
+    /// Titles only, by nid: the query of the walks below.
+    private func titlesByNid(limit: Int? = nil) throws -> JSONAPIQuery {
+        var query = JSONAPIQuery()
+        try query.fields("node--article", ["title"])
+        try query.sort("drupal_internal__nid")
+        if let limit { try query.pageLimit(limit) }
+        return query
+    }
+
+    /// Every page of a pager: the titles in order, and each page's size.
+    private func walk(_ pages: DrupalPager) async throws -> (titles: [String], sizes: [Int]) {
+        var titles: [String] = []
+        var sizes: [Int] = []
+        while let page = try await pages.next() {
+            let resources = try JSONAPIDocument(page).resources
+            sizes.append(resources.count)
+            titles += resources.compactMap { $0["title"]?.stringValue }
+        }
+        return (titles, sizes)
+    }
+
     func testCollectionWithFilterGroupIncludeAndFields() async throws {
         let client = try admin()
         var query = JSONAPIQuery()
@@ -36,18 +57,8 @@ final class JSONAPITests: FakeDrupalTestCase {
     func testPagesFollowNextLinksAndTheCap() async throws {
         try server.control("POST", "/__fake/seed", json: #"{"articles": 115}"#)
         let client = try admin()
-        var query = JSONAPIQuery()
-        try query.fields("node--article", ["title"])
-        try query.sort("drupal_internal__nid")
-        try query.pageLimit(100)
-        let pages = try client.jsonAPIPages(article, query: query)
-        var titles: [String] = []
-        var sizes: [Int] = []
-        while let page = try await pages.next() {
-            let resources = try JSONAPIDocument(page).resources
-            sizes.append(resources.count)
-            titles += resources.compactMap { $0["title"]?.stringValue }
-        }
+        let pages = try client.jsonAPIPages(article, query: try titlesByNid(limit: 100))
+        let (titles, sizes) = try await walk(pages)
         XCTAssertEqual(titles.count, 120)
         XCTAssertEqual(Set(titles).count, 120)
         XCTAssertEqual(sizes, [50, 50, 20], "Drupal caps page[limit] at 50")
@@ -60,18 +71,9 @@ final class JSONAPITests: FakeDrupalTestCase {
     func testConcurrentPagesKeepOrder() async throws {
         try server.control("POST", "/__fake/seed", json: #"{"articles": 95}"#)
         let client = try admin()
-        var query = JSONAPIQuery()
-        try query.fields("node--article", ["title"])
-        try query.sort("drupal_internal__nid")
-        try query.pageLimit(7)
-        func walk(_ concurrency: Int) async throws -> [String] {
-            let pages = try client.jsonAPIPages(article, query: query, concurrency: concurrency)
-            var ids: [String] = []
-            while let page = try await pages.next() { ids += try JSONAPIDocument(page).resources.map(\.id) }
-            return ids
-        }
-        let sequential = try await walk(1)
-        let concurrent = try await walk(8)
+        let query = try titlesByNid(limit: 7)
+        let sequential = try await walk(try client.jsonAPIPages(article, query: query)).titles
+        let concurrent = try await walk(try client.jsonAPIPages(article, query: query, concurrency: 8)).titles
         XCTAssertEqual(sequential.count, 100)
         XCTAssertEqual(concurrent, sequential)
         XCTAssertThrowsError(try client.jsonAPIPages(article, concurrency: 0))
@@ -255,22 +257,11 @@ extension JSONAPITests {
         try server.control("POST", "/__fake/seed", json: #"{"articles": 40}"#)
         try server.control("POST", "/__fake/config", json: #"{"jsonapi_max_page": 6}"#)
         defer { _ = try? server.control("POST", "/__fake/config", json: #"{"defaults": true}"#) }
-        let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }
-        var query = JSONAPIQuery()
-        try query.fields("node--article", ["title"])
-        try query.sort("drupal_internal__nid")
+        let client = try admin()
         for limit in [nil, 10] {
-            var paged = query
-            if let limit { try paged.pageLimit(limit) }
             for concurrency in [1, 4] {
-                let pages = try client.jsonAPIPages(article, query: paged, concurrency: concurrency)
-                var titles: [String] = []
-                var sizes: [Int] = []
-                while let page = try await pages.next() {
-                    let resources = try JSONAPIDocument(page).resources
-                    sizes.append(resources.count)
-                    titles += resources.compactMap { $0["title"]?.stringValue }
-                }
+                let query = try titlesByNid(limit: limit)
+                let (titles, sizes) = try await walk(try client.jsonAPIPages(article, query: query, concurrency: concurrency))
                 XCTAssertEqual(titles.count, 45, "limit \(String(describing: limit)), concurrency \(concurrency)")
                 XCTAssertEqual(Set(titles).count, 45)
                 XCTAssertEqual(sizes.first, 6)

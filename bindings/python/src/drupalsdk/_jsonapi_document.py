@@ -51,13 +51,8 @@ class Document:
     def included(self) -> List["Resource"]:
         return [Resource(item, self) for item in self.raw.get("included") or ()]
 
-    @property
-    def links(self) -> Dict[str, Any]:
-        return self.raw.get("links") or {}
-
-    @property
-    def meta(self) -> Dict[str, Any]:
-        return self.raw.get("meta") or {}
+    links = property(lambda self: _object_member(self, "links"), doc="The document's links ({} if none).")
+    meta = property(lambda self: _object_member(self, "meta"), doc="The document's meta ({} if none).")
 
     def link(self, name: str) -> Optional[str]:
         """The href of a top-level link ("next", "self"), or None."""
@@ -126,21 +121,11 @@ class Resource:
     def id(self) -> str:
         return self.raw.get("id", "")
 
-    @property
-    def attributes(self) -> Dict[str, Any]:
-        return self.raw.get("attributes") or {}
-
-    @property
-    def relationships(self) -> Dict[str, Any]:
-        return self.raw.get("relationships") or {}
-
-    @property
-    def links(self) -> Dict[str, Any]:
-        return self.raw.get("links") or {}
-
-    @property
-    def meta(self) -> Dict[str, Any]:
-        return self.raw.get("meta") or {}
+    attributes = property(lambda self: _object_member(self, "attributes"), doc="The attributes ({} if none).")
+    relationships = property(lambda self: _object_member(self, "relationships"),
+                             doc="The relationships as Drupal sent them ({} if none).")
+    links = property(lambda self: _object_member(self, "links"), doc="The resource's links ({} if none).")
+    meta = property(lambda self: _object_member(self, "meta"), doc="The resource's meta ({} if none).")
 
     def __getitem__(self, name: str) -> Any:
         """An attribute (KeyError if the resource has none of that name)."""
@@ -196,6 +181,10 @@ class Resource:
 
     def __repr__(self) -> str:
         return "<Resource %s %s>" % (self.type, self.id)
+
+
+def _object_member(holder: Any, name: str) -> Dict[str, Any]:
+    return holder.raw.get(name) or {}
 
 
 def _href(link: Any) -> Optional[str]:

@@ -264,3 +264,17 @@ def test_documents_without_a_server():
         node["nosuch"]
     with pytest.raises(TypeError):
         Document([])
+
+
+def test_mock_client_answers_jsonapi_through_stubs():
+    import json
+    mock = drupalsdk.Client.mock()
+    body = json.dumps({"data": {"type": ARTICLE, "id": "abc", "attributes": {"title": "Stubbed"}}}).encode()
+    mock.stub("GET", "/jsonapi/node/article/abc", 200, body=body, content_type="application/vnd.api+json")
+    assert mock.jsonapi_get(ARTICLE, "abc").data["title"] == "Stubbed"
+    sent = mock.requests()[-1]
+    assert sent["url"].endswith("/jsonapi/node/article/abc")  # no _format on JSON:API
+    assert ["Accept", "application/vnd.api+json"] in sent["headers"]
+    with pytest.raises(drupalsdk.NotFoundError):
+        mock.jsonapi_get(ARTICLE, "other")
+    mock.close()

@@ -460,7 +460,11 @@ drupal_code drupal_pager_next(drupal_call **call, drupal_pager *pager, drupal_ca
 /** Blocking drupal_pager_next: DRUPAL_OK with *out NULL once the pages have ended. */
 drupal_code drupal_pager_next_sync(drupal_response **out, drupal_pager *pager);
 
-/** Frees a pager (a fetch in flight still completes). NULL is a no-op. */
+/**
+ * Frees a pager. A drupal_pager_next() in flight still completes; pages a JSON:API pager fetched
+ * ahead are cancelled and waited for, so once this returns no request of the pager is in flight
+ * (called from a callback, it does not wait). NULL is a no-op.
+ */
 void drupal_pager_free(drupal_pager *pager);
 
 /* ==== JSON:API ================================================================================ */

@@ -1,3 +1,5 @@
+#define _GNU_SOURCE
+#include <pthread.h>
 #include "curl_shim.h"
 
 /* Hidden: these are for the Swift core only, never part of the exported C API. */
@@ -16,3 +18,6 @@ SHIM CURLcode shim_curl_easy_setopt_header(CURL *h, size_t (*fn)(char *, size_t,
 SHIM CURLcode shim_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 SHIM CURLcode shim_curl_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 SHIM CURLMcode shim_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+
+/* pthread_setname_np is a GNU extension Swift's Glibc module does not show. */
+SHIM void shim_name_this_thread(const char *name) { pthread_setname_np(pthread_self(), name); }

@@ -1,4 +1,5 @@
 import CDrupal
+import Dispatch
 import DrupalSDK
 import FoundationEssentials
 
@@ -69,5 +70,20 @@ public func drupal_pager_next_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?,
 @_cdecl("drupal_pager_free")
 public func drupal_pager_free(_ pager: OpaquePointer?) {
     guard let pager else { return }
-    Unmanaged<PagerHandle>.fromOpaque(UnsafeRawPointer(pager)).release()
+    let handle = Unmanaged<PagerHandle>.fromOpaque(UnsafeRawPointer(pager)).takeRetainedValue()
+    // Pages fetched ahead are cancelled and waited for: once this returns, none of the pager's
+    // requests is in flight. From a callback (the loop that ends them) the wait is skipped.
+    if drupal__in_callback() != 0 {
+        Task.detached { await handle.pager.close() }
+        return
+    }
+    // The task borrows the pager, so the last reference (and the pager's end) stays on this thread.
+    let borrowed = Unmanaged.passUnretained(handle.pager)
+    let stopped = DispatchSemaphore(value: 0)
+    Task.detached {
+        await borrowed.takeUnretainedValue().close()
+        stopped.signal()
+    }
+    stopped.wait()
+    withExtendedLifetime(handle) {}
 }

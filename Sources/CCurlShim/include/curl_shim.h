@@ -13,5 +13,7 @@ CURLcode shim_curl_easy_setopt_header(CURL *handle, size_t (*fn)(char *, size_t,
 CURLcode shim_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode shim_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value);
 CURLMcode shim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+/* Names the calling thread (at most 15 bytes are kept). */
+void shim_name_this_thread(const char *name);
 
 #endif

@@ -17,9 +17,25 @@ public final class DrupalPager: Sendable {
     }
 
     private let step: Step
+    private let stop: @Sendable () async -> Void
     private let state = Mutex(State())
 
-    public init(step: @escaping Step) { self.step = step }
+    /// - Parameter stop: ends the pager's background work (pages fetched ahead) and returns
+    ///   once it has ended.
+    public init(step: @escaping Step, stop: @escaping @Sendable () async -> Void = {}) {
+        self.step = step
+        self.stop = stop
+    }
+
+    /// Ends the pager: `next()` answers nil from now on, and pages fetched ahead are cancelled
+    /// and waited for, so no request of this pager is in flight once it returns.
+    public func close() async {
+        state.withLock { state in
+            state.finished = true
+            state.previous = nil
+        }
+        await stop()
+    }
 
     /// The next page, or nil once the pages have ended (then always nil). A failed fetch
     /// throws and may be retried by calling `next()` again.

@@ -39,10 +39,10 @@ extension DrupalClient {
             }
         }
         let window = JSONAPIPageWindow(client: client, type: type, query: query, concurrency: concurrency)
-        return DrupalPager { index, _ in
+        return DrupalPager(step: { index, _ in
             guard index < limit else { window.cancel(); return nil }
             return try await window.next()
-        }
+        }, stop: { await window.close() })
     }
 }
 
@@ -55,6 +55,8 @@ final class JSONAPIPageWindow: Sendable {
         /// `links.next` says.
         var start: (offset: Int, size: Int)?
         var fetches: [Int: Task<DrupalResponse, any Error>] = [:]
+        /// Fetches cancelled but maybe not ended yet (`close()` waits for them).
+        var cancelled: [Task<DrupalResponse, any Error>] = []
         /// The page the next call fetches (pages hidden by access checks are skipped).
         var cursor = 0
         var ended = false
@@ -96,6 +98,7 @@ final class JSONAPIPageWindow: Sendable {
                     return Array(state.fetches.values)
                 }
                 for fetch in guessed { fetch.cancel() }
+                state.withLock { $0.cancelled += guessed }
             } else if page.next == nil {
                 finish()
             }
@@ -128,7 +131,9 @@ final class JSONAPIPageWindow: Sendable {
                 try query.pageLimit(start.size)
                 let call = JSONAPICall.collection(type, query: query)
                 let client = self.client
-                state.fetches[page] = Task { try await client.jsonAPI(call) }
+                // Detached: a task would inherit the engine a blocking caller drives (its
+                // executor and task-local), and that engine stops between the caller's calls.
+                state.fetches[page] = Task.detached { try await client.jsonAPI(call) }
             }
             return state.fetches[index]!
         }
@@ -143,9 +148,21 @@ final class JSONAPIPageWindow: Sendable {
     func cancel() {
         let fetches = state.withLock { state -> [Task<DrupalResponse, any Error>] in
             defer { state.fetches = [:] }
+            state.cancelled += state.fetches.values
             return Array(state.fetches.values)
         }
         for fetch in fetches { fetch.cancel() }
+    }
+
+    /// Ends the walk and waits until no fetch of it is running.
+    func close() async {
+        state.withLock { $0.ended = true }
+        cancel()
+        let fetches = state.withLock { state -> [Task<DrupalResponse, any Error>] in
+            defer { state.cancelled = [] }
+            return state.cancelled
+        }
+        for fetch in fetches { _ = await fetch.result }
     }
 
     /// Where page 1 starts and the page size, as Drupal pages the query: page[limit] (50 when

@@ -85,17 +85,44 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Set once the watch cancelled this drive: transfers it starts from then on fail at once.
     @exclusivity(unchecked) private var interrupted = false
 
+    /// The name of an engine's own thread (at most 15 bytes).
+    static let threadName = "drupalsdk-curl"
+    /// The engine's own thread, until `stopAndWait()` joins it.
+    private let thread = Mutex<pthread_t?>(nil)
+
     /// Runs the loop on a new thread of its own until `stop()`.
     func startThread() {
         spinsForWork = true
         var thread = pthread_t()
         let retained = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { argument in
+        let created = pthread_create(&thread, nil, { argument in
             let engine = Unmanaged<CurlEngine>.fromOpaque(argument!).takeRetainedValue()
+            // Named, so a user's debugger or top shows whose thread it is.
+            shim_name_this_thread(CurlEngine.threadName)
             while engine.runOnce(isDone: { false }) {}
             return nil
         }, retained)
-        pthread_detach(thread)
+        if created == 0 {
+            self.thread.withLock { $0 = thread }
+        } else {
+            Unmanaged<CurlEngine>.fromOpaque(retained).release()
+        }
+    }
+
+    /// `stop()`, then waits until the thread has ended and let go of everything it held (so
+    /// nothing of the client runs once its owner is freed); from the engine's own thread it
+    /// cannot wait, and the thread ends by itself.
+    func stopAndWait() {
+        stop()
+        guard let thread = self.thread.withLock({ state -> pthread_t? in
+            defer { state = nil }
+            return state
+        }) else { return }
+        if pthread_equal(thread, pthread_self()) != 0 {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
     }
 
     /// Runs `start` and then the loop on the calling thread until `isDone()` holds. Only one

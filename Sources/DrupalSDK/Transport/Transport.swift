@@ -97,7 +97,7 @@ extension Transport {
                          executor: engine,
                          runBlocking: { register, work in pool.run(register: register, work) },
                          shutdown: {
-                             engine.stop()
+                             engine.stopAndWait()
                              pool.shutDown()
                          },
                          start: { request, completion in engine.start(request, completion: completion) },

@@ -271,12 +271,14 @@ class Client(_ClientBase):
         finally:
             owner._exit()
         response = out.value
-        _reraise_interrupt(previous, response)
+        # The common case calls nothing: no other wake-up fd owner, no signal during the call.
+        if previous != -1 or _interrupts.signalled:
+            _reraise_interrupt(previous, response)
         if response is None:
             if code == 0:  # a call that ends with no response (a pager past its end)
                 return convert(kind, None, True)
             raise _last_error(code)  # not started: the reason is this thread's last error
-        if not returns_answer(kind, code):
+        if code and not returns_answer(kind, code):
             try:
                 raise _response_error(code, response)
             finally:

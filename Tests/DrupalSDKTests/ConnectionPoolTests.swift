@@ -39,6 +39,7 @@ final class ConnectionPoolTests: FakeDrupalTestCase {
 
     func testHTTP2OffStillSpeaksHTTP11() async throws {
         let client = try makeClient { $0.transport.http2 = false }
-        XCTAssertEqual(try await client.get("node", "1").status, 200)
+        let status = try await client.get("node", "1").status
+        XCTAssertEqual(status, 200)
     }
 }

@@ -3,6 +3,9 @@
  *   bench_c seq-async BASE N WARM           drupal_entity_get + callback + condvar, 1 in flight; rps
  *   bench_c conc      BASE N WARM INFLIGHT  drupal_entity_get, INFLIGHT calls kept in flight; rps
  *   bench_c conc-chain BASE N WARM INFLIGHT as conc, but each callback starts the next call itself
+ *   bench_c batches   BASE N WARM INFLIGHT  INFLIGHT calls started, all awaited, repeated (window empties)
+ * The network modes also print cpu_us (process CPU per request, every thread); options come
+ * from BENCH_BUSY_POLL_US, BENCH_CA_FILE and BENCH_HTTP2 (see client_for).
  *   bench_c mock      N WARM                mock client FFI floor; per-call us (and C-only floors)
  *   bench_c memory    BASE N1 N2            RSS after N2 requests minus RSS after N1 (bytes)
  *   bench_c clients   BASE K                RSS per extra client handle (K clients)
@@ -95,9 +98,29 @@ static void run_chain(drupal_client *c, long count, long inflight) {
     wait_below(1);
 }
 
+/* Runs `count` GETs in batches of `inflight`: all started, then all awaited, so the window empties
+ * between batches (how a caller with a batch API uses the library; it showed connection churn). */
+static void run_batches(drupal_client *c, long count, long inflight) {
+    for (long done = 0; done < count; done += inflight) {
+        long batch = count - done < inflight ? count - done : inflight;
+        for (long i = 0; i < batch; i++) start_get(c);
+        wait_below(1);
+    }
+}
+
+/* Options from the environment, set by the harness: BENCH_BUSY_POLL_US, BENCH_CA_FILE,
+ * BENCH_HTTP2=0 (HTTP/1.1 only). With none set the client gets NULL options, so these drivers
+ * also run against builds older than options version 3 (bench/ab.py). */
 static drupal_client *client_for(const char *base) {
     drupal_client *c = NULL;
-    if (drupal_client_new(&c, base, NULL) != DRUPAL_OK) DIE("drupal_client_new: %s", drupal_last_error());
+    const char *busy = getenv("BENCH_BUSY_POLL_US"), *ca = getenv("BENCH_CA_FILE"), *h2 = getenv("BENCH_HTTP2");
+    drupal_client_options o = DRUPAL_CLIENT_OPTIONS_INIT;
+    int custom = busy || ca || h2;
+    if (busy) o.busy_poll_us = atoi(busy);
+    if (ca) o.ca_bundle = ca;
+    if (h2 && !strcmp(h2, "0")) o.http2 = -1;
+    if (drupal_client_new(&c, base, custom ? &o : NULL) != DRUPAL_OK)
+        DIE("drupal_client_new: %s", drupal_last_error());
     return c;
 }
 
@@ -122,14 +145,15 @@ static int mode_seq_sync(const char *base, long n, long warm) {
     return 0;
 }
 
-/* `seq-async`, `conc` and `conc-chain`: warm up, then time `n` calls kept `inflight` deep by `run`. */
+/* `seq-async`, `conc`, `conc-chain` and `batches`: warm up, then time `n` calls kept `inflight` deep by `run`. */
 static int mode_window(const char *base, long n, long warm, long inflight,
                        void (*run)(drupal_client *, long, long)) {
     drupal_client *c = client_for(base);
     run(c, warm, inflight);
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     run(c, n, inflight);
     result("rps", n / (now_s() - t0));
+    result("cpu_us", (cpu_s() - c0) * 1e6 / n);
     drupal_client_free(c);
     return 0;
 }
@@ -468,6 +492,7 @@ int main(int argc, char **argv) {
     if (!strcmp(m, "seq-async")) return mode_window(ARG(2), atol(ARG(3)), atol(ARG(4)), 1, run_inflight);
     if (!strcmp(m, "conc")) return mode_window(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)), run_inflight);
     if (!strcmp(m, "conc-chain")) return mode_window(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)), run_chain);
+    if (!strcmp(m, "batches")) return mode_window(ARG(2), atol(ARG(3)), atol(ARG(4)), atol(ARG(5)), run_batches);
     if (!strcmp(m, "mock")) return mode_mock(atol(ARG(2)), atol(ARG(3)));
     if (!strcmp(m, "memory")) return mode_memory(ARG(2), atol(ARG(3)), atol(ARG(4)));
     if (!strcmp(m, "clients")) return mode_clients(ARG(2), atol(ARG(3)));

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Python drivers: the drupalsdk binding and its baselines (http.client, requests, aiohttp,
 json, a bare ctypes callback). Prints `RESULT <name> <value>` lines, or `SKIP <reason>` when the
-binding is not importable. Run by bench/harness.py with bench/.venv's python.
+binding is not importable. Run by bench/harness.py with bench/.venv's python. The network
+modes also print cpu_us (process CPU per request); client options and the https CA come from
+BENCH_BUSY_POLL_US, BENCH_CA_FILE and BENCH_HTTP2 (see client_options).
 
     bench_py.py seq-http-client URL N WARM [parse]
     bench_py.py seq-requests    URL N WARM [parse]
@@ -55,10 +57,38 @@ def binding():
 def timed_loop(fn, n, warm):
     for _ in range(warm):
         fn()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for _ in range(n):
         fn()
+    cpu(c0, n)
     return n / (time.perf_counter() - t0)
+
+
+def cpu(c0, n):
+    """Prints the process's CPU time (every thread) per request since c0."""
+    result("cpu_us", (time.process_time() - c0) * 1e6 / n)
+
+
+def client_options():
+    """Client options from the environment (set by the harness), as keyword arguments: none
+    when unset, so that these drivers also run bindings older than the options (bench/ab.py)."""
+    kw = {}
+    if "BENCH_BUSY_POLL_US" in os.environ:
+        kw["busy_poll_us"] = int(os.environ["BENCH_BUSY_POLL_US"])
+    if "BENCH_CA_FILE" in os.environ:
+        kw["ca_file"] = os.environ["BENCH_CA_FILE"]
+    if os.environ.get("BENCH_HTTP2") == "0":
+        kw["http2"] = False
+    return kw
+
+
+def ssl_context():
+    """The bench CA's context for https baselines (BENCH_CA_FILE), else None."""
+    ca = os.environ.get("BENCH_CA_FILE")
+    if not ca:
+        return None
+    import ssl
+    return ssl.create_default_context(cafile=ca)
 
 
 def consume(r):
@@ -75,7 +105,10 @@ def consume(r):
 def seq_http_client(url, n, warm, parse=False):
     import http.client
     u = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(u.hostname, u.port)
+    if u.scheme == "https":
+        conn = http.client.HTTPSConnection(u.hostname, u.port, context=ssl_context())
+    else:
+        conn = http.client.HTTPConnection(u.hostname, u.port)
     target = u.path + ("?" + u.query if u.query else "")
 
     def one():
@@ -102,7 +135,7 @@ def seq_requests(url, n, warm, parse=False):
 
 def seq_binding(base, n, warm, raw=False):
     d = binding()
-    c = d.Client(base)
+    c = d.Client(base, **client_options())
     if raw:
         result("rps", timed_loop(lambda: c.request("GET", "/node/1").content, n, warm))
     else:
@@ -115,7 +148,8 @@ def run_aiohttp(url, n, warm, inflight, parse=False):
     import aiohttp
 
     async def main():
-        conn = aiohttp.TCPConnector(limit=inflight)
+        ctx = ssl_context()
+        conn = aiohttp.TCPConnector(limit=inflight, **({"ssl": ctx} if ctx else {}))
         async with aiohttp.ClientSession(connector=conn) as s:
             async def worker(counter):
                 while counter[0] > 0:
@@ -129,15 +163,16 @@ def run_aiohttp(url, n, warm, inflight, parse=False):
             warm_counter = [warm]
             await asyncio.gather(*(worker(warm_counter) for _ in range(inflight)))
             counter = [n]
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             await asyncio.gather(*(worker(counter) for _ in range(inflight)))
+            cpu(c0, n)
             return n / (time.perf_counter() - t0)
     result("rps", asyncio.run(main()))
 
 
 def run_futures(base, n, warm, inflight):
     d = binding()
-    c = d.Client(base)
+    c = d.Client(base, **client_options())
     submit = getattr(c, "submit_get", None)
     if submit is None:
         skip("binding not available (Client.submit_get missing)")
@@ -158,8 +193,9 @@ def run_futures(base, n, warm, inflight):
         if errors:
             raise SystemExit(f"{len(errors)} calls failed: {errors[0]!r}")
     batch(warm)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     batch(n)
+    cpu(c0, n)
     result("rps", n / (time.perf_counter() - t0))
 
 
@@ -169,7 +205,7 @@ def run_asyncio(base, n, warm, inflight):
         skip("binding not available (drupalsdk.AsyncClient missing)")
 
     async def main():
-        c = d.AsyncClient(base)
+        c = d.AsyncClient(base, **client_options())
 
         async def worker(counter):
             while counter[0] > 0:
@@ -178,8 +214,9 @@ def run_asyncio(base, n, warm, inflight):
         warm_counter = [warm]
         await asyncio.gather(*(worker(warm_counter) for _ in range(inflight)))
         counter = [n]
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         await asyncio.gather(*(worker(counter) for _ in range(inflight)))
+        cpu(c0, n)
         rps = n / (time.perf_counter() - t0)
         close = getattr(c, "aclose", None) or getattr(c, "close", None)
         if close:

@@ -123,7 +123,7 @@ typedef drupal_code (*drupal_request_hook)(drupal_request_edit *request, void *u
  */
 typedef void (*drupal_log_hook)(const char *line, void *userdata);
 
-#define DRUPAL_CLIENT_OPTIONS_VERSION 2
+#define DRUPAL_CLIENT_OPTIONS_VERSION 3
 
 /**
  * Options for drupal_client_new(). Initialise with DRUPAL_CLIENT_OPTIONS_INIT (or
@@ -160,10 +160,25 @@ typedef struct drupal_client_options {
     void *request_hook_userdata;
     drupal_log_hook log_hook;          /* NULL = none */
     void *log_hook_userdata;
+    /* Version 3: */
+    /* Idle connections kept open for reuse (per libcurl multi handle: the client's async one,
+     * and one per thread making blocking calls): keep it at least the number of requests you
+     * keep in flight, or connections are closed and opened again (a TLS handshake each on
+     * https). 0 = 64; at most 10000. */
+    int max_connections;
+    /* Microseconds a blocking call keeps checking its socket before it sleeps until the answer
+     * arrives: more sequential requests per second from a fast server, for up to this much CPU
+     * per wait (after a wait that ran out, the next 8 sleep at once). 0 = off (the default: the
+     * library does not spin the caller's core); at most 1000000. */
+    int busy_poll_us;
+    /* 0 = HTTP/2 over https when the server offers it (the default): requests in flight share one
+     * connection; -1 = HTTP/1.1 only. Plain http is always HTTP/1.1. */
+    int http2;
 } drupal_client_options;
 
 #define DRUPAL_CLIENT_OPTIONS_INIT \
-    { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL }
+    { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
+      0, 0, 0 }
 
 /**
  * Fills *options with the defaults (as DRUPAL_CLIENT_OPTIONS_INIT), writing only the fields of

@@ -5,13 +5,17 @@ import FoundationEssentials
 // drupal_client_* and drupal_call_*: creating, configuring and freeing handles.
 
 /// The options struct versions this library reads: 1 (up to follow_redirects), 2 (entity_paths,
-/// max_retries, secret_headers, the request and log hooks).
-private let knownOptionsVersions: ClosedRange<UInt32> = 1...2
+/// max_retries, secret_headers, the request and log hooks), 3 (max_connections, busy_poll_us,
+/// http2).
+private let knownOptionsVersions: ClosedRange<UInt32> = 1...3
 
 /// The size of each version's struct: a caller's struct is only as big as the version it set.
 private func optionsSize(_ version: UInt32) -> Int {
-    version == 1 ? MemoryLayout<drupal_client_options>.offset(of: \.entity_paths)!
-                 : MemoryLayout<drupal_client_options>.size
+    switch version {
+    case 1: return MemoryLayout<drupal_client_options>.offset(of: \.entity_paths)!
+    case 2: return MemoryLayout<drupal_client_options>.offset(of: \.max_connections)!
+    default: return MemoryLayout<drupal_client_options>.size
+    }
 }
 
 @_cdecl("drupal_client_options_init")
@@ -25,7 +29,8 @@ public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_cl
                                          ca_bundle: nil, verify_tls: 1, max_body_size: 0, headers: nil,
                                          follow_redirects: 0, entity_paths: nil, max_retries: 0,
                                          secret_headers: nil, request_hook: nil, request_hook_userdata: nil,
-                                         log_hook: nil, log_hook_userdata: nil)
+                                         log_hook: nil, log_hook_userdata: nil, max_connections: 0,
+                                         busy_poll_us: 0, http2: 0)
     // Only the caller's version's fields: an older caller's struct ends before the newer ones.
     withUnsafeBytes(of: &defaults) { bytes in
         UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: optionsSize(version))
@@ -67,6 +72,19 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     transport.verifyTLS = options.verify_tls != 0
     if options.max_body_size > 0 { transport.maxBodySize = Int(options.max_body_size) }
     transport.followRedirects = options.follow_redirects != 0
+    guard options.max_connections >= 0, Int(options.max_connections) <= TransportOptions.maxMaxConnections else {
+        throw DrupalError(.invalidArgument, "options.max_connections must be from 0 to \(TransportOptions.maxMaxConnections)")
+    }
+    if options.max_connections > 0 { transport.maxConnections = Int(options.max_connections) }
+    guard options.busy_poll_us >= 0, Int(options.busy_poll_us) <= TransportOptions.maxBusyPollMicroseconds else {
+        throw DrupalError(.invalidArgument,
+                          "options.busy_poll_us must be from 0 to \(TransportOptions.maxBusyPollMicroseconds)")
+    }
+    transport.busyPollMicroseconds = Int(options.busy_poll_us)
+    guard options.http2 == 0 || options.http2 == -1 else {
+        throw DrupalError(.invalidArgument, "options.http2 must be 0 (HTTP/2 over https when offered) or -1 (off)")
+    }
+    transport.http2 = options.http2 == 0
     configuration.transport = transport
     configuration.defaultHeaders = try CInput.headerLines(options.headers, "options.headers")
     for (type, path) in try CInput.entityPaths(options.entity_paths, "options.entity_paths") {

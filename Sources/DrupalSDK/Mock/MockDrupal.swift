@@ -65,7 +65,7 @@ public final class MockDrupal: Sendable {
 
     /// The requests the site received, oldest first (the last 1,000), as the client sent them:
     /// method, absolute URL, headers (credentials included: it is your test's own site), body.
-    public var receivedRequests: [HTTPRequest] { state.withLock { $0.received } }
+    public var receivedRequests: [HTTPRequest] { state.withLock { $0.received.all } }
 
     public func clearReceivedRequests() { state.withLock { $0.received.removeAll() } }
 

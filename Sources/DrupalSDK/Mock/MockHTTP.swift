@@ -15,7 +15,9 @@ struct MockRequest {
     let body: Data?
 
     init(_ http: HTTPRequest) {
-        method = http.method.uppercased()
+        // The client sends methods upper-case already: uppercased() only for a transport's caller
+        // that does not (it allocates, on every mock call).
+        method = http.method.utf8AllSatisfy({ $0 < 0x61 || $0 > 0x7A }) ? http.method : http.method.uppercased()
         headers = http.headers
         body = http.body
         // Split on bytes: every mock call parses the URL the client just built.

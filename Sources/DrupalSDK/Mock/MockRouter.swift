@@ -6,7 +6,6 @@ extension MockState {
     mutating func stubbedAnswer(to http: HTTPRequest) -> MockStubAnswer? {
         requestCount += 1
         received.append(http)
-        if received.count > MockState.recordLimit { received.removeFirst(received.count - MockState.recordLimit) }
         let request = MockRequest(http)
         guard let index = stubs.lastIndex(where: { $0.matches(request) }) else { return nil }
         return stubs[index].next()

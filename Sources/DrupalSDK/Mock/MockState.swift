@@ -45,7 +45,7 @@ struct MockState {
     }
 
     /// The requests the site received, oldest first (the last `MockState.recordLimit`).
-    var received: [HTTPRequest] = []
+    var received = RecentRequests(limit: MockState.recordLimit)
     static let recordLimit = 1000
 
     let entityPaths: [String: EntityPath]

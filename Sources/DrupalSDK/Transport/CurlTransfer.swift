@@ -51,6 +51,9 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, unmanaged)
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, unmanaged)
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
+        // HTTP/2 (https only): wait for a connection being set up rather than open another, so
+        // that transfers started together multiplex on one connection.
+        if options.http2 { _ = shim_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, url.hasPrefix("https://") ? 1 : 0) }
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         configureMethodAndBody(easy)
         return configureHeaders(easy, userAgentLine: userAgentLine, plainHeaders: plainHeaders)
@@ -65,6 +68,9 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds(options.timeout))
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0)
+        // libcurl's default is HTTP/2 over TLS when the server offers it (CURL_HTTP_VERSION_2TLS).
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
+                                       Int(options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
         if let ca = options.caBundlePath { _ = shim_curl_easy_setopt_str(easy, CURLOPT_CAINFO, ca) }
         // Redirects are never followed here: the client follows them itself (see
         // LiveSession+Redirects), deciding what each hop may carry.

@@ -63,11 +63,27 @@ public struct TransportOptions: Sendable {
     /// credentials and request bodies never go to another origin.
     public var followRedirects: Bool = false
     /// How long a blocking call keeps checking its socket before it sleeps until the answer
-    /// arrives. A fast server's answer is then read without a sleep and a thread wake-up (on the
-    /// benchmark VM, 1.5x the sequential rate of plain libcurl), for at most this much CPU per
-    /// request while waiting; after a wait that ran out, the next 8 sleep at once, so a slow site
-    /// costs at most one window per 9 requests. 0 turns it off.
-    public var busyPollMicroseconds: Int = 50
+    /// arrives, in microseconds. 0 (the default) turns it off: an embedded library should not
+    /// spin its caller's core. On, a fast server's answer is read without a sleep and a thread
+    /// wake-up (more requests per second from one thread) for up to this much CPU per wait; after
+    /// a wait that ran out, the next 8 sleep at once, so a slow site costs at most one window per
+    /// 9 requests.
+    public var busyPollMicroseconds: Int = 0
+    /// Idle connections each of the client's libcurl multi handles keeps open for reuse
+    /// (CURLMOPT_MAXCONNECTS). libcurl's own default is 4 per transfer currently added, so a
+    /// window of requests that empties between batches closed connections it would open again a
+    /// moment later (a TCP and, on https, a TLS handshake each). Keep it at least the number of
+    /// requests you keep in flight.
+    public var maxConnections: Int = 64
+    /// HTTP/2 over https when the server offers it (ALPN): many requests in flight share one
+    /// connection (transfers started while it is being set up wait for it, CURLOPT_PIPEWAIT).
+    /// Off: HTTP/1.1 only. Plain http is always HTTP/1.1.
+    public var http2: Bool = true
+
+    /// The most `maxConnections` and `busyPollMicroseconds` accept (a second of spinning is
+    /// already absurd; more connections than this is a mistake, not a pool).
+    public static let maxMaxConnections = 10_000
+    public static let maxBusyPollMicroseconds = 1_000_000
 
     /// The longest timeout libcurl can take (milliseconds in a 32-bit long): ~24.8 days.
     public static let maxTimeout = 2_147_483.0

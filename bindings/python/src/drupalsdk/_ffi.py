@@ -60,7 +60,7 @@ DRUPAL_EVENT_REQUEST_START = 3
 DRUPAL_EVENT_REQUEST_FINISH = 4
 DRUPAL_EVENT_RETRY = 5
 
-DRUPAL_CLIENT_OPTIONS_VERSION = 2
+DRUPAL_CLIENT_OPTIONS_VERSION = 3
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
 
 # ---- Library lookup ------------------------------------------------------------------------------
@@ -155,6 +155,10 @@ class ClientOptions(Structure):
         ("request_hook_userdata", c_void_p),
         ("log_hook", c_void_p),
         ("log_hook_userdata", c_void_p),
+        # Version 3:
+        ("max_connections", c_int),
+        ("busy_poll_us", c_int),
+        ("http2", c_int),
     ]
 
 

@@ -21,14 +21,20 @@ from . import _ffi
 
 __all__ = ["watch", "reraise"]
 
-_main_thread = threading.main_thread()
+_main_thread_id = threading.main_thread().ident
 _pipe: Optional[tuple] = None     # (read fd, write fd), made on the first blocking call
 _caught: Optional[BaseException] = None   # what a signal handler raised during a blocking call
 _previous_hook: Any = None
 _received = bytearray()   # the signal numbers read from the pipe, for another wake-up fd owner
+# Whether a signal arrived since the last reraise (_received or _caught set): read by the binding
+# after every blocking call, so that the common case (none, and no other fd owner to give the fd
+# back to: watch() returned -1) costs no call to reraise.
+signalled = False
 
 
 def _drain() -> None:
+    global signalled
+    signalled = True
     try:
         while True:
             chunk = os.read(_pipe[0], 4096)  # type: ignore[index]
@@ -49,9 +55,10 @@ _WAKEUP = _ffi.INTERRUPT_CALLBACK(_on_wakeup)
 
 
 def _unraisable(unraisable: Any) -> None:
-    global _caught
+    global _caught, signalled
     if unraisable.object is _on_wakeup and isinstance(unraisable.exc_value, BaseException):
         _caught = unraisable.exc_value
+        signalled = True
         return
     _previous_hook(unraisable)
 
@@ -70,20 +77,22 @@ def _setup() -> tuple:
 
 def watch() -> int:
     """Before a blocking call: on the main thread, routes signals to the library's wait. Returns
-    the wake-up fd to give back to :func:`reraise` (-1 when nothing was changed)."""
-    if threading.current_thread() is not _main_thread:
+    the wake-up fd to give back to :func:`reraise` (-1 when there is none to give back)."""
+    if threading.get_ident() != _main_thread_id:   # (cheaper than current_thread(): per call)
         return -1
     write_fd = (_pipe or _setup())[1]
     try:
-        return signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+        previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
     except ValueError:  # not the main interpreter
         return -1
+    # Ours already (every call after the first), or none: nothing to give back afterwards.
+    return -1 if previous == write_fd else previous
 
 
 def reraise(previous: int) -> None:
     """After a blocking call: gives another owner its wake-up fd back, and raises what a signal
     handler raised during the call (the call then ended as cancelled)."""
-    global _caught
+    global _caught, signalled
     if _pipe is not None and previous not in (-1, _pipe[1]):
         # Someone else (an asyncio loop) owns the wake-up fd: it gets it back, with the signal
         # numbers that arrived meanwhile.
@@ -94,6 +103,7 @@ def reraise(previous: int) -> None:
         except OSError:
             pass
     _received.clear()
+    signalled = False
     error, _caught = _caught, None
     if error is not None:
         raise error

@@ -42,12 +42,6 @@ class Operation(NamedTuple):
     arguments: Callable[..., Any]  # Python arguments -> the C inputs (a tuple, or a Call)
     returns: Any    # the blocking/async result's annotation
 
-    def prepare(self, *args: Any, **kwargs: Any) -> Tuple[Tuple[Any, ...], int]:
-        prepared = self.arguments(*args, **kwargs)
-        if isinstance(prepared, Call):
-            return prepared.args, prepared.kind
-        return prepared, self.kind
-
 
 # ---- The operations' arguments (each docstring is the method's) ----------------------------------
 
@@ -332,27 +326,42 @@ def _describe(method: Callable[..., Any], name: str, operation: Operation, retur
         parameters=[self_parameter, *signature.parameters.values()], return_annotation=returns)
 
 
+# The methods below read the operation's fields once, when they are made: a method call then costs
+# one Python call less (prepare) and no attribute look-ups on the entry (they run per request).
+
 def _blocking(operation: Operation) -> Callable[..., Any]:
+    arguments, default_kind = operation.arguments, operation.kind
+
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        c_args, kind = operation.prepare(*args, **kwargs)
-        return self._call_on(self, operation, c_args, kind)
+        prepared = arguments(*args, **kwargs)
+        if prepared.__class__ is Call:
+            return self._call_on(self, operation, prepared.args, prepared.kind)
+        return self._call_on(self, operation, prepared, default_kind)
     _describe(method, operation.name, operation, operation.returns, operation.arguments.__doc__ or "")
     return method
 
 
 def _submitting(operation: Operation) -> Callable[..., Any]:
+    arguments, default_kind = operation.arguments, operation.kind
+
     def method(self: Any, *args: Any, **kwargs: Any) -> DrupalFuture:
-        c_args, kind = operation.prepare(*args, **kwargs)
-        return self._submit(operation, c_args, kind)
+        prepared = arguments(*args, **kwargs)
+        if prepared.__class__ is Call:
+            return self._submit(operation, prepared.args, prepared.kind)
+        return self._submit(operation, prepared, default_kind)
     _describe(method, "submit_" + operation.name, operation, DrupalFuture,
               "As :meth:`%s`, returning a ``concurrent.futures.Future`` at once." % operation.name)
     return method
 
 
 def _awaiting(operation: Operation) -> Callable[..., Any]:
+    arguments, default_kind = operation.arguments, operation.kind
+
     async def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        c_args, kind = operation.prepare(*args, **kwargs)
-        return await self._await(operation, c_args, kind)
+        prepared = arguments(*args, **kwargs)
+        if prepared.__class__ is Call:
+            return await self._await(operation, prepared.args, prepared.kind)
+        return await self._await(operation, prepared, default_kind)
     _describe(method, operation.name, operation, operation.returns,
               "As :meth:`Client.%s`, awaitable." % operation.name)
     return method

@@ -1,0 +1,137 @@
+"""Connection reuse over real loopback HTTP, counted by the fake server (``connections``: TCP
+connections that served a Drupal request since the reset): a window of requests in flight keeps
+its connections across batches (libcurl's default pool shrank as a window drained and churned
+them), the pool size, busy polling and HTTP/2 options."""
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import drupalsdk
+import pytest
+
+from conftest import SERVER_SCRIPT
+
+# Every answer waits 50 ms, so the 32 requests of a batch are surely in flight together.
+HOLD = {"X-Fake-Fault": "delay;ms=50"}
+WINDOW = 32
+BATCHES = 5
+
+
+async def _async_batches(client):
+    for _ in range(BATCHES):
+        responses = await asyncio.gather(*(client.request("GET", "/node/1", headers=HOLD) for _ in range(WINDOW)))
+        assert [r.status for r in responses] == [200] * WINDOW
+
+
+def _future_batches(client):
+    for _ in range(BATCHES):
+        futures = [client.submit_request("GET", "/node/1", headers=HOLD) for _ in range(WINDOW)]
+        assert [f.result(timeout=30).status for f in futures] == [200] * WINDOW
+
+
+def test_async_client_keeps_32_connections_for_32_in_flight_across_batches(server):
+    async def main():
+        async with drupalsdk.AsyncClient(server.base_url, timeout=20) as client:
+            await _async_batches(client)
+    asyncio.run(main())
+    assert server.stats()["connections"] == WINDOW
+
+
+def test_futures_keep_32_connections_for_32_in_flight_across_batches(server):
+    with drupalsdk.Client(server.base_url, timeout=20) as client:
+        _future_batches(client)
+    assert server.stats()["connections"] == WINDOW
+
+
+def test_a_smaller_pool_closes_what_it_cannot_keep(server):
+    # max_connections=4: each batch still needs 32 at once, but only 4 stay open between batches.
+    with drupalsdk.Client(server.base_url, timeout=20, max_connections=4) as client:
+        _future_batches(client)
+    assert server.stats()["connections"] > WINDOW
+
+
+def test_blocking_calls_reuse_their_thread_connection_beside_async_ones(server):
+    # Blocking calls run on the calling thread's own libcurl handle (no thread hop), async ones
+    # on the client's engine thread: libcurl shares idle connections between threads only
+    # through a share handle whose connection cache is not safe across concurrent threads, so
+    # each keeps its own. One connection each, reused.
+    with drupalsdk.Client(server.base_url, timeout=20) as client:
+        for _ in range(5):
+            assert client.get("node", 1)["nid"][0]["value"] == 1
+            assert client.submit_get("node", 1).result(10)["nid"][0]["value"] == 1
+    assert server.stats()["connections"] == 2
+
+
+@pytest.mark.parametrize("microseconds", [0, 50, 1000])
+def test_busy_polling_is_an_option(server, microseconds):
+    with drupalsdk.Client(server.base_url, timeout=20, busy_poll_us=microseconds) as client:
+        for _ in range(5):
+            assert client.get("node", 1)["nid"][0]["value"] == 1
+        # A slow answer still arrives after the window runs out and the thread sleeps.
+        assert client.request("GET", "/node/1", headers={"X-Fake-Fault": "delay;ms=100"}).status == 200
+    assert server.stats()["connections"] == 1
+
+
+@pytest.mark.parametrize("options", [{"busy_poll_us": -1}, {"busy_poll_us": 1_000_001}, {"busy_poll_us": 1.5},
+                                     {"max_connections": 0}, {"max_connections": 10_001},
+                                     {"max_connections": True}])
+def test_pool_and_busy_poll_options_are_checked(options):
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        drupalsdk.Client("http://127.0.0.1:1", **options)
+
+
+def test_http2_off_still_speaks_http11(server):
+    with drupalsdk.Client(server.base_url, timeout=20, http2=False) as client:
+        assert client.get("node", 1)["nid"][0]["value"] == 1
+
+
+@pytest.fixture(scope="module")
+def https_server():
+    """(base URL, certificate) of the fake server on HTTPS with a self-signed certificate for
+    127.0.0.1; like a site without HTTP/2, it offers HTTP/1.1 only."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is needed to make a certificate")
+    directory = tempfile.mkdtemp(prefix="drupalsdk-tls-")
+    cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2", "-keyout", key, "-out", cert, "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    process = subprocess.Popen([sys.executable, SERVER_SCRIPT, "--port", "0", "--exit-with-stdin",
+                                "--tls-cert", cert, "--tls-key", key],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline().strip()
+    assert line.startswith("LISTENING https://"), line
+    yield line.split()[1], cert
+    process.stdin.close()
+    process.wait(timeout=10)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def _https_stats(base_url, cert):
+    import http.client
+    import json
+    import ssl
+    host, port = base_url[len("https://"):].split(":")
+    connection = http.client.HTTPSConnection(host, int(port), context=ssl.create_default_context(cafile=cert),
+                                             timeout=10)
+    try:
+        connection.request("GET", "/__fake/stats")
+        return json.loads(connection.getresponse().read())
+    finally:
+        connection.close()
+
+
+def test_https_32_in_flight_keep_32_connections_with_http2_on(https_server):
+    # HTTP/2 is on by default: transfers wait for a connection being set up (PIPEWAIT) to learn
+    # whether it multiplexes; this server says HTTP/1.1 (ALPN), so each opens its own, once.
+    base_url, cert = https_server
+    before = _https_stats(base_url, cert)["connections"]
+
+    async def main():
+        async with drupalsdk.AsyncClient(base_url, timeout=20, ca_file=cert) as client:
+            await _async_batches(client)
+    asyncio.run(main())
+    assert _https_stats(base_url, cert)["connections"] - before == WINDOW

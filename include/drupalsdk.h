@@ -359,6 +359,114 @@ drupal_code drupal_response_logged_in(int *logged_in, const drupal_response *res
 drupal_code drupal_csrf_refresh(drupal_call **call, drupal_client *client, drupal_callback callback, void *userdata);
 drupal_code drupal_csrf_refresh_sync(drupal_response **out, drupal_client *client);
 
+/* ==== OAuth 2 (contrib simple_oauth) ========================================================= */
+/*
+ * The client gets Bearer tokens from the site's token endpoint (POST /oauth/token, form-encoded)
+ * and keeps one token state: access token, expiry, refresh token. It refreshes the token before
+ * it expires (refresh_margin seconds early) and once after a 401 whose "WWW-Authenticate: Bearer"
+ * challenge refuses it, then retries the request once; concurrent requests wait for that one
+ * refresh (single flight). Drupal rotates the refresh token on every refresh (the old pair is
+ * revoked at once): the client keeps the newest. client_credentials gives no refresh token: a new
+ * token is fetched instead; a password grant whose refresh is refused logs in again once. Token
+ * errors ({error, error_description, hint}) are never retried in a loop: they fail the call with
+ * DRUPAL_E_HTTP, DRUPAL_ERROR_KIND_AUTHENTICATION, the token endpoint's status (401 invalid_client,
+ * 400 invalid_grant / unsupported_grant_type / invalid_scope) and drupal_response_oauth_error().
+ * Bearer requests need no CSRF token. Tokens and secrets never appear in logs, events or errors.
+ */
+
+typedef enum drupal_oauth_grant {
+    DRUPAL_OAUTH_CLIENT_CREDENTIALS = 1, /* the consumer acts as its default user; no refresh token */
+    DRUPAL_OAUTH_PASSWORD = 2,           /* username + password (simple_oauth_password_grant) */
+    DRUPAL_OAUTH_REFRESH_TOKEN = 3       /* start from a refresh token obtained elsewhere */
+} drupal_oauth_grant;
+
+#define DRUPAL_OAUTH_OPTIONS_VERSION 1
+
+/** Settings of drupal_client_set_oauth(). Initialise with DRUPAL_OAUTH_OPTIONS_INIT. */
+typedef struct drupal_oauth_options {
+    unsigned int version;          /* DRUPAL_OAUTH_OPTIONS_VERSION */
+    drupal_oauth_grant grant;
+    const char *client_id;         /* the consumer's client id (required) */
+    const char *client_secret;     /* NULL for a public consumer */
+    const char *username;          /* DRUPAL_OAUTH_PASSWORD: the user's name or e-mail */
+    const char *password;          /* DRUPAL_OAUTH_PASSWORD */
+    const char *refresh_token;     /* DRUPAL_OAUTH_REFRESH_TOKEN */
+    const char *scope;             /* space-separated scopes; NULL = the consumer's default */
+    const char *token_path;        /* NULL = "/oauth/token" (under the base URL, never a language prefix) */
+    int client_auth_basic;         /* 1 = client id and secret in an HTTP Basic header; 0 = in the form */
+    double refresh_margin;         /* seconds before expiry to refresh (at most half the token's lifetime);
+                                      0 = 30; negative = only on expiry or after a 401 */
+} drupal_oauth_options;
+
+#define DRUPAL_OAUTH_OPTIONS_INIT \
+    { DRUPAL_OAUTH_OPTIONS_VERSION, DRUPAL_OAUTH_CLIENT_CREDENTIALS, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
+
+/**
+ * Switches the client to OAuth 2 (replacing Basic, Bearer, a token provider or cookie
+ * authentication; a login session's cookie is kept). Nothing is sent yet: the first request
+ * fetches the token (drupal_oauth_authenticate() does it at once). Every string is copied.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, an unknown options version or grant, a
+ *         NULL or empty client_id, a missing username/password/refresh_token for its grant, CR/LF
+ *         or other control characters or invalid UTF-8 in any string (never quoted in the
+ *         message), an unsafe token_path, or a NaN refresh_margin.
+ */
+drupal_code drupal_client_set_oauth(drupal_client *client, const drupal_oauth_options *options);
+
+/** Why a token provider is asked for a token. */
+typedef enum drupal_token_reason {
+    DRUPAL_TOKEN_INITIAL = 1,  /* the client holds none yet */
+    DRUPAL_TOKEN_EXPIRING = 2, /* the held one expires within the refresh margin */
+    DRUPAL_TOKEN_REJECTED = 3  /* the site refused the held one (a 401), or drupal_oauth_authenticate() */
+} drupal_token_reason;
+
+/** What a token provider answers with (valid while the provider runs). */
+typedef struct drupal_token_request drupal_token_request;
+
+/**
+ * Gives the client a token: for sites that mint tokens some other way. Called on a library
+ * thread of its own (it may block), at most once at a time per client, with the same single
+ * flight, early refresh and one retry after a 401 as the token endpoint. It answers by calling
+ * drupal_token_request_set() and returning DRUPAL_OK; any other code fails the waiting calls
+ * with that code. Must not free the client.
+ */
+typedef drupal_code (*drupal_token_provider)(drupal_token_request *request, void *userdata);
+
+/** The reason of a token request (0 for NULL). */
+drupal_token_reason drupal_token_request_reason(const drupal_token_request *request);
+
+/**
+ * Answers a token request. @param access_token what goes after "Bearer " (copied);
+ * @param expires_in its lifetime in seconds from now; 0 or less = unknown (it is then replaced
+ * only after a 401). @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, an empty token, or one
+ * with spaces, control characters or invalid UTF-8 (the token is never quoted).
+ */
+drupal_code drupal_token_request_set(drupal_token_request *request, const char *access_token, double expires_in);
+
+/**
+ * Switches the client to Bearer tokens from provider(request, userdata) (replacing any other
+ * authentication, as drupal_client_set_oauth). userdata must stay valid while the client lives or
+ * until the authentication changes. @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL.
+ */
+drupal_code drupal_client_set_token_provider(drupal_client *client, drupal_token_provider provider, void *userdata);
+
+/**
+ * Fetches an OAuth token now (from the token endpoint or the provider), as after a refusal, so
+ * that bad credentials show at once. Success: status 200, a JSON body saying what was obtained,
+ * never the token: {"token_type": "Bearer", "has_refresh_token": true, "refresh_in": 270}.
+ * DRUPAL_E_STATE if the client is not set to OAuth or a token provider.
+ */
+drupal_code drupal_oauth_authenticate(drupal_call **call, drupal_client *client, drupal_callback callback,
+                                      void *userdata);
+drupal_code drupal_oauth_authenticate_sync(drupal_response **out, drupal_client *client);
+
+/**
+ * A member of the OAuth error of a failure: of the token endpoint's error document ("error",
+ * "error_description", "hint"), or of the "WWW-Authenticate: Bearer" challenge of a 401 that
+ * refused a token ("error", "error_description", e.g. "Access token could not be verified",
+ * "realm"). Borrowed from the response; NULL when absent (no OAuth error, or no such member).
+ */
+const char *drupal_response_oauth_error(const drupal_response *response, const char *member);
+
 /* ==== Entities ================================================================================ */
 
 /*

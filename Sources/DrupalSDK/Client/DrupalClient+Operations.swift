@@ -84,6 +84,11 @@ extension DrupalClient {
         try await response(.request(request))
     }
 
+    /// Fetches an OAuth access token now (see `DrupalOperation.oauthAuthenticate`).
+    public func oauthAuthenticate() async throws -> DrupalResponse {
+        try await response(.oauthAuthenticate)
+    }
+
     /// Blocks until a task running `work` ends (for clients without a blocking mode of their own).
     static func waitForTask(_ operation: DrupalOperation, _ register: (@escaping Cancel) -> Void,
                             _ work: @escaping @Sendable () async throws -> DrupalResponse?) throws -> Outcome {

@@ -22,6 +22,10 @@ public enum DrupalOperation: Sendable {
     case request(DrupalRequest)
     /// The next page of a pager: its response, or nil once the pages have ended.
     case nextPage(DrupalPager)
+    /// Fetches an OAuth access token now (from the token endpoint, or the token provider), as
+    /// after a refusal: bad credentials show at once. The answer (200, JSON) says what was
+    /// obtained, never the token: `{"token_type", "has_refresh_token", "refresh_in"}`.
+    case oauthAuthenticate
 
     /// The operation's name, as errors and unimplemented clients give it.
     public var name: String {
@@ -38,6 +42,7 @@ public enum DrupalOperation: Sendable {
         case .uploadFile: return "uploadFile"
         case .request: return "request"
         case .nextPage: return "nextPage"
+        case .oauthAuthenticate: return "oauthAuthenticate"
         }
     }
 }

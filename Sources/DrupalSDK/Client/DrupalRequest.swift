@@ -21,6 +21,9 @@ public struct DrupalRequest: Sendable {
     /// string it carried is here, so building the URL checks nothing twice.
     var targetIsNormalized = false
     var targetQuery: String?
+    /// The managed OAuth token this attempt sends (set by the pipeline, so that a 401 tells which
+    /// token was refused).
+    var bearerToken: String?
 
     /// The shape a successful answer's body must have.
     public enum ExpectedBody: Sendable {

@@ -11,6 +11,7 @@ extension LiveSession {
         case loginStatus(DrupalRequest)
         case refreshCSRFToken
         case nextPage(DrupalPager)
+        case oauthAuthenticate
 
         /// The request of a call that is exactly one request (what may run without a task).
         var plainRequest: DrupalRequest? {
@@ -53,6 +54,8 @@ extension LiveSession {
             return .request(try checked(request))
         case .nextPage(let pager):
             return .nextPage(pager)
+        case .oauthAuthenticate:
+            return .oauthAuthenticate
         }
     }
 
@@ -89,6 +92,8 @@ extension LiveSession {
                 return try await token(forceRefresh: true, stale: nil).response
             case .nextPage(let pager):
                 return try await pager.next()
+            case .oauthAuthenticate:
+                return try await authenticate()
             }
         }
     }
@@ -133,6 +138,7 @@ extension LiveSession {
 
     func setAuthentication(_ authentication: Authentication) throws {
         try authentication.validate()
+        if authentication.managesTokens { tokensManaged.store(true, ordering: .relaxed) }
         state.withLock { $0.authentication = authentication }
     }
 }

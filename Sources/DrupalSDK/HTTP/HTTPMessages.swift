@@ -53,7 +53,8 @@ public struct HTTPResponse: Sendable {
 enum Redaction {
     static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "x-csrf-token",
                                              "proxy-authorization"]
-    static let secretQueryKeys: Set<String> = ["token", "pass", "password", "access_token"]
+    static let secretQueryKeys: Set<String> = ["token", "pass", "password", "access_token", "refresh_token",
+                                               "client_secret", "code"]
 
     static func isSecretHeader(_ name: String) -> Bool { secretHeaders.contains(name.lowercased()) }
 

@@ -16,6 +16,7 @@ from . import _ffi, _interrupts, _readers
 from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, new_key, pending
 from ._convert import (MAX_SIZE, HeadersArg, Query, header_array, invalid, query_array, seconds, small_int,
                        text)
+from ._tokens import oauth_options, token_provider
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
 from ._managed import Managed
@@ -175,6 +176,53 @@ class _ClientBase(Managed, Hooks):
     def set_no_auth(self) -> None:
         """Stops sending Basic or Bearer credentials (a login session is kept until logout)."""
         self._state_call(_lib.drupal_client_set_no_auth)
+
+    def set_oauth(self, client_id: str, client_secret: Optional[str] = None, *, username: Optional[str] = None,
+                  password: Optional[str] = None, refresh_token: Optional[str] = None, grant: Optional[str] = None,
+                  scope: Optional[str] = None, token_path: Optional[str] = None, client_auth: str = "body",
+                  refresh_margin: Optional[float] = None) -> None:
+        """Switches to OAuth 2 (contrib simple_oauth): the library gets Bearer tokens from the site's
+        token endpoint and keeps them fresh. Nothing is sent yet (see :meth:`oauth_authenticate`).
+
+        The token is refreshed before it expires and once after a 401 that refuses it (the request
+        is then retried once); concurrent calls wait for that one refresh. Drupal rotates the
+        refresh token every time; ``client_credentials`` has none, so a new token is fetched; a
+        password session whose refresh is refused logs in again once. A failed token request
+        raises :class:`AuthenticationError` with ``oauth_error`` (``invalid_client``,
+        ``invalid_grant``, ...), never retried in a loop. Tokens and secrets are never logged.
+
+        Args:
+            client_id: the consumer's client id; client_secret: its secret (None for a public one).
+            username, password: for the password grant (simple_oauth_password_grant).
+            refresh_token: start from a refresh token obtained elsewhere.
+            grant: ``"client_credentials"``, ``"password"`` or ``"refresh_token"``; by default the
+                password grant when a username is given, the refresh_token grant when a refresh
+                token is, else client_credentials.
+            scope: space-separated scopes (default: the consumer's).
+            token_path: the token endpoint (default ``/oauth/token``).
+            client_auth: ``"body"`` (form parameters, default) or ``"basic"`` (an HTTP Basic header).
+            refresh_margin: seconds before expiry to refresh (default 30, at most half the token's
+                lifetime; 0: only on expiry or after a 401).
+        """
+        options = oauth_options(client_id, client_secret, username, password, refresh_token, grant, scope,
+                                token_path, client_auth, refresh_margin)
+        self._state_call(_lib.drupal_client_set_oauth, byref(options))
+
+    def set_token_provider(self, provider: Callable[[str], Any]) -> None:
+        """Sends Bearer tokens from ``provider(reason)``, for sites that mint tokens some other way.
+
+        ``reason`` is ``"initial"``, ``"expiring"`` (the held token expires within 30 s) or
+        ``"rejected"`` (the site refused it, or :meth:`oauth_authenticate` was called). Return the
+        token (a str), or ``(token, expires_in_seconds)``. It runs on a library thread, at most once
+        at a time for this client, with the same refreshes and single flight as :meth:`set_oauth`;
+        what it raises fails the waiting calls (a :class:`DrupalError` with its code, anything else
+        as ``DRUPAL_E_INTERNAL``, logged to the ``drupalsdk`` logger).
+        """
+        if not callable(provider):
+            raise TypeError("provider must be callable")
+        c_provider = token_provider(provider)
+        self._state_call(_lib.drupal_client_set_token_provider, c_provider, None)
+        self._c_token_provider = c_provider   # the library calls it until the authentication changes
 
     @property
     def has_session(self) -> bool:

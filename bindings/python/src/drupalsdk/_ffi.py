@@ -62,6 +62,11 @@ DRUPAL_EVENT_RETRY = 5
 
 DRUPAL_CLIENT_OPTIONS_VERSION = 2
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
+DRUPAL_OAUTH_OPTIONS_VERSION = 1
+
+DRUPAL_OAUTH_CLIENT_CREDENTIALS = 1
+DRUPAL_OAUTH_PASSWORD = 2
+DRUPAL_OAUTH_REFRESH_TOKEN = 3
 
 # ---- Library lookup ------------------------------------------------------------------------------
 
@@ -194,6 +199,25 @@ INTERRUPT_CALLBACK = CFUNCTYPE(c_int, c_void_p)
 REQUEST_HOOK = CFUNCTYPE(c_int, c_void_p, c_void_p)
 #: void (*drupal_log_hook)(const char *line, void *userdata)
 LOG_HOOK = CFUNCTYPE(None, c_char_p, c_void_p)
+#: drupal_code (*drupal_token_provider)(drupal_token_request *, void *userdata)
+TOKEN_PROVIDER = CFUNCTYPE(c_int, c_void_p, c_void_p)
+
+
+class OAuthOptions(Structure):
+    """drupal_oauth_options."""
+    _fields_ = [
+        ("version", c_uint),
+        ("grant", c_int),
+        ("client_id", c_char_p),
+        ("client_secret", c_char_p),
+        ("username", c_char_p),
+        ("password", c_char_p),
+        ("refresh_token", c_char_p),
+        ("scope", c_char_p),
+        ("token_path", c_char_p),
+        ("client_auth_basic", c_int),
+        ("refresh_margin", c_double),
+    ]
 
 
 class MockAnswer(Structure):
@@ -242,6 +266,12 @@ _SIGNATURES = [
     ("drupal_client_set_basic_auth", _code, _h, _s, _s),
     ("drupal_client_set_bearer_token", _code, _h, _s),
     ("drupal_client_set_no_auth", _code, _h),
+    ("drupal_client_set_oauth", _code, _h, POINTER(OAuthOptions)),
+    ("drupal_client_set_token_provider", _code, _h, TOKEN_PROVIDER, c_void_p),
+    ("drupal_token_request_reason", c_int, _h),
+    ("drupal_token_request_set", _code, _h, _s, c_double),
+    ("drupal_oauth_authenticate", _code, _out, _h, *_ASYNC_TAIL),
+    ("drupal_oauth_authenticate_sync", _code, _out, _h),
     ("drupal_client_has_session", c_int, _h),
     ("drupal_client_forget_session", _code, _h),
     ("drupal_unimplemented_client_new", _code, _out),
@@ -288,6 +318,7 @@ _SIGNATURES = [
     ("drupal_response_error_kind", c_int, _h),
     ("drupal_response_logged_in", _code, POINTER(c_int), _h),
     ("drupal_response_drupal_message", c_char_p, _h),
+    ("drupal_response_oauth_error", c_char_p, _h, _s),
     ("drupal_response_jsonapi_error_count", c_size_t, _h),
     ("drupal_response_jsonapi_error_member_at", _code, POINTER(c_char_p), POINTER(c_char_p), _h, c_size_t,
      c_size_t),
@@ -363,6 +394,7 @@ def check(code: int, function=None, arguments=None) -> int:  # type: ignore[no-u
 
 for _name in ("drupal_client_options_init", "drupal_client_new", "drupal_client_set_basic_auth",
               "drupal_client_set_bearer_token", "drupal_client_set_no_auth", "drupal_client_forget_session",
+              "drupal_client_set_oauth", "drupal_client_set_token_provider",
               "drupal_view_pager_new", "drupal_client_add_listener",
               "drupal_client_remove_listener", "drupal_mock_client_new", "drupal_mock_add_user",
               "drupal_mock_add_entity", "drupal_mock_stub", "drupal_mock_stub_answers", "drupal_mock_add_view",

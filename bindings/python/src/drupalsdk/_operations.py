@@ -127,6 +127,17 @@ def _request(method: str, path: str, *, query: Query = None, headers: HeadersArg
                 KIND_RESPONSE if raise_for_status else KIND_ANSWER)
 
 
+def _oauth_authenticate() -> Tuple[Any, ...]:
+    """Fetches an OAuth token now (after :meth:`set_oauth` or :meth:`set_token_provider`), so that bad
+    credentials show at once; returns what was obtained, never the token:
+    ``{"token_type": "Bearer", "has_refresh_token": True, "refresh_in": 270}``.
+
+    Raises:
+        AuthenticationError: the token endpoint refused (``oauth_error`` says why).
+    """
+    return ()
+
+
 def _next_page() -> Tuple[Any, ...]:
     """The next page of a pager (internal: ``view_all`` drives it)."""
     return ()
@@ -150,6 +161,8 @@ OPERATIONS: List[Operation] = [
               Entity),
     Operation("view", _lib.drupal_view, _lib.drupal_view_sync, KIND_JSON, _view, List[Dict[str, Any]]),
     Operation("request", _lib.drupal_request, _lib.drupal_request_sync, KIND_RESPONSE, _request, Response),
+    Operation("oauth_authenticate", _lib.drupal_oauth_authenticate, _lib.drupal_oauth_authenticate_sync, KIND_JSON,
+              _oauth_authenticate, Dict[str, Any]),
 ]
 
 #: The pager's step; on the pager's handle, not the client's (see Client.view_all).

@@ -467,6 +467,44 @@ drupal_code drupal_oauth_authenticate_sync(drupal_response **out, drupal_client 
  */
 const char *drupal_response_oauth_error(const drupal_response *response, const char *member);
 
+/* ==== Languages ================================================================================ */
+/*
+ * Sites with the language module and URL prefixes (French at /fr): a client in a language sends
+ * every path under the prefix ("/fr/node/1?_format=json", "/fr/jsonapi/node/article"), except the
+ * session and OAuth token endpoints and file downloads; the default language has no prefix. Every
+ * language shares one session: one login, one CSRF and OAuth token, one cookie jar, one pool.
+ * Reads of an entity with no translation in the language answer the original (no 404):
+ * drupal_response_langcode() tells which. Core REST's traps are guarded: an update of an entity
+ * that has no translation in the language would change the ORIGINAL (and a "langcode" in the body
+ * its language), so it is refused (DRUPAL_E_STATE) after a GET shows that; a delete under a prefix
+ * would delete the whole entity, every translation, so it is refused without a request. Core REST
+ * cannot create a translation: a create makes a new entity in the default language.
+ */
+
+/** drupal_client_with_language flag: allow the guarded writes (untranslated updates, deletes). */
+#define DRUPAL_LANGUAGE_FORCE 1u
+
+/**
+ * A second handle on the same client whose calls go under a language's path prefix.
+ * @param out      receives it; owned, free with drupal_client_free() (which cancels only its own
+ *                 calls; the session lives while any handle of it does). Events, hooks and
+ *                 listeners are the client's.
+ * @param language the prefix ("fr", "pt-br": letters, digits, '-', '_'); "" = the default language
+ *                 (no prefix); NULL = the client's own (a plain second handle); copied.
+ * @param flags    0, or DRUPAL_LANGUAGE_FORCE.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, a language that is not such a prefix, or
+ *         unknown flags.
+ */
+drupal_code drupal_client_with_language(drupal_client **out, drupal_client *client, const char *language,
+                                        unsigned int flags);
+
+/**
+ * The langcode of the entity a successful answer carries: core REST's "langcode" field, or
+ * JSON:API's data.attributes.langcode. Compare it with the language asked to tell a translation
+ * from the original it fell back to. Borrowed; NULL when the answer carries none.
+ */
+const char *drupal_response_langcode(const drupal_response *response);
+
 /* ==== Entities ================================================================================ */
 
 /*

@@ -33,6 +33,11 @@ final class ResponseHandle: @unchecked Sendable {
     let drupalMessage: UnsafeMutablePointer<CChar>?
     /// C copies of headers and violations, made on first use: most callers never ask.
     private let cStrings = Mutex<CStrings?>(nil)
+    /// The answer's langcode as a C string, read from the body on first use (nil inside: none).
+    private let langcodeCopy = Mutex<CString?>(nil)
+
+    /// A C string owned by whoever holds it (freed in deinit).
+    struct CString: @unchecked Sendable { var pointer: UnsafeMutablePointer<CChar>? }
 
     /// Pairs whose copies failed hold nil (the accessors then report DRUPAL_E_NO_MEMORY).
     typealias CStringPairs = [(UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?)]
@@ -124,7 +129,16 @@ final class ResponseHandle: @unchecked Sendable {
                   jsonAPIErrors: error.jsonAPIErrors, kind: error.kind, oauthError: error.oauthError)
     }
 
+    /// The langcode of the entity the answer carries (the core's reading), or nil.
+    var langcode: UnsafePointer<CChar>? {
+        langcodeCopy.withLock { cached in
+            if cached == nil { cached = CString(pointer: drupalResponse?.langcode.flatMap(duplicateCString)) }
+            return cached?.pointer.map { UnsafePointer($0) }
+        }
+    }
+
     deinit {
+        free(langcodeCopy.withLock { $0?.pointer })
         free(ownedMessage)
         free(drupalMessage)
         free(ownedBody)

@@ -26,6 +26,16 @@ public enum DrupalOperation: Sendable {
     /// after a refusal: bad credentials show at once. The answer (200, JSON) says what was
     /// obtained, never the token: `{"token_type", "has_refresh_token", "refresh_in"}`.
     case oauthAuthenticate
+    /// The operation in a language: its paths under the language's prefix ("/fr/node/1",
+    /// "/fr/jsonapi/..."; not the session and token endpoints, not file downloads). The prefix is
+    /// the language's URL path prefix, usually its langcode; "" is the default language (no
+    /// prefix), and the innermost language of nested ones wins. Reads of an entity with no such
+    /// translation answer the original (see `HTTPResponse.langcode`). Two traps of core REST are
+    /// guarded unless `force` is given: an update of an entity that has no translation in this
+    /// language (Drupal would change the ORIGINAL, and a `langcode` in the body would change its
+    /// language) is refused after one GET that shows it, and a delete is refused (it would delete
+    /// the whole entity, every translation). A create makes a new entity in the default language.
+    indirect case inLanguage(String, DrupalOperation, force: Bool = false)
 
     /// The operation's name, as errors and unimplemented clients give it.
     public var name: String {
@@ -43,6 +53,7 @@ public enum DrupalOperation: Sendable {
         case .request: return "request"
         case .nextPage: return "nextPage"
         case .oauthAuthenticate: return "oauthAuthenticate"
+        case .inLanguage(_, let operation, _): return operation.name
         }
     }
 }

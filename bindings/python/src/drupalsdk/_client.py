@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Mapping
 from ctypes import byref, c_void_p, cast
 from typing import Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -119,13 +120,14 @@ class _ClientBase(Managed, Hooks):
                 triples += [text(entity_type, "entity_paths type"), text(canonical, "entity_paths canonical path"),
                             text(create, "entity_paths create path")]
             options.entity_paths = _ffi.string_array(triples)
-        # The C hooks live as long as this object (the library calls them until it is freed).
-        self._c_request_hook = None
+        # The C hooks live as long as the session (the library calls them until every handle on
+        # it is freed): held by ``_session``, which every language view of this client shares.
+        self._session: Dict[str, Any] = {}
         if on_request is not None:
             if not callable(on_request):
                 raise TypeError("on_request must be callable")
-            self._c_request_hook = request_hook(on_request)
-            options.request_hook = cast(self._c_request_hook, c_void_p)
+            self._session["request_hook"] = request_hook(on_request)
+            options.request_hook = cast(self._session["request_hook"], c_void_p)
         if log.isEnabledFor(logging.DEBUG):
             options.log_hook = cast(LOG_HOOK, c_void_p)
         out = c_void_p()
@@ -135,6 +137,8 @@ class _ClientBase(Managed, Hooks):
 
     def _setup(self, handle: int) -> None:
         self._setup_hooks()
+        self._languages: Dict[str, "_LanguageHandle"] = {}
+        self._languages_lock = threading.Lock()
         self._adopt(handle)
 
     @classmethod
@@ -145,13 +149,19 @@ class _ClientBase(Managed, Hooks):
         out = c_void_p()
         _lib.drupal_unimplemented_client_new(byref(out))
         client.base_url = "unimplemented:"
-        client._c_request_hook = None
+        client._session = {}
         client._setup(out.value)
         return client
 
     @staticmethod
     def _free_handle(handle: int) -> None:
         _lib.drupal_client_free(handle)
+
+    def _before_free(self, handle: int) -> None:
+        with self._languages_lock:
+            views, self._languages = list(self._languages.values()), {}
+        for view in views:   # their calls in flight are cancelled too
+            view.close()
 
     def _after_free(self) -> None:
         self._drop_hooks()
@@ -222,7 +232,7 @@ class _ClientBase(Managed, Hooks):
             raise TypeError("provider must be callable")
         c_provider = token_provider(provider)
         self._state_call(_lib.drupal_client_set_token_provider, c_provider, None)
-        self._c_token_provider = c_provider   # the library calls it until the authentication changes
+        self._session["token_provider"] = c_provider   # called until the authentication changes
 
     @property
     def has_session(self) -> bool:
@@ -234,6 +244,48 @@ class _ClientBase(Managed, Hooks):
         """Drops the session cookie and tokens locally, without a request (the site keeps the
         session until it expires; :meth:`logout` ends it there). Basic/Bearer credentials stay."""
         self._state_call(_lib.drupal_client_forget_session)
+
+    # ---- Languages ----------------------------------------------------------------------------
+
+    def in_language(self, language: Optional[str], *, force: bool = False) -> Any:
+        """This client in a language: a client of the same class on the same session (one login,
+        one CSRF and OAuth token, one cookie jar and pool for every language) whose calls go under
+        the language's path prefix (``"fr"`` -> ``/fr/node/1``, ``/fr/jsonapi/...``; ``""`` is the
+        default language, without a prefix).
+
+        Reads of an entity with no translation in the language answer the original (no 404):
+        compare its ``langcode`` (``node["langcode"][0]["value"]``, :attr:`Response.langcode`).
+        Core REST's traps are refused with ``DRUPAL_E_STATE`` unless ``force``: an update of an
+        entity that has no such translation (Drupal would change the ORIGINAL, and a ``langcode``
+        in the body its language) and a delete (it deletes the whole entity, every translation).
+        A create makes a new entity in the default language. Closing the view does not close this
+        client; closing this client does not end the view's session.
+
+        Every method also takes ``language=`` for one call (same rules, without ``force``).
+        """
+        out = c_void_p()
+        code = text(language, "language") if language is not None else None
+        self._state_call(lambda handle: _lib.drupal_client_with_language(byref(out), handle, code,
+                                                                         1 if force else 0))
+        view = type(self).__new__(type(self))
+        view.base_url = self.base_url
+        view._session = self._session
+        view._setup(out.value)  # type: ignore[arg-type]
+        return view
+
+    def _language_owner(self, language: Any) -> Managed:
+        """The handle a ``language=`` call runs on: this client's for None, else a cached view."""
+        if language is None:
+            return self
+        key = text(language, "language").decode()
+        with self._languages_lock:
+            view = self._languages.get(key)
+            if view is None or view.closed:
+                out = c_void_p()
+                self._state_call(lambda handle: _lib.drupal_client_with_language(byref(out), handle,
+                                                                                 key.encode(), 0))
+                view = self._languages[key] = _LanguageHandle(out.value)  # type: ignore[arg-type]
+        return view
 
     # ---- Running operations ---------------------------------------------------------------------
 
@@ -268,6 +320,17 @@ class _ClientBase(Managed, Hooks):
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
         return "<%s %s (%s)>" % (type(self).__name__, getattr(self, "base_url", "?"), state)
+
+
+class _LanguageHandle(Managed):
+    """Owns the drupal_client of a ``language=`` call (a handle on the same session)."""
+
+    def __init__(self, handle: int) -> None:
+        self._adopt(handle)
+
+    @staticmethod
+    def _free_handle(handle: int) -> None:
+        _lib.drupal_client_free(handle)
 
 
 class _Pager(Managed):
@@ -323,9 +386,10 @@ class Client(_ClientBase):
         finally:
             _response_free(response)
 
-    def _submit(self, operation: Operation, args: Tuple[Any, ...], kind: int) -> DrupalFuture:
+    def _submit(self, operation: Operation, args: Tuple[Any, ...], kind: int,
+                owner: Optional[Managed] = None) -> DrupalFuture:
         future = DrupalFuture(kind)
-        future._attach(self._start(operation, args, future))
+        future._attach(self._start(operation, args, future, owner))
         return future
 
     def view_all(self, path: str, query: Query = None, *, max_pages: int = 1000) -> Iterator[Dict[str, Any]]:

@@ -172,36 +172,42 @@ NEXT_PAGE = Operation("next_page", _lib.drupal_pager_next, _lib.drupal_pager_nex
 
 # ---- Making the methods ---------------------------------------------------------------------------
 
+_LANGUAGE_DOC = """
+``language="fr"`` runs this one call under that language's path prefix (``""``: the default
+language), on this client's session; see :meth:`Client.in_language`."""
+
+
 def _describe(method: Callable[..., Any], name: str, operation: Operation, returns: Any, doc: str) -> None:
     signature = inspect.signature(operation.arguments)
     self_parameter = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    language = inspect.Parameter("language", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[str])
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = doc
+    method.__doc__ = doc.rstrip() + "\n" + _LANGUAGE_DOC
     method.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[self_parameter, *signature.parameters.values()], return_annotation=returns)
+        parameters=[self_parameter, *signature.parameters.values(), language], return_annotation=returns)
 
 
 def _blocking(operation: Operation) -> Callable[..., Any]:
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def method(self: Any, *args: Any, language: Optional[str] = None, **kwargs: Any) -> Any:
         c_args, kind = operation.prepare(*args, **kwargs)
-        return self._call_on(self, operation, c_args, kind)
+        return self._call_on(self._language_owner(language), operation, c_args, kind)
     _describe(method, operation.name, operation, operation.returns, operation.arguments.__doc__ or "")
     return method
 
 
 def _submitting(operation: Operation) -> Callable[..., Any]:
-    def method(self: Any, *args: Any, **kwargs: Any) -> DrupalFuture:
+    def method(self: Any, *args: Any, language: Optional[str] = None, **kwargs: Any) -> DrupalFuture:
         c_args, kind = operation.prepare(*args, **kwargs)
-        return self._submit(operation, c_args, kind)
+        return self._submit(operation, c_args, kind, self._language_owner(language))
     _describe(method, "submit_" + operation.name, operation, DrupalFuture,
               "As :meth:`%s`, returning a ``concurrent.futures.Future`` at once." % operation.name)
     return method
 
 
 def _awaiting(operation: Operation) -> Callable[..., Any]:
-    async def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+    async def method(self: Any, *args: Any, language: Optional[str] = None, **kwargs: Any) -> Any:
         c_args, kind = operation.prepare(*args, **kwargs)
-        return await self._await(operation, c_args, kind)
+        return await self._await(operation, c_args, kind, self._language_owner(language))
     _describe(method, operation.name, operation, operation.returns,
               "As :meth:`Client.%s`, awaitable." % operation.name)
     return method

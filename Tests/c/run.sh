@@ -117,14 +117,20 @@ VALGRIND="$VALGRIND --error-exitcode=1"
 # same code (found first through LD_LIBRARY_PATH, since the examples use RUNPATH).
 mkdir -p "$out/vglib"
 objcopy --strip-debug "$(readlink -f build/lib/libdrupalsdk.so)" "$out/vglib/libdrupalsdk.so.0"
-for ex in drupal_tour async_many errors mock_client; do
+for ex in drupal_tour async_many errors mock_client oauth_french; do
     bin=examples/c/$ex
+    args=()
+    # The OAuth and French example runs against the extended site, forcing a token expiry there.
+    [ "$ex" = oauth_french ] && args=(--force-expiry "$DRUPAL_EXTENDED_URL")
     [ -x "$bin" ] || { fail "$bin was not built"; continue; }
-    if "$bin" > "$out/$ex.log" 2>&1; then pass; echo "ok: $ex"
+    if "$bin" "${args[@]}" > "$out/$ex.log" 2>&1; then pass; echo "ok: $ex"
     else cat "$out/$ex.log" >&2; fail "$ex exited non-zero"; fi
-    if LD_LIBRARY_PATH="$out/vglib" $VALGRIND "$bin" > "$out/$ex.vg.log" 2>&1; then pass; echo "ok: $ex under valgrind"
+    if LD_LIBRARY_PATH="$out/vglib" $VALGRIND "$bin" "${args[@]}" > "$out/$ex.vg.log" 2>&1; then pass; echo "ok: $ex under valgrind"
     else cat "$out/$ex.vg.log" >&2; fail "$ex under valgrind"; fi
 done
+# What the OAuth example printed: one token request to log in, one refresh after the expiry.
+if grep -q '^token requests so far: *2 ' "$out/oauth_french.log" && grep -q '^done$' "$out/oauth_french.log"; then pass
+else cat "$out/oauth_french.log" >&2; fail "oauth_french did not survive the expiry with one refresh"; fi
 make -s -C examples/c clean
 
 echo "== regressions (Tests/c/regressions/*.c: fixed library bugs, under valgrind)"

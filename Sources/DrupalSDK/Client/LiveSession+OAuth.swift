@@ -220,13 +220,14 @@ extension LiveSession {
             throw DrupalError(.state, "authenticate needs OAuth authentication (or a token provider) on the client")
         }
         let (refreshAt, refresh) = state.withLock { ($0.oauth.refreshAt, $0.oauth.refreshToken != nil) }
-        var document: [String: JSONValue] = ["token_type": .string("Bearer"), "has_refresh_token": .bool(refresh)]
+        // Written in a fixed order (a dictionary's would change from run to run).
+        var document = #"{"token_type":"Bearer","has_refresh_token":"# + (refresh ? "true" : "false")
         if let refreshAt {
-            let left = refreshAt - ContinuousClock.now
-            document["refresh_in"] = .number(max(0, Double(left.components.seconds)))
+            document += #","refresh_in":"# + String(max(0, (refreshAt - ContinuousClock.now).components.seconds))
         }
+        document += "}"
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/json")
-        return HTTPResponse(status: 200, headers: headers, body: JSONValue.object(document).encoded())
+        return HTTPResponse(status: 200, headers: headers, body: Data(document.utf8))
     }
 }

@@ -563,6 +563,49 @@ drupal_code drupal_file_upload_sync(drupal_response **out, drupal_client *client
                                     const char *bundle, const char *field, const char *filename,
                                     const void *data, size_t length);
 
+/* ==== Accounts and paths ====================================================================== */
+
+/**
+ * Registers an account (POST /user/register?_format=json; the site's user_registration REST
+ * resource, anonymous callers only). Success: status **200** (not 201), body = the new account as
+ * anonymous may see it (uid, uuid, name...; no mail, no roles). Name or mail taken: DRUPAL_E_HTTP
+ * 422 with one violation per field; a password on a site that verifies e-mail addresses: 422 "A
+ * Password cannot be specified. It will be generated on login."; a logged-in caller: 403.
+ * @param password    NULL on sites that mail the user a link (they refuse one).
+ * @param fields_json NULL, or more fields of the account as a JSON object in Drupal's REST JSON
+ *                    ({"timezone": [{"value": "Europe/Paris"}]}); name, mail and pass are set from
+ *                    the parameters. Not an object: DRUPAL_E_INVALID_ARGUMENT.
+ * Empty name or mail: DRUPAL_E_INVALID_ARGUMENT, nothing sent.
+ */
+drupal_code drupal_user_register(drupal_call **call, drupal_client *client, const char *name, const char *mail,
+                                 const char *password, const char *fields_json, drupal_callback callback,
+                                 void *userdata);
+drupal_code drupal_user_register_sync(drupal_response **out, drupal_client *client, const char *name,
+                                      const char *mail, const char *password, const char *fields_json);
+
+/**
+ * Asks for a password reset e-mail (POST /user/password?_format=json) for the account with this
+ * name or e-mail address (NULL for the one not given; Drupal uses the name if both are). Success:
+ * status 200 with an empty body whether or not the account exists (Drupal never tells: no account
+ * enumeration). Both NULL or empty: DRUPAL_E_INVALID_ARGUMENT, nothing sent.
+ */
+drupal_code drupal_user_password_reset(drupal_call **call, drupal_client *client, const char *name, const char *mail,
+                                       drupal_callback callback, void *userdata);
+drupal_code drupal_user_password_reset_sync(drupal_response **out, drupal_client *client, const char *name,
+                                            const char *mail);
+
+/**
+ * Resolves a path or alias with the contrib decoupled_router module
+ * (GET /router/translate-path?path=<path>&_format=json). Success: status 200, body = its JSON:
+ * {"resolved": URL, "isExternal", "isHomePath", "entity": {"type", "bundle", "id", "uuid",
+ * "canonical"}, "label", "jsonapi": {"individual": the entity's JSON:API URL, "resourceName":
+ * "node--article", ...}}. Nothing matches: DRUPAL_E_HTTP 404, message "Unable to resolve path
+ * <path>.". An empty path or control characters: DRUPAL_E_INVALID_ARGUMENT.
+ */
+drupal_code drupal_path_resolve(drupal_call **call, drupal_client *client, const char *path,
+                                drupal_callback callback, void *userdata);
+drupal_code drupal_path_resolve_sync(drupal_response **out, drupal_client *client, const char *path);
+
 /* ==== Views and arbitrary requests ============================================================ */
 
 /**

@@ -36,6 +36,19 @@ public enum DrupalOperation: Sendable {
     /// language) is refused after one GET that shows it, and a delete is refused (it would delete
     /// the whole entity, every translation). A create makes a new entity in the default language.
     indirect case inLanguage(String, DrupalOperation, force: Bool = false)
+    /// POST /user/register?_format=json (core REST's user_registration resource, anonymous
+    /// only): Drupal answers 200 (not 201) with the new account as anonymous may see it (no mail,
+    /// no roles); 422 with one violation per field (name or mail taken), or "A Password cannot be
+    /// specified..." on sites that verify e-mail addresses; 403 for a logged-in caller.
+    case register(Registration)
+    /// POST /user/password?_format=json: sends a password reset e-mail to the account with this
+    /// name or e-mail address. Drupal answers 200 with an empty body whether or not the account
+    /// exists (no account enumeration); 400 only without either.
+    case resetPassword(name: String?, mail: String?)
+    /// GET /router/translate-path?path=...&_format=json (contrib decoupled_router): what a path or
+    /// alias is (entity type, bundle, id, uuid, label, JSON:API URL; see `ResolvedPath`); 404 with
+    /// Drupal's "Unable to resolve path ..." when nothing matches.
+    case resolvePath(String)
 
     /// The operation's name, as errors and unimplemented clients give it.
     public var name: String {
@@ -54,6 +67,9 @@ public enum DrupalOperation: Sendable {
         case .nextPage: return "nextPage"
         case .oauthAuthenticate: return "oauthAuthenticate"
         case .inLanguage(_, let operation, _): return operation.name
+        case .register: return "register"
+        case .resetPassword: return "resetPassword"
+        case .resolvePath: return "resolvePath"
         }
     }
 }

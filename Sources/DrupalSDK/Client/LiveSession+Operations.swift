@@ -73,6 +73,12 @@ extension LiveSession {
             return .nextPage(pager)
         case .oauthAuthenticate:
             return .oauthAuthenticate
+        case .register(let registration):
+            return .request(try checked(try AccountRequests.register(registration)))
+        case .resetPassword(let name, let mail):
+            return .request(try checked(try AccountRequests.resetPassword(name: name, mail: mail)))
+        case .resolvePath(let path):
+            return .request(try checked(try AccountRequests.resolvePath(path)))
         }
     }
 

@@ -301,6 +301,13 @@ _SIGNATURES = [
     ("drupal_entity_delete_sync", _code, _out, _h, _s, _s),
     ("drupal_file_upload", _code, _out, _h, _s, _s, _s, _s, c_char_p, c_size_t, *_ASYNC_TAIL),
     ("drupal_file_upload_sync", _code, _out, _h, _s, _s, _s, _s, c_char_p, c_size_t),
+    # accounts and paths
+    ("drupal_user_register", _code, _out, _h, _s, _s, _s, _s, *_ASYNC_TAIL),
+    ("drupal_user_register_sync", _code, _out, _h, _s, _s, _s, _s),
+    ("drupal_user_password_reset", _code, _out, _h, _s, _s, *_ASYNC_TAIL),
+    ("drupal_user_password_reset_sync", _code, _out, _h, _s, _s),
+    ("drupal_path_resolve", _code, _out, _h, _s, *_ASYNC_TAIL),
+    ("drupal_path_resolve_sync", _code, _out, _h, _s),
     # views and requests
     ("drupal_view", _code, _out, _h, _s, _strv, *_ASYNC_TAIL),
     ("drupal_view_sync", _code, _out, _h, _s, _strv),

@@ -127,6 +127,43 @@ def _request(method: str, path: str, *, query: Query = None, headers: HeadersArg
                 KIND_RESPONSE if raise_for_status else KIND_ANSWER)
 
 
+def _optional_text(value: Optional[str], what: str) -> Optional[bytes]:
+    return None if value is None else text(value, what)
+
+
+def _register(name: str, mail: str, password: Optional[str] = None,
+              fields: Optional[Dict[str, Any]] = None) -> Tuple[Any, ...]:
+    """Registers an account (anonymous; the site's user_registration REST resource).
+
+    Args:
+        password: None on sites that mail the user a link (they refuse one with a 422).
+        fields: more fields in Drupal's REST JSON, ``{"timezone": [{"value": "Europe/Paris"}]}``.
+    Returns:
+        the new account as anonymous may see it (Drupal answers 200, not 201; no mail, no roles).
+    Raises:
+        ValidationError: name or mail taken (one violation per field), or a password the site refuses.
+        AuthorizationError: the caller is logged in.
+    """
+    return (text(name, "name"), text(mail, "mail"), _optional_text(password, "password"),
+            None if fields is None else json_body(fields))
+
+
+def _reset_password(name: Optional[str] = None, mail: Optional[str] = None) -> Tuple[Any, ...]:
+    """Asks for a password reset e-mail for the account with this name or e-mail address. Drupal
+    answers the same whether or not the account exists (no account enumeration): returns None."""
+    return _optional_text(name, "name"), _optional_text(mail, "mail")
+
+
+def _resolve_path(path: str) -> Tuple[Any, ...]:
+    """What a path or alias is, by decoupled_router: ``{"resolved", "entity": {"type", "bundle", "id",
+    "uuid", "canonical"}, "label", "jsonapi": {"individual", "resourceName", ...}, ...}``.
+
+    Raises:
+        NotFoundError: "Unable to resolve path ..." (nothing matches).
+    """
+    return (text(path, "path"),)
+
+
 def _oauth_authenticate() -> Tuple[Any, ...]:
     """Fetches an OAuth token now (after :meth:`set_oauth` or :meth:`set_token_provider`), so that bad
     credentials show at once; returns what was obtained, never the token:
@@ -161,6 +198,11 @@ OPERATIONS: List[Operation] = [
               Entity),
     Operation("view", _lib.drupal_view, _lib.drupal_view_sync, KIND_JSON, _view, List[Dict[str, Any]]),
     Operation("request", _lib.drupal_request, _lib.drupal_request_sync, KIND_RESPONSE, _request, Response),
+    Operation("register", _lib.drupal_user_register, _lib.drupal_user_register_sync, KIND_JSON, _register, Entity),
+    Operation("reset_password", _lib.drupal_user_password_reset, _lib.drupal_user_password_reset_sync, KIND_NONE,
+              _reset_password, None),
+    Operation("resolve_path", _lib.drupal_path_resolve, _lib.drupal_path_resolve_sync, KIND_JSON, _resolve_path,
+              Dict[str, Any]),
     Operation("oauth_authenticate", _lib.drupal_oauth_authenticate, _lib.drupal_oauth_authenticate_sync, KIND_JSON,
               _oauth_authenticate, Dict[str, Any]),
 ]

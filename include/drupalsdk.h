@@ -606,6 +606,82 @@ drupal_code drupal_path_resolve(drupal_call **call, drupal_client *client, const
                                 drupal_callback callback, void *userdata);
 drupal_code drupal_path_resolve_sync(drupal_response **out, drupal_client *client, const char *path);
 
+/* ---- Streamed files: uploads from a path, downloads to a path or a callback ---------------- */
+
+/**
+ * Progress of a transfer, on the thread moving the bytes (a library thread, or the caller's for
+ * _sync calls): bytes sent (uploads) or received (downloads) so far, and the total (-1 when
+ * unknown). Called as the bytes move, not for every byte; return nonzero to cancel the call
+ * (DRUPAL_E_CANCELLED). Must not call *_sync functions or free the client.
+ */
+typedef int (*drupal_progress_callback)(int64_t done, int64_t total, void *userdata);
+
+/**
+ * Receives a download's content piece by piece as it arrives (the data is borrowed for the call),
+ * on the same thread as the progress callback; only the body of a successful answer (2xx) comes
+ * here: error answers are read whole for the error model. Return nonzero to stop
+ * (DRUPAL_E_CANCELLED).
+ */
+typedef int (*drupal_write_callback)(const void *data, size_t length, void *userdata);
+
+#define DRUPAL_TRANSFER_OPTIONS_VERSION 1
+
+/** Optional parts of the streamed file calls. Initialise with DRUPAL_TRANSFER_OPTIONS_INIT. */
+typedef struct drupal_transfer_options {
+    unsigned int version;               /* DRUPAL_TRANSFER_OPTIONS_VERSION */
+    drupal_progress_callback progress;  /* NULL = none */
+    void *progress_userdata;
+    drupal_write_callback write;        /* downloads: instead of a path; NULL = none */
+    void *write_userdata;
+} drupal_transfer_options;
+
+#define DRUPAL_TRANSFER_OPTIONS_INIT { DRUPAL_TRANSFER_OPTIONS_VERSION, NULL, NULL, NULL, NULL }
+
+/**
+ * drupal_file_upload with the file at path streamed as it is sent (never read whole into memory).
+ * @param filename the name Drupal stores; NULL = path's base name. Only its base name is sent, in
+ *                 `Content-Disposition: file; filename="..."`: quotes, CR, LF and other control
+ *                 characters are refused (DRUPAL_E_INVALID_ARGUMENT; Drupal cannot take them),
+ *                 other characters, non-ASCII included, go as UTF-8 (which Drupal keeps).
+ * @param options  NULL, or a progress callback (done = bytes sent, total = the file's size);
+ *                 options->write must be NULL. Copied.
+ * A path that is not a readable regular file: DRUPAL_E_INVALID_ARGUMENT before anything is sent.
+ * Cancelled (progress callback, drupal_call_cancel): DRUPAL_E_CANCELLED.
+ */
+drupal_code drupal_file_upload_path(drupal_call **call, drupal_client *client, const char *entity_type,
+                                    const char *bundle, const char *field, const char *path, const char *filename,
+                                    const drupal_transfer_options *options, drupal_callback callback,
+                                    void *userdata);
+drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                         const char *bundle, const char *field, const char *path,
+                                         const char *filename, const drupal_transfer_options *options);
+
+/**
+ * Downloads a file's content: GET url with the client's credentials (they never go to another
+ * origin), no _format and no language prefix, the body streamed to path (written to
+ * "<path>.part", renamed to path once complete; on any failure no file is left) or to
+ * options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). Success: the answer's
+ * status and headers, an empty body.
+ * @param url  a path or absolute URL under the base URL: a public file
+ *             ("/sites/default/files/2026-12/a.png") or a private one ("/system/files/...", which
+ *             needs credentials that may read it); copied.
+ * @param path the file to write, or NULL with options->write (exactly one of them).
+ */
+drupal_code drupal_file_download(drupal_call **call, drupal_client *client, const char *url, const char *path,
+                                 const drupal_transfer_options *options, drupal_callback callback, void *userdata);
+drupal_code drupal_file_download_sync(drupal_response **out, drupal_client *client, const char *url,
+                                      const char *path, const drupal_transfer_options *options);
+
+/**
+ * drupal_file_download of a file entity's content: GET /entity/file/<file_id>?_format=json first,
+ * then its uri[0].url. Errors of either request fail the call (a missing file entity: 404).
+ */
+drupal_code drupal_file_entity_download(drupal_call **call, drupal_client *client, const char *file_id,
+                                        const char *path, const drupal_transfer_options *options,
+                                        drupal_callback callback, void *userdata);
+drupal_code drupal_file_entity_download_sync(drupal_response **out, drupal_client *client, const char *file_id,
+                                             const char *path, const drupal_transfer_options *options);
+
 /* ==== Views and arbitrary requests ============================================================ */
 
 /**

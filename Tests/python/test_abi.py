@@ -19,6 +19,7 @@ STRUCTS = {
     "drupal_event": _ffi.Event,
     "drupal_mock_answer": _ffi.MockAnswer,
     "drupal_oauth_options": _ffi.OAuthOptions,
+    "drupal_transfer_options": _ffi.TransferOptions,
 }
 
 

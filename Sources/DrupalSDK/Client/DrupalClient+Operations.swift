@@ -99,6 +99,11 @@ extension DrupalClient {
         try ResolvedPath(try await response(.resolvePath(path)))
     }
 
+    /// Fetches a file's content to a file or a sink (see `DrupalOperation.download`).
+    public func download(_ download: FileDownload) async throws -> DrupalResponse {
+        try await response(.download(download))
+    }
+
     /// Fetches an OAuth access token now (see `DrupalOperation.oauthAuthenticate`).
     public func oauthAuthenticate() async throws -> DrupalResponse {
         try await response(.oauthAuthenticate)

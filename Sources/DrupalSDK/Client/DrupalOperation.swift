@@ -49,6 +49,10 @@ public enum DrupalOperation: Sendable {
     /// alias is (entity type, bundle, id, uuid, label, JSON:API URL; see `ResolvedPath`); 404 with
     /// Drupal's "Unable to resolve path ..." when nothing matches.
     case resolvePath(String)
+    /// Fetches a file's content (see `FileDownload`) into a file or a sink, streamed, with
+    /// progress and the client's response size cap (`.tooLarge`); never under a language prefix.
+    /// The response is the content's answer (status, headers) with an empty body.
+    case download(FileDownload)
 
     /// The operation's name, as errors and unimplemented clients give it.
     public var name: String {
@@ -70,6 +74,7 @@ public enum DrupalOperation: Sendable {
         case .register: return "register"
         case .resetPassword: return "resetPassword"
         case .resolvePath: return "resolvePath"
+        case .download: return "download"
         }
     }
 }

@@ -12,6 +12,7 @@ extension LiveSession {
         case refreshCSRFToken
         case nextPage(DrupalPager)
         case oauthAuthenticate
+        case download(FileDownload)
         /// A PATCH under a language prefix, sent only once `check` (a GET of the same path) shows
         /// the entity has a translation in `language`.
         case guardedUpdate(DrupalRequest, check: DrupalRequest, language: String)
@@ -79,12 +80,15 @@ extension LiveSession {
             return .request(try checked(try AccountRequests.resetPassword(name: name, mail: mail)))
         case .resolvePath(let path):
             return .request(try checked(try AccountRequests.resolvePath(path)))
+        case .download(let download):
+            try checkDownload(download)
+            return .download(download)
         }
     }
 
     /// A caller's request with its method, target and headers checked; its target is stored
     /// normalized (under the language's prefix, if any), so building the URL checks nothing again.
-    private func checked(_ request: DrupalRequest, language: String?) throws -> DrupalRequest {
+    func checked(_ request: DrupalRequest, language: String?) throws -> DrupalRequest {
         var request = request
         guard !request.method.isEmpty, request.method.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
         else { throw DrupalError.invalidArgument("method is not an HTTP method name (letters only)") }
@@ -117,6 +121,8 @@ extension LiveSession {
                 return try await pager.next()
             case .oauthAuthenticate:
                 return try await authenticate()
+            case .download(let download):
+                return try await self.download(download)
             case .guardedUpdate(let patch, let check, let language):
                 let current = try await perform(check)
                 guard let langcode = current.langcode, langcode.caseInsensitiveEquals(language) else {
@@ -172,33 +178,5 @@ extension LiveSession {
         try authentication.validate()
         if authentication.managesTokens { tokensManaged.store(true, ordering: .relaxed) }
         state.withLock { $0.authentication = authentication }
-    }
-}
-
-extension FileUpload {
-    /// Throws `.invalidArgument` for a file name or path part that cannot be sent safely,
-    /// exactly as `uploadFile` would before sending.
-    public func validate() throws { _ = try request() }
-
-    /// POST /file/upload/{entity_type}/{bundle}/{field} with the raw bytes.
-    func request() throws -> DrupalRequest {
-        let segments = try [entityType, bundle, field].map(PathSafety.encodeSegment)
-        var headers = HTTPHeaders()
-        headers.add("Content-Type", "application/octet-stream")
-        headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.baseName(filename))\"")
-        return DrupalRequest(method: "POST", path: "/file/upload/" + segments.joined(separator: "/"),
-                             headers: headers, body: data, expectedBody: .object)
-    }
-
-    /// Drupal keeps only the base name and wants it quoted, without quotes, CR or LF inside.
-    static func baseName(_ filename: String) throws -> String {
-        let base = filename.hasSuffix("/") ? "" : String(filename.split(separator: "/").last ?? "")
-        if base.isEmpty || base == "." || base == ".." {
-            throw DrupalError.invalidArgument("the upload file name is empty or a directory")
-        }
-        if base.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") }) {
-            throw DrupalError.invalidArgument("the upload file name contains quotes or control characters")
-        }
-        return base
     }
 }

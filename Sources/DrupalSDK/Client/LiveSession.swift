@@ -190,6 +190,9 @@ final class LiveSession: Sendable {
             let now = HTTPDate.now()
             state.withLock { $0.cookies.store(setCookieHeaders: setCookies, requestPath: exchange.cookiePath, now: now) }
         }
+        if !transport.streams, exchange.http.progress != nil || exchange.http.bodySink != nil {
+            try LiveSession.deliverWhole(exchange.http, &response, maxBodySize: configuration.transport.maxBodySize)
+        }
         for middleware in configuration.middleware.reversed() { try middleware.onResponse(exchange.http, &response) }
         events.emit(.requestFinished(method: method, path: path, status: response.status, duration: elapsed))
         return response
@@ -217,7 +220,18 @@ final class LiveSession: Sendable {
         if let csrfToken { headers.set("X-CSRF-Token", csrfToken) }
         if request.body != nil && !headers.contains("Content-Type") { headers.add("Content-Type", "application/json") }
         try RequestLimits.check(url: url, headers: headers)
-        return (HTTPRequest(method: method, url: url, headers: headers, body: request.body), cookiePath)
+        var http = HTTPRequest(method: method, url: url, headers: headers, body: request.body)
+        if request.bodyFile != nil || request.progress != nil || request.bodySink != nil {
+            http.bodyFile = request.bodyFile
+            http.progress = request.progress
+            http.bodySink = request.bodySink
+            // A transport that cannot stream gets the file's bytes (see LiveSession+Files).
+            if !transport.streams, let file = request.bodyFile {
+                http.body = try LocalFiles.read(file.path)
+                http.bodyFile = nil
+            }
+        }
+        return (http, cookiePath)
     }
 
     /// The base URL, the checked path, its own query string (a target may carry one, or be an

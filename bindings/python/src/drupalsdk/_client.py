@@ -14,7 +14,7 @@ from ctypes import byref, c_void_p, cast
 from typing import Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from . import _ffi, _interrupts, _readers
-from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, new_key, pending
+from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, keepalive, new_key, pending
 from ._convert import (MAX_SIZE, HeadersArg, Query, header_array, invalid, query_array, seconds, small_int,
                        text)
 from ._tokens import oauth_options, token_provider
@@ -306,12 +306,14 @@ class _ClientBase(Managed, Hooks):
         call = c_void_p()
         handle = owner._enter()
         pending[key] = waiter
+        keepalive[key] = args   # callbacks among them are called until the call completes
         try:
             code = operation.start(byref(call), handle, *args, TRAMPOLINE, key)
             if code:
                 raise _last_error(code)
         except BaseException:
             pending.pop(key, None)
+            keepalive.pop(key, None)
             raise
         finally:
             owner._exit()

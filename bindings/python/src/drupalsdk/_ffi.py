@@ -201,6 +201,23 @@ REQUEST_HOOK = CFUNCTYPE(c_int, c_void_p, c_void_p)
 LOG_HOOK = CFUNCTYPE(None, c_char_p, c_void_p)
 #: drupal_code (*drupal_token_provider)(drupal_token_request *, void *userdata)
 TOKEN_PROVIDER = CFUNCTYPE(c_int, c_void_p, c_void_p)
+#: int (*drupal_progress_callback)(int64_t done, int64_t total, void *userdata)
+PROGRESS_CALLBACK = CFUNCTYPE(c_int, ctypes.c_int64, ctypes.c_int64, c_void_p)
+#: int (*drupal_write_callback)(const void *data, size_t length, void *userdata)
+WRITE_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
+
+DRUPAL_TRANSFER_OPTIONS_VERSION = 1
+
+
+class TransferOptions(Structure):
+    """drupal_transfer_options."""
+    _fields_ = [
+        ("version", c_uint),
+        ("progress", PROGRESS_CALLBACK),
+        ("progress_userdata", c_void_p),
+        ("write", WRITE_CALLBACK),
+        ("write_userdata", c_void_p),
+    ]
 
 
 class OAuthOptions(Structure):
@@ -308,6 +325,13 @@ _SIGNATURES = [
     ("drupal_user_password_reset_sync", _code, _out, _h, _s, _s),
     ("drupal_path_resolve", _code, _out, _h, _s, *_ASYNC_TAIL),
     ("drupal_path_resolve_sync", _code, _out, _h, _s),
+    # streamed files
+    ("drupal_file_upload_path", _code, _out, _h, _s, _s, _s, _s, _s, POINTER(TransferOptions), *_ASYNC_TAIL),
+    ("drupal_file_upload_path_sync", _code, _out, _h, _s, _s, _s, _s, _s, POINTER(TransferOptions)),
+    ("drupal_file_download", _code, _out, _h, _s, _s, POINTER(TransferOptions), *_ASYNC_TAIL),
+    ("drupal_file_download_sync", _code, _out, _h, _s, _s, POINTER(TransferOptions)),
+    ("drupal_file_entity_download", _code, _out, _h, _s, _s, POINTER(TransferOptions), *_ASYNC_TAIL),
+    ("drupal_file_entity_download_sync", _code, _out, _h, _s, _s, POINTER(TransferOptions)),
     # views and requests
     ("drupal_view", _code, _out, _h, _s, _strv, *_ASYNC_TAIL),
     ("drupal_view_sync", _code, _out, _h, _s, _strv),

@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 from . import _ffi
 from ._calls import DrupalFuture
 from ._convert import Body, HeadersArg, Id, Query, json_body, query_array, request_options, text
+from ._transfers import Progress, Write, transfer_options
 from ._response import KIND_ANSWER, KIND_BOOL, KIND_JSON, KIND_NONE, KIND_PAGE, KIND_RESPONSE, KIND_TEXT, Response
 
 __all__ = ["Operation", "OPERATIONS", "NEXT_PAGE", "install"]
@@ -99,6 +100,47 @@ def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data:
     data = bytes(data)
     return (text(entity_type, "entity_type"), text(bundle, "bundle"), text(field, "field"),
             text(filename, "filename"), data, len(data))
+
+
+def _upload_file_path(entity_type: str, bundle: str, field: str, path: str, filename: Optional[str] = None, *,
+                      progress: Optional[Progress] = None) -> Tuple[Any, ...]:
+    """Uploads the file at ``path`` to a file field, streamed as it is sent (never read whole).
+
+    Args:
+        filename: the name Drupal stores (default: the path's base name); quotes and control
+            characters are refused (InvalidArgumentError), non-ASCII goes as UTF-8.
+        progress: ``progress(sent, total)`` on a library thread as the bytes go; return False to
+            cancel (:class:`CancelledError`).
+    Returns:
+        the file entity (reference its fid from the host entity).
+    """
+    return (text(entity_type, "entity_type"), text(bundle, "bundle"), text(field, "field"), text(str(path), "path"),
+            None if filename is None else text(filename, "filename"), transfer_options(progress))
+
+
+def _download_arguments(path: Any, write: Optional[Write], progress: Optional[Progress]) -> Tuple[Any, ...]:
+    return None if path is None else text(str(path), "path"), transfer_options(progress, write)
+
+
+def _download(url: str, path: Optional[str] = None, *, write: Optional[Write] = None,
+              progress: Optional[Progress] = None) -> Tuple[Any, ...]:
+    """Downloads a file's content (a public ``/sites/default/files/...`` or private ``/system/files/...``
+    URL under the base URL, fetched with the client's credentials) to ``path`` (written to
+    ``path + ".part"``, renamed once complete, removed on failure) or to ``write(chunk)`` (return
+    False to stop), streamed, within ``max_body_size`` (:class:`TooLargeError`).
+
+    Args:
+        progress: ``progress(received, total)`` (total None when unknown); False cancels.
+    Returns:
+        a :class:`Response` with the answer's status and headers (its content stays empty).
+    """
+    return (text(url, "url"),) + _download_arguments(path, write, progress)
+
+
+def _download_file(file_id: Id, path: Optional[str] = None, *, write: Optional[Write] = None,
+                   progress: Optional[Progress] = None) -> Tuple[Any, ...]:
+    """As :meth:`download`, for a file entity: its ``uri`` URL is read first (``/entity/file/<id>``)."""
+    return (text(file_id, "file_id"),) + _download_arguments(path, write, progress)
 
 
 def _view(path: str, query: Query = None) -> Tuple[Any, ...]:
@@ -196,6 +238,12 @@ OPERATIONS: List[Operation] = [
     Operation("delete", _lib.drupal_entity_delete, _lib.drupal_entity_delete_sync, KIND_NONE, _delete, None),
     Operation("upload_file", _lib.drupal_file_upload, _lib.drupal_file_upload_sync, KIND_JSON, _upload_file,
               Entity),
+    Operation("upload_file_path", _lib.drupal_file_upload_path, _lib.drupal_file_upload_path_sync, KIND_JSON,
+              _upload_file_path, Entity),
+    Operation("download", _lib.drupal_file_download, _lib.drupal_file_download_sync, KIND_RESPONSE, _download,
+              Response),
+    Operation("download_file", _lib.drupal_file_entity_download, _lib.drupal_file_entity_download_sync,
+              KIND_RESPONSE, _download_file, Response),
     Operation("view", _lib.drupal_view, _lib.drupal_view_sync, KIND_JSON, _view, List[Dict[str, Any]]),
     Operation("request", _lib.drupal_request, _lib.drupal_request_sync, KIND_RESPONSE, _request, Response),
     Operation("register", _lib.drupal_user_register, _lib.drupal_user_register_sync, KIND_JSON, _register, Entity),

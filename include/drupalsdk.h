@@ -374,6 +374,152 @@ drupal_code drupal_response_logged_in(int *logged_in, const drupal_response *res
 drupal_code drupal_csrf_refresh(drupal_call **call, drupal_client *client, drupal_callback callback, void *userdata);
 drupal_code drupal_csrf_refresh_sync(drupal_response **out, drupal_client *client);
 
+/* ==== OAuth 2 (contrib simple_oauth) ========================================================= */
+/*
+ * The client gets Bearer tokens from the site's token endpoint (POST /oauth/token, form-encoded)
+ * and keeps one token state: access token, expiry, refresh token. It refreshes the token before
+ * it expires (refresh_margin seconds early) and once after a 401 whose "WWW-Authenticate: Bearer"
+ * challenge refuses it, then retries the request once; concurrent requests wait for that one
+ * refresh (single flight). Drupal rotates the refresh token on every refresh (the old pair is
+ * revoked at once): the client keeps the newest. client_credentials gives no refresh token: a new
+ * token is fetched instead; a password grant whose refresh is refused logs in again once. Token
+ * errors ({error, error_description, hint}) are never retried in a loop: they fail the call with
+ * DRUPAL_E_HTTP, DRUPAL_ERROR_KIND_AUTHENTICATION, the token endpoint's status (401 invalid_client,
+ * 400 invalid_grant / unsupported_grant_type / invalid_scope) and drupal_response_oauth_error().
+ * Bearer requests need no CSRF token. Tokens and secrets never appear in logs, events or errors.
+ */
+
+typedef enum drupal_oauth_grant {
+    DRUPAL_OAUTH_CLIENT_CREDENTIALS = 1, /* the consumer acts as its default user; no refresh token */
+    DRUPAL_OAUTH_PASSWORD = 2,           /* username + password (simple_oauth_password_grant) */
+    DRUPAL_OAUTH_REFRESH_TOKEN = 3       /* start from a refresh token obtained elsewhere */
+} drupal_oauth_grant;
+
+#define DRUPAL_OAUTH_OPTIONS_VERSION 1
+
+/** Settings of drupal_client_set_oauth(). Initialise with DRUPAL_OAUTH_OPTIONS_INIT. */
+typedef struct drupal_oauth_options {
+    unsigned int version;          /* DRUPAL_OAUTH_OPTIONS_VERSION */
+    drupal_oauth_grant grant;
+    const char *client_id;         /* the consumer's client id (required) */
+    const char *client_secret;     /* NULL for a public consumer */
+    const char *username;          /* DRUPAL_OAUTH_PASSWORD: the user's name or e-mail */
+    const char *password;          /* DRUPAL_OAUTH_PASSWORD */
+    const char *refresh_token;     /* DRUPAL_OAUTH_REFRESH_TOKEN */
+    const char *scope;             /* space-separated scopes; NULL = the consumer's default */
+    const char *token_path;        /* NULL = "/oauth/token" (under the base URL, never a language prefix) */
+    int client_auth_basic;         /* 1 = client id and secret in an HTTP Basic header; 0 = in the form */
+    double refresh_margin;         /* seconds before expiry to refresh (at most half the token's lifetime);
+                                      0 = 30; negative = only on expiry or after a 401 */
+} drupal_oauth_options;
+
+#define DRUPAL_OAUTH_OPTIONS_INIT \
+    { DRUPAL_OAUTH_OPTIONS_VERSION, DRUPAL_OAUTH_CLIENT_CREDENTIALS, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
+
+/**
+ * Switches the client to OAuth 2 (replacing Basic, Bearer, a token provider or cookie
+ * authentication; a login session's cookie is kept). Nothing is sent yet: the first request
+ * fetches the token (drupal_oauth_authenticate() does it at once). Every string is copied.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, an unknown options version or grant, a
+ *         NULL or empty client_id, a missing username/password/refresh_token for its grant, CR/LF
+ *         or other control characters or invalid UTF-8 in any string (never quoted in the
+ *         message), an unsafe token_path, or a NaN refresh_margin.
+ */
+drupal_code drupal_client_set_oauth(drupal_client *client, const drupal_oauth_options *options);
+
+/** Why a token provider is asked for a token. */
+typedef enum drupal_token_reason {
+    DRUPAL_TOKEN_INITIAL = 1,  /* the client holds none yet */
+    DRUPAL_TOKEN_EXPIRING = 2, /* the held one expires within the refresh margin */
+    DRUPAL_TOKEN_REJECTED = 3  /* the site refused the held one (a 401), or drupal_oauth_authenticate() */
+} drupal_token_reason;
+
+/** What a token provider answers with (valid while the provider runs). */
+typedef struct drupal_token_request drupal_token_request;
+
+/**
+ * Gives the client a token: for sites that mint tokens some other way. Called on a library
+ * thread of its own (it may block), at most once at a time per client, with the same single
+ * flight, early refresh and one retry after a 401 as the token endpoint. It answers by calling
+ * drupal_token_request_set() and returning DRUPAL_OK; any other code fails the waiting calls
+ * with that code. Must not free the client.
+ */
+typedef drupal_code (*drupal_token_provider)(drupal_token_request *request, void *userdata);
+
+/** The reason of a token request (0 for NULL). */
+drupal_token_reason drupal_token_request_reason(const drupal_token_request *request);
+
+/**
+ * Answers a token request. @param access_token what goes after "Bearer " (copied);
+ * @param expires_in its lifetime in seconds from now; 0 or less = unknown (it is then replaced
+ * only after a 401). @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, an empty token, or one
+ * with spaces, control characters or invalid UTF-8 (the token is never quoted).
+ */
+drupal_code drupal_token_request_set(drupal_token_request *request, const char *access_token, double expires_in);
+
+/**
+ * Switches the client to Bearer tokens from provider(request, userdata) (replacing any other
+ * authentication, as drupal_client_set_oauth). userdata must stay valid while the client lives or
+ * until the authentication changes. @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL.
+ */
+drupal_code drupal_client_set_token_provider(drupal_client *client, drupal_token_provider provider, void *userdata);
+
+/**
+ * Fetches an OAuth token now (from the token endpoint or the provider), as after a refusal, so
+ * that bad credentials show at once. Success: status 200, a JSON body saying what was obtained,
+ * never the token: {"token_type": "Bearer", "has_refresh_token": true, "refresh_in": 270}.
+ * DRUPAL_E_STATE if the client is not set to OAuth or a token provider.
+ */
+drupal_code drupal_oauth_authenticate(drupal_call **call, drupal_client *client, drupal_callback callback,
+                                      void *userdata);
+drupal_code drupal_oauth_authenticate_sync(drupal_response **out, drupal_client *client);
+
+/**
+ * A member of the OAuth error of a failure: of the token endpoint's error document ("error",
+ * "error_description", "hint"), or of the "WWW-Authenticate: Bearer" challenge of a 401 that
+ * refused a token ("error", "error_description", e.g. "Access token could not be verified",
+ * "realm"). Borrowed from the response; NULL when absent (no OAuth error, or no such member).
+ */
+const char *drupal_response_oauth_error(const drupal_response *response, const char *member);
+
+/* ==== Languages ================================================================================ */
+/*
+ * Sites with the language module and URL prefixes (French at /fr): a client in a language sends
+ * every path under the prefix ("/fr/node/1?_format=json", "/fr/jsonapi/node/article"), except the
+ * session and OAuth token endpoints and file downloads; the default language has no prefix. Every
+ * language shares one session: one login, one CSRF and OAuth token, one cookie jar, one pool.
+ * Reads of an entity with no translation in the language answer the original (no 404):
+ * drupal_response_langcode() tells which. Core REST's traps are guarded: an update of an entity
+ * that has no translation in the language would change the ORIGINAL (and a "langcode" in the body
+ * its language), so it is refused (DRUPAL_E_STATE) after a GET shows that; a delete under a prefix
+ * would delete the whole entity, every translation, so it is refused without a request. Core REST
+ * cannot create a translation: a create makes a new entity in the default language.
+ */
+
+/** drupal_client_with_language flag: allow the guarded writes (untranslated updates, deletes). */
+#define DRUPAL_LANGUAGE_FORCE 1u
+
+/**
+ * A second handle on the same client whose calls go under a language's path prefix.
+ * @param out      receives it; owned, free with drupal_client_free() (which cancels only its own
+ *                 calls; the session lives while any handle of it does). Events, hooks and
+ *                 listeners are the client's.
+ * @param language the prefix ("fr", "pt-br": letters, digits, '-', '_'); "" = the default language
+ *                 (no prefix); NULL = the client's own (a plain second handle); copied.
+ * @param flags    0, or DRUPAL_LANGUAGE_FORCE.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, a language that is not such a prefix, or
+ *         unknown flags.
+ */
+drupal_code drupal_client_with_language(drupal_client **out, drupal_client *client, const char *language,
+                                        unsigned int flags);
+
+/**
+ * The langcode of the entity a successful answer carries: core REST's "langcode" field, or
+ * JSON:API's data.attributes.langcode. Compare it with the language asked to tell a translation
+ * from the original it fell back to. Borrowed; NULL when the answer carries none.
+ */
+const char *drupal_response_langcode(const drupal_response *response);
+
 /* ==== Entities ================================================================================ */
 
 /*
@@ -431,6 +577,125 @@ drupal_code drupal_file_upload(drupal_call **call, drupal_client *client, const 
 drupal_code drupal_file_upload_sync(drupal_response **out, drupal_client *client, const char *entity_type,
                                     const char *bundle, const char *field, const char *filename,
                                     const void *data, size_t length);
+
+/* ==== Accounts and paths ====================================================================== */
+
+/**
+ * Registers an account (POST /user/register?_format=json; the site's user_registration REST
+ * resource, anonymous callers only). Success: status **200** (not 201), body = the new account as
+ * anonymous may see it (uid, uuid, name...; no mail, no roles). Name or mail taken: DRUPAL_E_HTTP
+ * 422 with one violation per field; a password on a site that verifies e-mail addresses: 422 "A
+ * Password cannot be specified. It will be generated on login."; a logged-in caller: 403.
+ * @param password    NULL on sites that mail the user a link (they refuse one).
+ * @param fields_json NULL, or more fields of the account as a JSON object in Drupal's REST JSON
+ *                    ({"timezone": [{"value": "Europe/Paris"}]}); name, mail and pass are set from
+ *                    the parameters. Not an object: DRUPAL_E_INVALID_ARGUMENT.
+ * Empty name or mail: DRUPAL_E_INVALID_ARGUMENT, nothing sent.
+ */
+drupal_code drupal_user_register(drupal_call **call, drupal_client *client, const char *name, const char *mail,
+                                 const char *password, const char *fields_json, drupal_callback callback,
+                                 void *userdata);
+drupal_code drupal_user_register_sync(drupal_response **out, drupal_client *client, const char *name,
+                                      const char *mail, const char *password, const char *fields_json);
+
+/**
+ * Asks for a password reset e-mail (POST /user/password?_format=json) for the account with this
+ * name or e-mail address (NULL for the one not given; Drupal uses the name if both are). Success:
+ * status 200 with an empty body whether or not the account exists (Drupal never tells: no account
+ * enumeration). Both NULL or empty: DRUPAL_E_INVALID_ARGUMENT, nothing sent.
+ */
+drupal_code drupal_user_password_reset(drupal_call **call, drupal_client *client, const char *name, const char *mail,
+                                       drupal_callback callback, void *userdata);
+drupal_code drupal_user_password_reset_sync(drupal_response **out, drupal_client *client, const char *name,
+                                            const char *mail);
+
+/**
+ * Resolves a path or alias with the contrib decoupled_router module
+ * (GET /router/translate-path?path=<path>&_format=json). Success: status 200, body = its JSON:
+ * {"resolved": URL, "isExternal", "isHomePath", "entity": {"type", "bundle", "id", "uuid",
+ * "canonical"}, "label", "jsonapi": {"individual": the entity's JSON:API URL, "resourceName":
+ * "node--article", ...}}. Nothing matches: DRUPAL_E_HTTP 404, message "Unable to resolve path
+ * <path>.". An empty path or control characters: DRUPAL_E_INVALID_ARGUMENT.
+ */
+drupal_code drupal_path_resolve(drupal_call **call, drupal_client *client, const char *path,
+                                drupal_callback callback, void *userdata);
+drupal_code drupal_path_resolve_sync(drupal_response **out, drupal_client *client, const char *path);
+
+/* ---- Streamed files: uploads from a path, downloads to a path or a callback ---------------- */
+
+/**
+ * Progress of a transfer, on the thread moving the bytes (a library thread, or the caller's for
+ * _sync calls): bytes sent (uploads) or received (downloads) so far, and the total (-1 when
+ * unknown). Called as the bytes move, not for every byte; return nonzero to cancel the call
+ * (DRUPAL_E_CANCELLED). Must not call *_sync functions or free the client.
+ */
+typedef int (*drupal_progress_callback)(int64_t done, int64_t total, void *userdata);
+
+/**
+ * Receives a download's content piece by piece as it arrives (the data is borrowed for the call),
+ * on the same thread as the progress callback; only the body of a successful answer (2xx) comes
+ * here: error answers are read whole for the error model. Return nonzero to stop
+ * (DRUPAL_E_CANCELLED).
+ */
+typedef int (*drupal_write_callback)(const void *data, size_t length, void *userdata);
+
+#define DRUPAL_TRANSFER_OPTIONS_VERSION 1
+
+/** Optional parts of the streamed file calls. Initialise with DRUPAL_TRANSFER_OPTIONS_INIT. */
+typedef struct drupal_transfer_options {
+    unsigned int version;               /* DRUPAL_TRANSFER_OPTIONS_VERSION */
+    drupal_progress_callback progress;  /* NULL = none */
+    void *progress_userdata;
+    drupal_write_callback write;        /* downloads: instead of a path; NULL = none */
+    void *write_userdata;
+} drupal_transfer_options;
+
+#define DRUPAL_TRANSFER_OPTIONS_INIT { DRUPAL_TRANSFER_OPTIONS_VERSION, NULL, NULL, NULL, NULL }
+
+/**
+ * drupal_file_upload with the file at path streamed as it is sent (never read whole into memory).
+ * @param filename the name Drupal stores; NULL = path's base name. Only its base name is sent, in
+ *                 `Content-Disposition: file; filename="..."`: quotes, CR, LF and other control
+ *                 characters are refused (DRUPAL_E_INVALID_ARGUMENT; Drupal cannot take them),
+ *                 other characters, non-ASCII included, go as UTF-8 (which Drupal keeps).
+ * @param options  NULL, or a progress callback (done = bytes sent, total = the file's size);
+ *                 options->write must be NULL. Copied.
+ * A path that is not a readable regular file: DRUPAL_E_INVALID_ARGUMENT before anything is sent.
+ * Cancelled (progress callback, drupal_call_cancel): DRUPAL_E_CANCELLED.
+ */
+drupal_code drupal_file_upload_path(drupal_call **call, drupal_client *client, const char *entity_type,
+                                    const char *bundle, const char *field, const char *path, const char *filename,
+                                    const drupal_transfer_options *options, drupal_callback callback,
+                                    void *userdata);
+drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *client, const char *entity_type,
+                                         const char *bundle, const char *field, const char *path,
+                                         const char *filename, const drupal_transfer_options *options);
+
+/**
+ * Downloads a file's content: GET url with the client's credentials (they never go to another
+ * origin), no _format and no language prefix, the body streamed to path (written to
+ * "<path>.part", renamed to path once complete; on any failure no file is left) or to
+ * options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). Success: the answer's
+ * status and headers, an empty body.
+ * @param url  a path or absolute URL under the base URL: a public file
+ *             ("/sites/default/files/2026-12/a.png") or a private one ("/system/files/...", which
+ *             needs credentials that may read it); copied.
+ * @param path the file to write, or NULL with options->write (exactly one of them).
+ */
+drupal_code drupal_file_download(drupal_call **call, drupal_client *client, const char *url, const char *path,
+                                 const drupal_transfer_options *options, drupal_callback callback, void *userdata);
+drupal_code drupal_file_download_sync(drupal_response **out, drupal_client *client, const char *url,
+                                      const char *path, const drupal_transfer_options *options);
+
+/**
+ * drupal_file_download of a file entity's content: GET /entity/file/<file_id>?_format=json first,
+ * then its uri[0].url. Errors of either request fail the call (a missing file entity: 404).
+ */
+drupal_code drupal_file_entity_download(drupal_call **call, drupal_client *client, const char *file_id,
+                                        const char *path, const drupal_transfer_options *options,
+                                        drupal_callback callback, void *userdata);
+drupal_code drupal_file_entity_download_sync(drupal_response **out, drupal_client *client, const char *file_id,
+                                             const char *path, const drupal_transfer_options *options);
 
 /* ==== Views and arbitrary requests ============================================================ */
 

@@ -27,10 +27,17 @@ final class ResponseHandle: @unchecked Sendable {
     private let headerFields: HTTPHeaders
     private let violationList: [DrupalError.Violation]
     private let jsonAPIErrorList: [JSONAPIError]
+    /// The OAuth error's (member, value) pairs: "error", "error_description", "hint", "realm".
+    private let oauthMembers: [(name: String, value: String)]
     /// Drupal's message verbatim (NULL when the answer carried none).
     let drupalMessage: UnsafeMutablePointer<CChar>?
     /// C copies of headers and violations, made on first use: most callers never ask.
     private let cStrings = Mutex<CStrings?>(nil)
+    /// The answer's langcode as a C string, read from the body on first use (nil inside: none).
+    private let langcodeCopy = Mutex<CString?>(nil)
+
+    /// A C string owned by whoever holds it (freed in deinit).
+    struct CString: @unchecked Sendable { var pointer: UnsafeMutablePointer<CChar>? }
 
     /// Pairs whose copies failed hold nil (the accessors then report DRUPAL_E_NO_MEMORY).
     typealias CStringPairs = [(UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?)]
@@ -39,13 +46,15 @@ final class ResponseHandle: @unchecked Sendable {
         var violations: CStringPairs
         /// Each JSON:API error's (member name, value) pairs.
         var jsonAPIErrors: [CStringPairs]
+        var oauth: CStringPairs
 
-        var all: CStringPairs { headers + violations + jsonAPIErrors.flatMap { $0 } }
+        var all: CStringPairs { headers + violations + jsonAPIErrors.flatMap { $0 } + oauth }
     }
 
     init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
          drupalMessage: String? = nil, violations: [DrupalError.Violation] = [],
-         jsonAPIErrors: [JSONAPIError] = [], response: DrupalResponse? = nil, kind: DrupalError.Kind = .other) {
+         jsonAPIErrors: [JSONAPIError] = [], response: DrupalResponse? = nil, kind: DrupalError.Kind = .other,
+         oauthError: OAuthError? = nil) {
         self.drupalResponse = response
         self.kind = kind.rawValue
         self.status = Int32(clamping: status)
@@ -67,6 +76,11 @@ final class ResponseHandle: @unchecked Sendable {
         self.headerFields = headers
         self.violationList = violations
         self.jsonAPIErrorList = jsonAPIErrors
+        self.oauthMembers = oauthError.map { error in
+            ["error", "error_description", "hint", "realm"].compactMap { name in
+                error.member(name).map { (name: name, value: $0) }
+            }
+        } ?? []
     }
 
     var message: UnsafePointer<CChar> { ownedMessage.map { UnsafePointer($0) } ?? emptyCString }
@@ -82,6 +96,11 @@ final class ResponseHandle: @unchecked Sendable {
     var violations: CStringPairs { converted().violations }
     /// The index-th JSON:API error's members as C strings owned by this handle.
     func jsonAPIErrorMembers(_ index: Int) -> CStringPairs { converted().jsonAPIErrors[index] }
+    /// A member of the OAuth error as a C string owned by this handle (nil when absent).
+    func oauthMember(_ name: String) -> UnsafePointer<CChar>? {
+        guard let index = oauthMembers.firstIndex(where: { $0.name == name }) else { return nil }
+        return converted().oauth[index].1.map { UnsafePointer($0) }
+    }
 
     private func converted() -> CStrings {
         cStrings.withLock { cached in
@@ -91,7 +110,8 @@ final class ResponseHandle: @unchecked Sendable {
                 violations: violationList.map { (duplicateCString($0.path), duplicateCString($0.message)) },
                 jsonAPIErrors: jsonAPIErrorList.map { error in
                     error.members.map { (duplicateCString($0.name), duplicateCString($0.value)) }
-                })
+                },
+                oauth: oauthMembers.map { (duplicateCString($0.name), duplicateCString($0.value)) })
             cached = made
             return made
         }
@@ -106,10 +126,19 @@ final class ResponseHandle: @unchecked Sendable {
         let error = (error as? DrupalError) ?? DrupalError(.internal, "\(error)")
         self.init(code: error.code, status: error.status ?? 0, message: error.message, headers: error.headers,
                   body: error.body, drupalMessage: error.drupalMessage, violations: error.violations,
-                  jsonAPIErrors: error.jsonAPIErrors, kind: error.kind)
+                  jsonAPIErrors: error.jsonAPIErrors, kind: error.kind, oauthError: error.oauthError)
+    }
+
+    /// The langcode of the entity the answer carries (the core's reading), or nil.
+    var langcode: UnsafePointer<CChar>? {
+        langcodeCopy.withLock { cached in
+            if cached == nil { cached = CString(pointer: drupalResponse?.langcode.flatMap(duplicateCString)) }
+            return cached?.pointer.map { UnsafePointer($0) }
+        }
     }
 
     deinit {
+        free(langcodeCopy.withLock { $0?.pointer })
         free(ownedMessage)
         free(drupalMessage)
         free(ownedBody)

@@ -59,11 +59,12 @@ final class FakeDrupalServer: @unchecked Sendable {
     /// A control call to the fake (/__fake/...), outside the client under test: through the curl
     /// command-line tool, never through the client being tested.
     @discardableResult
-    func control(_ method: String, _ path: String, json: String? = nil) throws -> Data {
+    func control(_ method: String, _ path: String, json: String? = nil, form: String? = nil) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["curl", "-sS", "-X", method, baseURL + path]
         if let json { arguments += ["-H", "Content-Type: application/json", "--data-binary", json] }
+        if let form { arguments += ["-H", "Content-Type: application/x-www-form-urlencoded", "--data-binary", form] }
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
@@ -75,7 +76,16 @@ final class FakeDrupalServer: @unchecked Sendable {
 
     func reset() throws { try control("POST", "/__fake/reset") }
 
-    struct Stats: Decodable { let connections: Int; let requests: Int }
+    /// The fake as the extended site (simple_oauth, French at /fr, decoupled_router), started on
+    /// first use.
+    static let extended = FakeDrupalServer(extraArguments: ["--site", "extended"])
+
+    struct Stats: Decodable {
+        let connections: Int
+        let requests: Int
+        let token_requests: Int
+        let token_grants: [String: Int]
+    }
 
     func stats() throws -> Stats {
         try JSONDecoder().decode(Stats.self, from: try control("GET", "/__fake/stats"))

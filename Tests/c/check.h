@@ -98,6 +98,17 @@ static CHECK_UNUSED const char *base_url(void) {
     return url;
 }
 
+/* The fake server in its extended-site mode (simple_oauth, French at /fr, decoupled_router),
+ * given by run.sh. */
+static CHECK_UNUSED const char *extended_url(void) {
+    const char *url = getenv("DRUPAL_EXTENDED_URL");
+    if (url == NULL || url[0] == '\0') {
+        fprintf(stderr, "DRUPAL_EXTENDED_URL is not set\n");
+        exit(2);
+    }
+    return url;
+}
+
 /* ---- Waiting for one async call (callback + userdata, pthread condvar) ---------------------- */
 
 typedef struct waiter {
@@ -159,20 +170,29 @@ static CHECK_UNUSED void waiter_clear(waiter *w) {
 
 /* ---- Fake server control --------------------------------------------------------------------- */
 
-/* POST a /__fake/ control endpoint (optionally with a JSON body) through the library itself. */
-static CHECK_UNUSED drupal_code fake_control(const char *path, const char *json) {
+/* A /__fake/ control request to the server at url (optionally with a JSON body) through the
+ * library itself; *answer (if not NULL) receives the JSON answer (a new reference, or NULL). */
+static CHECK_UNUSED drupal_code fake_control_at(const char *url, const char *method, const char *path,
+                                                const char *json, json_t **answer) {
     drupal_client *c = NULL;
     drupal_response *r = NULL;
     drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
     const char *headers[] = {"Content-Type: application/json", NULL};
     drupal_code code;
-    if (drupal_client_new(&c, base_url(), NULL) != DRUPAL_OK) return DRUPAL_E_INTERNAL;
+    if (answer) *answer = NULL;
+    if (drupal_client_new(&c, url, NULL) != DRUPAL_OK) return DRUPAL_E_INTERNAL;
     o.no_format = 1;
     if (json) { o.body = json; o.body_length = strlen(json); o.headers = headers; }
-    code = drupal_request_sync(&r, c, "POST", path, &o);
+    code = drupal_request_sync(&r, c, method, path, &o);
+    if (code == DRUPAL_OK && answer && drupal_response_body(r, NULL)[0] != '\0') drupal_response_json(answer, r);
     drupal_response_free(r);
     drupal_client_free(c);
     return code;
+}
+
+/* POST a /__fake/ control endpoint (optionally with a JSON body) through the library itself. */
+static CHECK_UNUSED drupal_code fake_control(const char *path, const char *json) {
+    return fake_control_at(base_url(), "POST", path, json, NULL);
 }
 
 static CHECK_UNUSED void fake_reset(void) {

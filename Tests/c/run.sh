@@ -53,15 +53,23 @@ python3 Tests/fake_drupal/fake_drupal.py --port 0 --exit-with-stdin < "$out/serv
 server_pid=$!
 python3 Tests/fake_drupal/fake_drupal.py --port 0 --exit-with-stdin < "$out/server.in" > "$out/other.out" 2>&1 &
 server_pid="$server_pid $!"
+# The third is the extended site (simple_oauth, French at /fr, decoupled_router).
+python3 Tests/fake_drupal/fake_drupal.py --port 0 --site extended --exit-with-stdin < "$out/server.in" > "$out/extended.out" 2>&1 &
+server_pid="$server_pid $!"
 exec 3> "$out/server.in"
-for _ in $(seq 100); do grep -q '^LISTENING ' "$out/server.out" && grep -q '^LISTENING ' "$out/other.out" && break; sleep 0.1; done
+for _ in $(seq 100); do
+    grep -q '^LISTENING ' "$out/server.out" && grep -q '^LISTENING ' "$out/other.out" &&
+        grep -q '^LISTENING ' "$out/extended.out" && break
+    sleep 0.1
+done
 DRUPAL_BASE_URL=$(sed -n 's/^LISTENING //p' "$out/server.out")
 DRUPAL_OTHER_URL=$(sed -n 's/^LISTENING //p' "$out/other.out")
-if [ -z "$DRUPAL_BASE_URL" ] || [ -z "$DRUPAL_OTHER_URL" ]; then
-    cat "$out/server.out" "$out/other.out" >&2; echo "0 passed, 1 failed"; exit 1
+DRUPAL_EXTENDED_URL=$(sed -n 's/^LISTENING //p' "$out/extended.out")
+if [ -z "$DRUPAL_BASE_URL" ] || [ -z "$DRUPAL_OTHER_URL" ] || [ -z "$DRUPAL_EXTENDED_URL" ]; then
+    cat "$out/server.out" "$out/other.out" "$out/extended.out" >&2; echo "0 passed, 1 failed"; exit 1
 fi
-export DRUPAL_BASE_URL DRUPAL_OTHER_URL
-echo "== fake servers at $DRUPAL_BASE_URL and (another origin) $DRUPAL_OTHER_URL"
+export DRUPAL_BASE_URL DRUPAL_OTHER_URL DRUPAL_EXTENDED_URL
+echo "== fake servers at $DRUPAL_BASE_URL, (another origin) $DRUPAL_OTHER_URL and (extended site) $DRUPAL_EXTENDED_URL"
 
 # ASan with LeakSanitizer on. No suppressions are needed: the Swift runtime's one-time
 # allocations stay reachable from its globals, so LSan does not report them.
@@ -109,14 +117,20 @@ VALGRIND="$VALGRIND --error-exitcode=1"
 # same code (found first through LD_LIBRARY_PATH, since the examples use RUNPATH).
 mkdir -p "$out/vglib"
 objcopy --strip-debug "$(readlink -f build/lib/libdrupalsdk.so)" "$out/vglib/libdrupalsdk.so.0"
-for ex in drupal_tour async_many errors mock_client jsonapi_walk; do
+for ex in drupal_tour async_many errors mock_client jsonapi_walk oauth_french; do
     bin=examples/c/$ex
+    args=()
+    # The OAuth and French example runs against the extended site, forcing a token expiry there.
+    [ "$ex" = oauth_french ] && args=(--force-expiry "$DRUPAL_EXTENDED_URL")
     [ -x "$bin" ] || { fail "$bin was not built"; continue; }
-    if "$bin" > "$out/$ex.log" 2>&1; then pass; echo "ok: $ex"
+    if "$bin" "${args[@]}" > "$out/$ex.log" 2>&1; then pass; echo "ok: $ex"
     else cat "$out/$ex.log" >&2; fail "$ex exited non-zero"; fi
-    if LD_LIBRARY_PATH="$out/vglib" $VALGRIND "$bin" > "$out/$ex.vg.log" 2>&1; then pass; echo "ok: $ex under valgrind"
+    if LD_LIBRARY_PATH="$out/vglib" $VALGRIND "$bin" "${args[@]}" > "$out/$ex.vg.log" 2>&1; then pass; echo "ok: $ex under valgrind"
     else cat "$out/$ex.vg.log" >&2; fail "$ex under valgrind"; fi
 done
+# What the OAuth example printed: one token request to log in, one refresh after the expiry.
+if grep -q '^token requests so far: *2 ' "$out/oauth_french.log" && grep -q '^done$' "$out/oauth_french.log"; then pass
+else cat "$out/oauth_french.log" >&2; fail "oauth_french did not survive the expiry with one refresh"; fi
 make -s -C examples/c clean
 
 echo "== regressions (Tests/c/regressions/*.c: fixed library bugs, under valgrind)"

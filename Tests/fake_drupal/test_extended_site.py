@@ -295,3 +295,35 @@ def test_switching_site_at_run_time(server):
     finally:
         call(server, 'POST', '/__fake/config', {'defaults': True})
     assert call(server, 'GET', '/fr/node/1?_format=json').status == 404
+
+
+def test_forced_expiry(ext):
+    """POST /__fake/oauth-expire: every access token is expired at once, refresh tokens stay."""
+    doc = token(ext, grant_type='password', username='admin', password='admin', **CLIENT).json()
+    assert call(ext, 'GET', '/user/1?_format=json', headers=bearer(doc['access_token'])).status == 200
+    r = call(ext, 'POST', '/__fake/oauth-expire')
+    assert r.status == 200 and r.json()['expired'] >= 1
+    r = call(ext, 'GET', '/user/1?_format=json', headers=bearer(doc['access_token']))
+    assert r.status == 401
+    assert 'error_description="Access token could not be verified"' in r.header('WWW-Authenticate')
+    fresh = token(ext, grant_type='refresh_token', refresh_token=doc['refresh_token'], **CLIENT)
+    assert fresh.status == 200
+    assert call(ext, 'GET', '/user/1?_format=json', headers=bearer(fresh.json()['access_token'])).status == 200
+
+
+def test_private_files(ext):
+    """Private files: /system/files/... for the owner (cookie or Bearer) and administrators only."""
+    data = base64.b64encode(b'secret report').decode()
+    made = call(ext, 'POST', '/__fake/private-file', {'name': 'report.txt', 'uid': 2, 'data_base64': data}).json()
+    assert made['url'].startswith('/system/files/') and made['url'].endswith('/report.txt')
+    entity = call(ext, 'GET', '/entity/file/%d?_format=json' % made['fid'], headers={'Authorization': ADMIN}).json()
+    assert entity['uri'][0]['value'].startswith('private://') and entity['uri'][0]['url'] == made['url']
+    assert call(ext, 'GET', made['url']).status == 403                       # anonymous
+    access = token(ext, grant_type='client_credentials', **CLIENT).json()['access_token']   # editor, the owner
+    r = call(ext, 'GET', made['url'], headers=bearer(access))
+    assert (r.status, r.body, r.media_type) == (200, b'secret report', 'text/plain')
+    other = token(ext, grant_type='password', username='admin', password='admin', **CLIENT).json()['access_token']
+    assert call(ext, 'GET', made['url'], headers=bearer(other)).status == 200  # an administrator
+    assert call(ext, 'GET', made['url'], headers={'Authorization': ADMIN}).status == 403   # Basic: not on this route
+    assert call(ext, 'GET', '/system/files/nope.txt', headers=bearer(access)).status == 404
+    assert call(ext, 'POST', '/__fake/private-file', {'name': '../x'}).status == 400

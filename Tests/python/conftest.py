@@ -70,23 +70,47 @@ class FakeDrupal:
         return self.control("GET", "/__fake/stats")
 
 
-@pytest.fixture(scope="session")
-def fake_drupal() -> Iterator[FakeDrupal]:
-    process = subprocess.Popen([sys.executable, SERVER_SCRIPT, "--port", "0", "--exit-with-stdin"],
+def _start_fake(*arguments: str) -> FakeDrupal:
+    process = subprocess.Popen([sys.executable, SERVER_SCRIPT, "--port", "0", "--exit-with-stdin", *arguments],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()  # type: ignore[union-attr]
     match = re.fullmatch(r"LISTENING (http://127\.0\.0\.1:\d+)\n", line)
     if not match:
         process.kill()
         raise RuntimeError("fake Drupal did not start: %r %s" % (line, process.stderr.read()))  # type: ignore[union-attr]
-    server = FakeDrupal(process, match.group(1))
-    yield server
+    return FakeDrupal(process, match.group(1))
+
+
+def _stop_fake(server: FakeDrupal) -> None:
+    process = server.process
     process.stdin.close()  # type: ignore[union-attr]
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@pytest.fixture(scope="session")
+def fake_drupal() -> Iterator[FakeDrupal]:
+    server = _start_fake()
+    yield server
+    _stop_fake(server)
+
+
+@pytest.fixture(scope="session")
+def extended_drupal() -> Iterator[FakeDrupal]:
+    """The fake as the extended site: simple_oauth, French at /fr, decoupled_router."""
+    server = _start_fake("--site", "extended")
+    yield server
+    _stop_fake(server)
+
+
+@pytest.fixture
+def extended(extended_drupal: FakeDrupal) -> FakeDrupal:
+    """The extended fake site, reset to its seed data for this test."""
+    extended_drupal.reset()
+    return extended_drupal
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ STRUCTS = {
     "drupal_request_options": _ffi.RequestOptions,
     "drupal_event": _ffi.Event,
     "drupal_mock_answer": _ffi.MockAnswer,
+    "drupal_oauth_options": _ffi.OAuthOptions,
+    "drupal_transfer_options": _ffi.TransferOptions,
 }
 
 
@@ -58,7 +60,7 @@ def test_struct_layouts_match_the_compiler(tmp_path):
 def _kind(c_type: str) -> str:
     """The kind of a C parameter or result type, as ctypes must declare it."""
     c_type = c_type.strip()
-    if "*" in c_type or c_type.endswith(("callback", "hook")):
+    if "*" in c_type or c_type.endswith(("callback", "hook", "provider")):
         return "pointer"
     if c_type in ("void",):
         return "void"

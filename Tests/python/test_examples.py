@@ -75,3 +75,23 @@ def test_jsonapi_walk(server):
 def test_jsonapi_walk_reports_unreachable_site():
     result = run("jsonapi_walk.py", "http://127.0.0.1:9")
     assert result.returncode == 1 and "cannot reach" in result.stderr
+
+
+def test_oauth_french(extended):
+    result = run("oauth_french.py", extended.base_url, "--force-expiry")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for line in ("forced expiry:", "GET /node/1 -> 401: refresh the token, retry once",
+                 "token requests so far:             2", "node 1: 'Article 1 FR' (langcode fr)",
+                 "node 2: 'Article 2' (langcode en)", "node 1: 'Article 1 FR (modifié depuis Python)' (langcode fr)",
+                 "node 1: 'Article 1' (langcode en)", "DRUPAL_E_STATE: /fr/node/2 has no fr translation", "done"):
+        assert line in out, (line, out)
+    assert "eyJ" not in out and "sdk-secret" not in out
+    assert extended.stats()["token_grants"] == {"password": 1, "refresh_token": 1}
+
+
+def test_oauth_french_reports_bad_credentials(extended):
+    result = run("oauth_french.py", extended.base_url, DRUPAL_OAUTH_CLIENT_SECRET="wrong")
+    assert result.returncode == 1
+    assert "refused the OAuth credentials" in result.stderr and "invalid_client" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -65,14 +65,21 @@ if [ -e "$out/lib/libdrupalsdk.so" ]; then
     server_pid=$!
     python3 Tests/fake_drupal/fake_drupal.py --port 0 --exit-with-stdin < "$tmp/server.in" > "$tmp/other.out" 2>&1 &
     server_pid="$server_pid $!"
+    # The third is the extended site (OAuth, French at /fr, decoupled_router).
+    python3 Tests/fake_drupal/fake_drupal.py --port 0 --site extended --exit-with-stdin < "$tmp/server.in" \
+        > "$tmp/extended.out" 2>&1 &
+    server_pid="$server_pid $!"
     exec 3> "$tmp/server.in"
     for _ in $(seq 100); do
-        grep -q '^LISTENING ' "$tmp/server.out" && grep -q '^LISTENING ' "$tmp/other.out" && break; sleep 0.1
+        grep -q '^LISTENING ' "$tmp/server.out" && grep -q '^LISTENING ' "$tmp/other.out" &&
+            grep -q '^LISTENING ' "$tmp/extended.out" && break
+        sleep 0.1
     done
     export DRUPAL_BASE_URL=$(sed -n 's/^LISTENING //p' "$tmp/server.out")
     export DRUPAL_OTHER_URL=$(sed -n 's/^LISTENING //p' "$tmp/other.out")
-    if [ -z "$DRUPAL_BASE_URL" ] || [ -z "$DRUPAL_OTHER_URL" ]; then
-        cat "$tmp/server.out" "$tmp/other.out" >&2; DRUPAL_BASE_URL=""; bad "fake servers"
+    export DRUPAL_EXTENDED_URL=$(sed -n 's/^LISTENING //p' "$tmp/extended.out")
+    if [ -z "$DRUPAL_BASE_URL" ] || [ -z "$DRUPAL_OTHER_URL" ] || [ -z "$DRUPAL_EXTENDED_URL" ]; then
+        cat "$tmp/server.out" "$tmp/other.out" "$tmp/extended.out" >&2; DRUPAL_BASE_URL=""; bad "fake servers"
     fi
     # The TSan runtime of the toolchain's clang carries libdispatch interceptors: link libdispatch.
     LINK="-L$out/lib -ldrupalsdk $(pkg-config --libs jansson) -L$SWIFT_LIBS -ldispatch -lBlocksRuntime"

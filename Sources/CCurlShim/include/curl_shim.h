@@ -10,6 +10,8 @@ CURLcode shim_curl_easy_setopt_str(CURL *handle, CURLoption option, const char *
 CURLcode shim_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode shim_curl_easy_setopt_write(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 CURLcode shim_curl_easy_setopt_header(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+CURLcode shim_curl_easy_setopt_read(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+CURLcode shim_curl_easy_setopt_xferinfo(CURL *handle, int (*fn)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 CURLcode shim_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode shim_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value);
 CURLMcode shim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);

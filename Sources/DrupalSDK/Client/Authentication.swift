@@ -8,23 +8,38 @@ public enum Authentication: Sendable, Equatable {
     case cookie
     /// HTTP Basic on every request (basic_auth module).
     case basic(user: String, password: String)
-    /// `Authorization: Bearer` on every request (e.g. simple_oauth).
+    /// `Authorization: Bearer` on every request (e.g. simple_oauth), a token you manage yourself.
     case bearer(token: String)
+    /// OAuth 2 tokens from the site's token endpoint (simple_oauth), fetched, refreshed and
+    /// rotated by the client (see `OAuthSettings`), sent as `Authorization: Bearer`.
+    case oauth(OAuthSettings)
+    /// Bearer tokens from your own provider, kept fresh by the client as `.oauth`'s are.
+    case tokenProvider(TokenProvider)
 
-    /// The Authorization header value, if this mode sends one.
+    /// The Authorization header value of the modes whose credentials are fixed (OAuth's
+    /// changes with its token: see `LiveSession+OAuth`).
     var authorizationHeader: String? {
         switch self {
-        case .none, .cookie: return nil
+        case .none, .cookie, .oauth, .tokenProvider: return nil
         case .basic(let user, let password):
             return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
         case .bearer(let token): return "Bearer \(token)"
         }
     }
 
+    /// Whether the client gets and refreshes the Bearer token itself.
+    var managesTokens: Bool {
+        switch self {
+        case .oauth, .tokenProvider: return true
+        default: return false
+        }
+    }
+
     /// Rejects credentials that could not travel safely in a header.
     func validate() throws {
         switch self {
-        case .none, .cookie: return
+        case .none, .cookie, .tokenProvider: return
+        case .oauth(let settings): try settings.validate()
         case .basic(let user, let password):
             if user.isEmpty { throw DrupalError.invalidArgument("the Basic auth user name is empty") }
             if user.contains(":") { throw DrupalError.invalidArgument("a Basic auth user name cannot contain ':'") }

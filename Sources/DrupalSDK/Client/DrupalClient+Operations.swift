@@ -84,6 +84,31 @@ extension DrupalClient {
         try await response(.request(request))
     }
 
+    /// Registers an account (see `DrupalOperation.register`): Drupal's answer, the new account.
+    public func register(_ registration: Registration) async throws -> DrupalResponse {
+        try await response(.register(registration))
+    }
+
+    /// Asks for a password reset e-mail (see `DrupalOperation.resetPassword`).
+    public func resetPassword(name: String? = nil, mail: String? = nil) async throws {
+        _ = try await response(.resetPassword(name: name, mail: mail))
+    }
+
+    /// What a path or alias is, by decoupled_router (see `DrupalOperation.resolvePath`).
+    public func resolvePath(_ path: String) async throws -> ResolvedPath {
+        try ResolvedPath(try await response(.resolvePath(path)))
+    }
+
+    /// Fetches a file's content to a file or a sink (see `DrupalOperation.download`).
+    public func download(_ download: FileDownload) async throws -> DrupalResponse {
+        try await response(.download(download))
+    }
+
+    /// Fetches an OAuth access token now (see `DrupalOperation.oauthAuthenticate`).
+    public func oauthAuthenticate() async throws -> DrupalResponse {
+        try await response(.oauthAuthenticate)
+    }
+
     /// Blocks until a task running `work` ends (for clients without a blocking mode of their own).
     static func waitForTask(_ operation: DrupalOperation, _ register: (@escaping Cancel) -> Void,
                             _ work: @escaping @Sendable () async throws -> DrupalResponse?) throws -> Outcome {

@@ -20,9 +20,22 @@ extension DrupalError {
                 + " as an HTML page" + (response.status == 401
                     ? ": the site did not accept the credentials (missing, wrong, expired or revoked)" : "")
         }
+        var oauth = body.oauthError
+        if response.status == 401, let challenge = response.headers.values(for: "WWW-Authenticate").lazy
+            .compactMap(OAuthError.bearerChallenge).first {
+            // simple_oauth's refusal of a Bearer token: what it says is in the challenge (the body
+            // is a generic message, or an HTML page on JSON:API).
+            oauth = challenge
+            if let why = challenge.errorDescription, !why.isEmpty {
+                message += "; the Bearer token was refused: " + why
+            }
+        } else if let oauth, body.drupalMessage == nil {
+            message = oauth.summary
+        }
         self.init(.http, message, status: response.status, drupalMessage: body.drupalMessage,
                   violations: response.status == 422 ? body.violations : [], jsonAPIErrors: body.jsonAPIErrors,
                   headers: response.headers, body: response.body)
+        self.oauthError = oauth
     }
 
     /// A redirect that was not followed: an error of its own kind (code `.http`, a 3xx status),
@@ -143,6 +156,7 @@ private struct ErrorBody {
     var drupalMessage: String?
     var violations: [DrupalError.Violation] = []
     var jsonAPIErrors: [JSONAPIError] = []
+    var oauthError: OAuthError?
 
     init(_ response: HTTPResponse) {
         guard let contentType = response.headers["Content-Type"]?.lowercased(), contentType.contains("json"),
@@ -156,5 +170,6 @@ private struct ErrorBody {
             if let first = jsonAPIErrors.first { drupalMessage = first.detail ?? first.title }
             violations = jsonAPIErrors.map { DrupalError.Violation(path: $0.pointer ?? "", message: $0.detail ?? "") }
         }
+        oauthError = OAuthError.document(document)
     }
 }

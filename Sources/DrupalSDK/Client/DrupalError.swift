@@ -69,6 +69,9 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
     public var violations: [Violation]
     /// Every entry of a JSON:API error document's `errors`, in order (empty for other bodies).
     public var jsonAPIErrors: [JSONAPIError]
+    /// An OAuth 2 failure: the token endpoint's error document, or the `WWW-Authenticate: Bearer`
+    /// challenge of a 401 that refused the token sent (nil otherwise).
+    public var oauthError: OAuthError?
     /// The response as received, when there was one.
     public var headers: HTTPHeaders
     public var body: Data

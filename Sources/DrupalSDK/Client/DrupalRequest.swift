@@ -8,6 +8,13 @@ public struct DrupalRequest: Sendable {
     public var query: [(String, String)]
     public var headers: HTTPHeaders
     public var body: Data?
+    /// A body streamed from a file instead of `body` (uploads).
+    public var bodyFile: HTTPBodyFile?
+    /// Reports the bytes as they move; false cancels (`.cancelled`).
+    public var progress: TransferProgress?
+    /// Takes a successful answer's body as it arrives (downloads); the response's body stays
+    /// empty. A request whose sink got bytes is not retried.
+    public var bodySink: BodySink?
     /// The `_format` query value added to the request; nil sends none (JSON:API, /session/token).
     public var format: String?
     /// Send X-CSRF-Token on unsafe methods when a session cookie is held (what REST routes need).
@@ -21,6 +28,11 @@ public struct DrupalRequest: Sendable {
     /// string it carried is here, so building the URL checks nothing twice.
     var targetIsNormalized = false
     var targetQuery: String?
+    /// Where a download writes (tells the retries whether bytes were delivered).
+    var writer: DownloadWriter?
+    /// The managed OAuth token this attempt sends (set by the pipeline, so that a 401 tells which
+    /// token was refused).
+    var bearerToken: String?
 
     /// The shape a successful answer's body must have.
     public enum ExpectedBody: Sendable {
@@ -79,21 +91,4 @@ extension HTTPResponse {
     }
 
     public var text: String { String(decoding: body, as: UTF8.self) }
-}
-
-/// A file for Drupal's file upload resource (POST /file/upload/{entity_type}/{bundle}/{field}).
-public struct FileUpload: Sendable {
-    public var entityType: String
-    public var bundle: String
-    public var field: String
-    public var filename: String
-    public var data: Data
-
-    public init(entityType: String, bundle: String, field: String, filename: String, data: Data) {
-        self.entityType = entityType
-        self.bundle = bundle
-        self.field = field
-        self.filename = filename
-        self.data = data
-    }
 }

@@ -68,6 +68,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil

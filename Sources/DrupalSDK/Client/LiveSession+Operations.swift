@@ -11,6 +11,11 @@ extension LiveSession {
         case loginStatus(DrupalRequest)
         case refreshCSRFToken
         case nextPage(DrupalPager)
+        case oauthAuthenticate
+        case download(FileDownload)
+        /// A PATCH under a language prefix, sent only once `check` (a GET of the same path) shows
+        /// the entity has a translation in `language`.
+        case guardedUpdate(DrupalRequest, check: DrupalRequest, language: String)
 
         /// The request of a call that is exactly one request (what may run without a task).
         var plainRequest: DrupalRequest? {
@@ -19,19 +24,24 @@ extension LiveSession {
         }
     }
 
-    /// Checks the operation's input (once: what it builds is sent as is) and builds its request.
-    func prepare(_ operation: DrupalOperation) throws -> Prepared {
+    /// Checks the operation's input (once: what it builds is sent as is) and builds its request,
+    /// under the prefix of `language` when one is given (`DrupalOperation.inLanguage`).
+    func prepare(_ operation: DrupalOperation, language: String? = nil, force: Bool = false) throws -> Prepared {
+        func checked(_ request: DrupalRequest) throws -> DrupalRequest { try self.checked(request, language: language) }
         switch operation {
+        case .inLanguage(let inner, let operation, let force):
+            return try prepare(operation, language: try LanguagePrefix.validate(inner), force: force)
         case .login(let name, let password):
             let body = try JSONEncoder().encode(["name": name, "pass": password])
-            return .login(DrupalRequest(method: "POST", path: "/user/login", body: body, sendsCSRFToken: false,
-                                        sendsAuthorization: false))
+            return .login(try checked(DrupalRequest(method: "POST", path: "/user/login", body: body,
+                                                    sendsCSRFToken: false, sendsAuthorization: false)))
         case .logout:
             return .logout
         case .loginStatus:
             // Drupal refuses Basic credentials on this route (403 "The used authentication method
             // is not allowed on this route."): it asks about the session cookie alone.
-            return .loginStatus(DrupalRequest(method: "GET", path: "/user/login_status", sendsAuthorization: false))
+            return .loginStatus(try checked(DrupalRequest(method: "GET", path: "/user/login_status",
+                                                          sendsAuthorization: false)))
         case .refreshCSRFToken:
             return .refreshCSRFToken
         case .get(let type, let id):
@@ -41,9 +51,18 @@ extension LiveSession {
             return .request(try checked(DrupalRequest(method: "POST", path: try paths.createPath(type),
                                                       body: body.data, expectedBody: .object)))
         case .update(let type, let id, let body):
-            return .request(try checked(DrupalRequest(method: "PATCH", path: try paths.canonicalPath(type, id: id),
-                                                      body: body.data, expectedBody: .object)))
+            let path = try paths.canonicalPath(type, id: id)
+            let patch = try checked(DrupalRequest(method: "PATCH", path: path, body: body.data, expectedBody: .object))
+            guard let language, !force else { return .request(patch) }
+            return .guardedUpdate(patch, check: try checked(DrupalRequest(method: "GET", path: path,
+                                                                          expectedBody: .object)),
+                                  language: language)
         case .delete(let type, let id):
+            if let language, !force {
+                throw DrupalError(.state, "DELETE under the /\(language) prefix deletes the whole \(type), every "
+                                  + "translation (core REST cannot delete one translation): delete without a "
+                                  + "language, or force it")
+            }
             return .request(try checked(DrupalRequest(method: "DELETE", path: try paths.canonicalPath(type, id: id))))
         case .view(let path, let query):
             return .request(try checked(DrupalRequest(method: "GET", path: path, query: query, expectedBody: .array)))
@@ -55,19 +74,30 @@ extension LiveSession {
             return .request(try checked(try call.request()))
         case .nextPage(let pager):
             return .nextPage(pager)
+        case .oauthAuthenticate:
+            return .oauthAuthenticate
+        case .register(let registration):
+            return .request(try checked(try AccountRequests.register(registration)))
+        case .resetPassword(let name, let mail):
+            return .request(try checked(try AccountRequests.resetPassword(name: name, mail: mail)))
+        case .resolvePath(let path):
+            return .request(try checked(try AccountRequests.resolvePath(path)))
+        case .download(let download):
+            try checkDownload(download)
+            return .download(download)
         }
     }
 
     /// A caller's request with its method, target and headers checked; its target is stored
-    /// normalized, so building the URL later checks nothing again.
-    private func checked(_ request: DrupalRequest) throws -> DrupalRequest {
+    /// normalized (under the language's prefix, if any), so building the URL checks nothing again.
+    func checked(_ request: DrupalRequest, language: String?) throws -> DrupalRequest {
         var request = request
         guard !request.method.isEmpty, request.method.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
         else { throw DrupalError.invalidArgument("method is not an HTTP method name (letters only)") }
         request.method = request.method.uppercased()
         try request.headers.validate()
         let (path, query) = try PathSafety.normalizeTarget(request.path, baseURL: baseURL)
-        request.path = path
+        request.path = language.map { LanguagePrefix.apply($0, to: path) } ?? path
         request.targetQuery = query
         request.targetIsNormalized = true
         return request
@@ -91,6 +121,19 @@ extension LiveSession {
                 return try await token(forceRefresh: true, stale: nil).response
             case .nextPage(let pager):
                 return try await pager.next()
+            case .oauthAuthenticate:
+                return try await authenticate()
+            case .download(let download):
+                return try await self.download(download)
+            case .guardedUpdate(let patch, let check, let language):
+                let current = try await perform(check)
+                guard let langcode = current.langcode, langcode.caseInsensitiveEquals(language) else {
+                    throw DrupalError(.state, "\(check.path) has no \(language) translation (it answers in "
+                                      + "\(current.langcode ?? "no language")): core REST cannot create one, and a "
+                                      + "PATCH under the prefix would change the original instead; force it to do "
+                                      + "that anyway")
+                }
+                return try await perform(patch)
             }
         }
     }
@@ -135,34 +178,7 @@ extension LiveSession {
 
     func setAuthentication(_ authentication: Authentication) throws {
         try authentication.validate()
+        if authentication.managesTokens { tokensManaged.store(true, ordering: .relaxed) }
         state.withLock { $0.authentication = authentication }
-    }
-}
-
-extension FileUpload {
-    /// Throws `.invalidArgument` for a file name or path part that cannot be sent safely,
-    /// exactly as `uploadFile` would before sending.
-    public func validate() throws { _ = try request() }
-
-    /// POST /file/upload/{entity_type}/{bundle}/{field} with the raw bytes.
-    func request() throws -> DrupalRequest {
-        let segments = try [entityType, bundle, field].map(PathSafety.encodeSegment)
-        var headers = HTTPHeaders()
-        headers.add("Content-Type", "application/octet-stream")
-        headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.baseName(filename))\"")
-        return DrupalRequest(method: "POST", path: "/file/upload/" + segments.joined(separator: "/"),
-                             headers: headers, body: data, expectedBody: .object)
-    }
-
-    /// Drupal keeps only the base name and wants it quoted, without quotes, CR or LF inside.
-    static func baseName(_ filename: String) throws -> String {
-        let base = filename.hasSuffix("/") ? "" : String(filename.split(separator: "/").last ?? "")
-        if base.isEmpty || base == "." || base == ".." {
-            throw DrupalError.invalidArgument("the upload file name is empty or a directory")
-        }
-        if base.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") }) {
-            throw DrupalError.invalidArgument("the upload file name contains quotes or control characters")
-        }
-        return base
     }
 }

@@ -29,6 +29,8 @@ extension LiveSession {
     /// The delay before retry `attempt` of a request, announced as an event; nil for none.
     func retryDelay(before attempt: Int, _ request: DrupalRequest, _ outcome: Result<HTTPResponse, DrupalError>,
                     since started: ContinuousClock.Instant) -> Double? {
+        // Bytes a sink took cannot be taken back: a streamed answer is not tried again.
+        if request.bodySink != nil && (request.writer?.delivered ?? true) { return nil }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         guard let delay = configuration.retry.delay(before: attempt, method: request.method, outcome: outcome,

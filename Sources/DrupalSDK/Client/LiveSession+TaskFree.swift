@@ -5,9 +5,10 @@ import FoundationEssentials
 /// The first attempt starts on the transport directly; only a retry waits in a task.
 extension LiveSession {
     /// Whether `request` can go without a task: one exchange (no CSRF token to fetch, no redirect
-    /// to follow) on a transport that can start requests by itself.
+    /// to follow, no OAuth token to fetch first) on a transport that can start requests by itself.
     func runsWithoutTask(_ request: DrupalRequest) -> Bool {
         !(request.sendsCSRFToken && request.isUnsafeMethod) && !configuration.transport.followRedirects
+            && !(request.sendsAuthorization && needsTokenFetch())
     }
 
     /// Starts a task-free request on `startTransfer`; `completion` gets the outcome `perform`
@@ -36,12 +37,29 @@ extension LiveSession {
     }
 
     /// One attempt of a task-free request; a retry waits in a task (made only then) and starts the
-    /// next attempt the same way. `chain` cancels whichever part is current.
+    /// next attempt the same way, and so does the one retry after a 401 that refused the OAuth
+    /// token (a task refreshes it first). `chain` cancels whichever part is current.
     private func startAttempt(_ exchange: Exchange, _ request: DrupalRequest, attempt: Int,
                               started: ContinuousClock.Instant, _ startTransfer: @escaping Transport.Start,
-                              _ chain: AttemptChain, _ completion: @escaping DrupalClient.Completion) {
+                              _ chain: AttemptChain, tokenRefreshed: Bool = false,
+                              _ completion: @escaping DrupalClient.Completion) {
         let cancel = startTransfer(exchange.http) { result in
             let outcome = Result { try self.finishExchange(exchange, result) }.mapError(DrupalError.wrapping)
+            if !tokenRefreshed, let stale = self.refusedManagedToken(exchange, outcome) {
+                chain.set(Task {
+                    do {
+                        _ = try await self.oauthToken(forceRefresh: true, stale: stale)
+                    } catch {
+                        return completion(.failure(DrupalError.wrapping(error)))
+                    }
+                    guard !chain.isCancelled, let next = try? self.beginExchange(request, csrfToken: nil) else {
+                        return completion(.failure(DrupalError.cancelled()))
+                    }
+                    self.startAttempt(next, request, attempt: attempt, started: started, startTransfer, chain,
+                                      tokenRefreshed: true, completion)
+                })
+                return
+            }
             if let delay = self.retryDelay(before: attempt, request, outcome, since: started) {
                 chain.set(Task {
                     let slept: Void? = try? await Task.sleep(for: .seconds(delay))
@@ -50,7 +68,7 @@ extension LiveSession {
                         return completion(.failure(DrupalError.cancelled()))
                     }
                     self.startAttempt(next, request, attempt: attempt + 1, started: started, startTransfer, chain,
-                                      completion)
+                                      tokenRefreshed: tokenRefreshed, completion)
                 })
                 return
             }
@@ -62,5 +80,15 @@ extension LiveSession {
             })
         }
         chain.set(cancel)
+    }
+
+    /// The managed token a task-free attempt sent, when the answer refused it (a 401 with a
+    /// Bearer challenge); nil otherwise.
+    private func refusedManagedToken(_ exchange: Exchange, _ outcome: Result<HTTPResponse, DrupalError>) -> String? {
+        guard tokensManaged.load(ordering: .relaxed), case .success(let response) = outcome,
+              LiveSession.refusesBearerToken(response),
+              let sent = exchange.http.headers["Authorization"], sent.hasPrefix("Bearer "),
+              state.withLock({ $0.authentication.managesTokens }) else { return nil }
+        return String(sent.dropFirst(7))
     }
 }

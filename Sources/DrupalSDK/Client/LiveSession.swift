@@ -6,10 +6,15 @@ import Synchronization
 final class LiveSession: Sendable {
     struct State {
         var authentication: Authentication {
-            // The header is encoded once per change, not once per request.
-            didSet { authorizationHeader = authentication.authorizationHeader }
+            // The header is encoded once per change, not once per request; a managed token is
+            // fetched again for new credentials.
+            didSet {
+                authorizationHeader = authentication.authorizationHeader
+                oauth.reset()
+            }
         }
-        private(set) var authorizationHeader: String?
+        /// What requests send as Authorization: the fixed credentials, or the OAuth token held.
+        var authorizationHeader: String?
         var cookies: CookieJar
         var csrfToken: String?
         var logoutToken: String?
@@ -18,6 +23,8 @@ final class LiveSession: Sendable {
         var csrfFetching = false
         var csrfWaiters: [UnsafeContinuation<TokenFetch, any Error>] = []
         var csrfLastFetch: Result<TokenFetch, DrupalError>?
+        /// The OAuth token (LiveSession+OAuth).
+        var oauth = OAuthState()
 
         /// Back to no session: cookies, tokens and user gone; cookie auth becomes none.
         mutating func forgetSession() {
@@ -39,6 +46,9 @@ final class LiveSession: Sendable {
     let paths: EntityPathTable
     let events = EventHub()
     let state: Mutex<State>
+    /// Whether the authentication may ever have managed a token: lets every other client skip the
+    /// token check of task-free requests without taking the lock.
+    let tokensManaged = Atomic<Bool>(false)
 
     init(baseURL: String, configuration: DrupalClient.Configuration, transport: Transport) throws {
         self.baseURL = try PathSafety.normalizeBaseURL(baseURL)
@@ -62,6 +72,7 @@ final class LiveSession: Sendable {
         self.state = Mutex(State(authentication: configuration.authentication,
                                  authorizationHeader: configuration.authentication.authorizationHeader,
                                  cookies: CookieJar(host: site.host, secureOrigin: site.scheme == "https")))
+        tokensManaged.store(configuration.authentication.managesTokens, ordering: .relaxed)
     }
 
     deinit { transport.shutdown() }
@@ -70,11 +81,21 @@ final class LiveSession: Sendable {
 
     /// Sends a request with auth, cookies and CSRF handled; on a 403 that says the CSRF token is
     /// missing or invalid, refreshes the token once and retries once. Throws for status >= 400.
+    /// With OAuth, the token is fetched first when none is fresh, and a 401 refusing it is answered
+    /// by one refresh and one retry.
     func perform(_ request: DrupalRequest) async throws -> DrupalResponse {
+        var request = request
         var sentToken: String?
+        if request.sendsAuthorization && tokensManaged.load(ordering: .relaxed) {
+            request.bearerToken = try await oauthToken(forceRefresh: false, stale: nil)
+        }
         let needsToken = request.sendsCSRFToken && request.isUnsafeMethod
         if needsToken && hasSessionCookie { sentToken = try await token(forceRefresh: false, stale: nil).token }
         var response = try await sendRetrying(request, csrfToken: sentToken)
+        if let bearer = request.bearerToken, LiveSession.refusesBearerToken(response) {
+            request.bearerToken = try await oauthToken(forceRefresh: true, stale: bearer)
+            response = try await sendRetrying(request, csrfToken: sentToken)
+        }
         if needsToken && response.status == 403 && LiveSession.isCSRFFailure(response) && hasSessionCookie {
             let fresh = try await token(forceRefresh: true, stale: sentToken).token
             response = try await sendRetrying(request, csrfToken: fresh)
@@ -169,6 +190,9 @@ final class LiveSession: Sendable {
             let now = HTTPDate.now()
             state.withLock { $0.cookies.store(setCookieHeaders: setCookies, requestPath: exchange.cookiePath, now: now) }
         }
+        if !transport.streams, exchange.http.progress != nil || exchange.http.bodySink != nil {
+            try LiveSession.deliverWhole(exchange.http, &response, maxBodySize: configuration.transport.maxBodySize)
+        }
         for middleware in configuration.middleware.reversed() { try middleware.onResponse(exchange.http, &response) }
         events.emit(.requestFinished(method: method, path: path, status: response.status, duration: elapsed))
         return response
@@ -188,14 +212,26 @@ final class LiveSession: Sendable {
             (state.authorizationHeader,
              state.cookies.isEmpty ? nil : state.cookies.headerValue(forPath: cookiePath, now: HTTPDate.now()))
         }
-        if request.sendsAuthorization, let authorization, !headers.contains("Authorization") {
+        if request.sendsAuthorization, let authorization = request.bearerToken.map({ "Bearer " + $0 }) ?? authorization,
+           !headers.contains("Authorization") {
             headers.add("Authorization", authorization)
         }
         if let cookie, !headers.contains("Cookie") { headers.add("Cookie", cookie) }
         if let csrfToken { headers.set("X-CSRF-Token", csrfToken) }
         if request.body != nil && !headers.contains("Content-Type") { headers.add("Content-Type", "application/json") }
         try RequestLimits.check(url: url, headers: headers)
-        return (HTTPRequest(method: method, url: url, headers: headers, body: request.body), cookiePath)
+        var http = HTTPRequest(method: method, url: url, headers: headers, body: request.body)
+        if request.bodyFile != nil || request.progress != nil || request.bodySink != nil {
+            http.bodyFile = request.bodyFile
+            http.progress = request.progress
+            http.bodySink = request.bodySink
+            // A transport that cannot stream gets the file's bytes (see LiveSession+Files).
+            if !transport.streams, let file = request.bodyFile {
+                http.body = try LocalFiles.read(file.path)
+                http.bodyFile = nil
+            }
+        }
+        return (http, cookiePath)
     }
 
     /// The base URL, the checked path, its own query string (a target may carry one, or be an

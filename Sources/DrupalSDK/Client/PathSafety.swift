@@ -28,6 +28,9 @@ public enum PathSafety {
         return result
     }
 
+    /// application/x-www-form-urlencoded text: every byte but the unreserved ones escaped.
+    static func formEncode(_ text: String) -> String { percentEncode(text) }
+
     /// Encodes one path segment (an id): "/" is encoded too, and "." / ".." are refused.
     public static func encodeSegment(_ segment: String) throws -> String {
         if segment == "." || segment == ".." {

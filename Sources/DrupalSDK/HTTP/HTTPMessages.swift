@@ -6,6 +6,12 @@ public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: HTTPHeaders
     public var body: Data?
+    /// A body streamed from a file instead (see HTTPStreams.swift).
+    public var bodyFile: HTTPBodyFile?
+    /// Called as the bytes move; false cancels.
+    public var progress: TransferProgress?
+    /// Takes a successful answer's body as it arrives (the response's `body` then stays empty).
+    public var bodySink: BodySink?
 
     public init(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil) {
         self.method = method
@@ -53,7 +59,8 @@ public struct HTTPResponse: Sendable {
 enum Redaction {
     static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "x-csrf-token",
                                              "proxy-authorization"]
-    static let secretQueryKeys: Set<String> = ["token", "pass", "password", "access_token"]
+    static let secretQueryKeys: Set<String> = ["token", "pass", "password", "access_token", "refresh_token",
+                                               "client_secret", "code"]
 
     static func isSecretHeader(_ name: String) -> Bool { secretHeaders.contains(name.lowercased()) }
 

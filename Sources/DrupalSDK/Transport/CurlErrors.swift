@@ -9,6 +9,12 @@ enum CurlErrors {
             ? String(cString: curl_easy_strerror(code)) : transfer.curlErrorMessage
         let url = Redaction.redactURL(transfer.request.url)
         switch code {
+        case CURLE_ABORTED_BY_CALLBACK,
+             CURLE_WRITE_ERROR where transfer.streamState.stoppedByCaller:
+            return DrupalError(.cancelled, "\(transfer.request.method) \(url) was stopped by its progress or write "
+                               + "callback")
+        case CURLE_READ_ERROR:
+            return DrupalError(.network, "\(transfer.request.method) \(url): reading the upload file failed: \(detail)")
         case CURLE_OPERATION_TIMEDOUT:
             return DrupalError(.timeout, "\(transfer.request.method) \(url) timed out: \(detail)")
         case CURLE_WRITE_ERROR where transfer.exceededMaxBody, CURLE_FILESIZE_EXCEEDED:

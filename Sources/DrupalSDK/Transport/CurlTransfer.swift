@@ -21,6 +21,9 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) var responseHeaders = RawHeaderBlock()
     @exclusivity(unchecked) var responseBody = Data()
     var exceededMaxBody = false
+    /// Streams (CurlTransfer+Streams): the upload file's descriptor, and what the sink was told.
+    var uploadDescriptor: Int32 = -1
+    var streamState = StreamState()
     /// Who gets the outcome: the waiting task, or (callback mode) a completion.
     var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     var completion: Transport.Completion?
@@ -33,7 +36,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// True for the requests that leave an easy handle as they found it (plain GETs), so the
     /// handle can be reused without a reset and its fixed options set again.
-    var leavesHandleClean: Bool { request.body == nil && request.method == "GET" }
+    var leavesHandleClean: Bool { request.body == nil && request.method == "GET" && request.progress == nil }
 
     /// Sets the options of this request on an easy handle; the fixed ones (timeouts, TLS...) only
     /// when the handle lacks them (new or reset). The request is as the client built and checked
@@ -56,6 +59,7 @@ final class CurlTransfer: @unchecked Sendable {
         if options.http2 { _ = shim_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, url.hasPrefix("https://") ? 1 : 0) }
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         configureMethodAndBody(easy)
+        if let error = configureStreams(easy) { return error }
         return configureHeaders(easy, userAgentLine: userAgentLine, plainHeaders: plainHeaders)
     }
 
@@ -96,7 +100,7 @@ final class CurlTransfer: @unchecked Sendable {
                 let pointer = bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)
                 _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: pointer))
             }
-        } else if method == "POST" {
+        } else if method == "POST" && request.bodyFile == nil {
             _ = shim_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0)
             _ = shim_curl_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, "")
         }
@@ -140,12 +144,14 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Releases the header list; the easy handle goes back to the engine's pool.
     func releaseResources() {
+        closeUpload()
         curl_slist_free_all(headerList)
         headerList = nil
         handle = nil
     }
 
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if request.bodySink != nil, sinksBody() { return appendStreamed(bytes) }
         if responseBody.count + bytes.count > maxBodySize {
             exceededMaxBody = true
             return false

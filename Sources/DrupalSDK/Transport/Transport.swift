@@ -20,6 +20,10 @@ public struct Transport: Sendable {
     /// Blocking callback mode (optional): `body` starts requests with the starter it is given,
     /// then the calling thread drives them until `isDone()` holds.
     public var driveBlocking: Drive?
+    /// Whether `send` and `start` honour `HTTPRequest.bodyFile`, `progress` and `bodySink`
+    /// themselves; if not, the client reads the file into the body and hands the whole answer to
+    /// the sink.
+    public var streams = false
 
     public typealias BlockingRunner = @Sendable (_ register: (Task<Void, Never>) -> Void,
                                                  _ work: @escaping @Sendable () async -> Void) -> Void
@@ -109,14 +113,16 @@ extension Transport {
         }
         engine.startThread()
         let pool = InlineEnginePool(options: options, fallback: engine)
-        return Transport(send: { request in try await (CurlEngine.inline ?? engine).send(request) },
-                         executor: engine,
-                         runBlocking: { register, work in pool.run(register: register, work) },
-                         shutdown: {
-                             engine.stopAndWait()
-                             pool.shutDown()
-                         },
-                         start: { request, completion in engine.start(request, completion: completion) },
-                         driveBlocking: { body, isDone in pool.drive(body, until: isDone) })
+        var transport = Transport(send: { request in try await (CurlEngine.inline ?? engine).send(request) },
+                                  executor: engine,
+                                  runBlocking: { register, work in pool.run(register: register, work) },
+                                  shutdown: {
+                                      engine.stopAndWait()
+                                      pool.shutDown()
+                                  },
+                                  start: { request, completion in engine.start(request, completion: completion) },
+                                  driveBlocking: { body, isDone in pool.drive(body, until: isDone) })
+        transport.streams = true
+        return transport
     }
 }

@@ -1,6 +1,9 @@
 """Test-support endpoints under /__fake/ (not Drupal; no auth)."""
 import base64
 import json
+import mimetypes
+import re
+import time
 
 from . import settings
 from .faults import MODES
@@ -58,6 +61,27 @@ def handle(req, server):
         with store.lock:
             store.bearer[data['token']] = data['uid']
         return no_content
+    if path == '/__fake/oauth-expire' and method == 'POST':
+        # Every access token issued so far expires now: a forced expiry, without the wait.
+        with store.lock:
+            expired = store.oauth.expire_all()
+        return _json(200, {'expired': expired})
+    if path == '/__fake/private-file' and method == 'POST':
+        data = _body(req)
+        name = data.get('name') if data else None
+        if not isinstance(name, str) or not re.fullmatch(r'[A-Za-z0-9._-]+', name) or \
+                not isinstance(data.get('uid', 1), int) or not isinstance(data.get('data_base64', ''), str):
+            return _json(400, {'message': 'Expected {"name": "a.txt", "uid": <int>, "data_base64": "..."}.'})
+        try:
+            content = base64.b64decode(data.get('data_base64', ''), validate=True)
+        except ValueError:
+            return _json(400, {'message': 'data_base64 is not base64.'})
+        with store.lock:
+            uri = 'private://%s/%s' % (time.strftime('%Y-%m', time.gmtime()), name)
+            mime = mimetypes.guess_type(name)[0] or 'application/octet-stream'
+            fid = store.create_file(data.get('uid', 1), name, uri, mime, content)
+            store.entities['file'][fid]['status'] = [{'value': True}]
+        return _json(200, {'fid': fid, 'url': '/system/files/' + uri[len('private://'):]})
     if path == '/__fake/seed' and method == 'POST':
         data = _body(req)
         count = data.get('articles') if data else None

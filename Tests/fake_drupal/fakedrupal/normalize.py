@@ -13,6 +13,9 @@ def rfc3339(ts):
 
 
 def file_url(uri):
+    # Private files are served by Drupal itself, at /system/files/ (with access checks).
+    if uri.startswith('private://'):
+        return '/system/files/' + uri[len('private://'):]
     return '/sites/default/files/' + uri[len('public://'):]
 
 

@@ -56,3 +56,21 @@ def static_file(store, path, site):
         return error(404, 'The requested page could not be found.', 'html', site)
     mime, data = store.file_data[uri]
     return Response(200, data, mime)
+
+
+def private_file(ctx):
+    """system.files: GET /system/files/{path}, a private:// file served by Drupal itself with
+    file_file_download's access rule (here: the file's owner, or an administrator)."""
+    mime, data = ctx.store.file_data['private://' + ctx.match.group(1)]
+    return Response(200, data, mime, [('Content-Disposition', 'attachment')])
+
+
+def private_file_access(ctx):
+    uri = 'private://' + ctx.match.group(1)
+    if uri not in ctx.store.file_data:
+        raise HttpError(404, 'The requested page could not be found.')
+    owner = next((f['uid'][0]['target_id'] for f in ctx.store.entities['file'].values()
+                  if f['uri'][0]['value'] == uri), None)
+    if ctx.account.is_admin or (ctx.account.authenticated and ctx.account.uid == owner):
+        return None
+    return 'You are not authorized to access this page.'

@@ -63,6 +63,8 @@ def build_routes():
             Route('rest.file.upload.POST', ['POST'], uploads.upload, formats=['json'],
                   content_types=['application/octet-stream'], rest=True, csrf=True,
                   access=uploads.upload_access)]),
+        (r'/system/files/([A-Za-z0-9._/-]+)', [
+            Route('system.files', ['GET'], pages.private_file, access=pages.private_file_access)]),
         (r'/oauth/token', [
             Route('oauth2_token.token', ['POST'], oauth.token, when=lambda store: store.oauth_installed())]),
         (r'/router/translate-path', [

@@ -32,6 +32,9 @@ def upload_access(ctx):
 def filename_from(header):
     if header is None:
         raise HttpError(400, '"Content-Disposition" header is required. ' + NEED)
+    # PHP sees the header's raw bytes and Drupal reads them as UTF-8 (the server parsed them as
+    # latin-1): a raw UTF-8 name is kept as it was sent.
+    header = header.encode('latin-1').decode('utf-8', 'replace')
     if 'filename*' in header:
         raise HttpError(400, 'The extended "filename*" format is currently not supported in the '
                              '"Content-Disposition" header.')

@@ -19,12 +19,14 @@ from typing import Any, Deque, Dict, Optional, Tuple
 from . import _ffi, _readers
 from ._response import convert, returns_answer
 
-__all__ = ["DrupalFuture", "AsyncCall", "LoopDispatcher", "TRAMPOLINE", "new_key", "pending"]
+__all__ = ["DrupalFuture", "AsyncCall", "LoopDispatcher", "TRAMPOLINE", "new_key", "pending", "keepalive"]
 
 log = logging.getLogger("drupalsdk")
 
 #: key -> the object whose ``_complete(code, response)`` the trampoline calls.
 pending: Dict[int, Any] = {}
+#: key -> what the C call still uses until it completes (progress and write callbacks).
+keepalive: Dict[int, Any] = {}
 #: next(_keys) is atomic under the GIL; 0 would be NULL, so keys start at 1.
 new_key = itertools.count(1).__next__
 
@@ -39,6 +41,7 @@ _HANDLE = "_call_handle"
 
 
 def _on_complete(code: int, response: int, key: int) -> None:
+    keepalive.pop(key, None)
     try:
         waiter = pending.pop(key)
     except KeyError:

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Mapping
 from ctypes import byref, c_void_p, cast
 from typing import Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from . import _ffi, _interrupts, _readers
-from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, new_key, pending
+from ._calls import TRAMPOLINE, AsyncCall, DrupalFuture, LoopDispatcher, keepalive, new_key, pending
 from ._convert import (MAX_SIZE, HeadersArg, Query, header_array, invalid, query_array, seconds, small_int,
                        text)
+from ._tokens import oauth_options, token_provider
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
 from ._jsonapi_document import Document, Resource
@@ -133,13 +135,14 @@ class _ClientBase(Managed, Hooks):
                 triples += [text(entity_type, "entity_paths type"), text(canonical, "entity_paths canonical path"),
                             text(create, "entity_paths create path")]
             options.entity_paths = _ffi.string_array(triples)
-        # The C hooks live as long as this object (the library calls them until it is freed).
-        self._c_request_hook = None
+        # The C hooks live as long as the session (the library calls them until every handle on
+        # it is freed): held by ``_session``, which every language view of this client shares.
+        self._session: Dict[str, Any] = {}
         if on_request is not None:
             if not callable(on_request):
                 raise TypeError("on_request must be callable")
-            self._c_request_hook = request_hook(on_request)
-            options.request_hook = cast(self._c_request_hook, c_void_p)
+            self._session["request_hook"] = request_hook(on_request)
+            options.request_hook = cast(self._session["request_hook"], c_void_p)
         if log.isEnabledFor(logging.DEBUG):
             options.log_hook = cast(LOG_HOOK, c_void_p)
         out = c_void_p()
@@ -149,6 +152,8 @@ class _ClientBase(Managed, Hooks):
 
     def _setup(self, handle: int) -> None:
         self._setup_hooks()
+        self._languages: Dict[str, "_LanguageHandle"] = {}
+        self._languages_lock = threading.Lock()
         self._adopt(handle)
 
     @classmethod
@@ -159,13 +164,19 @@ class _ClientBase(Managed, Hooks):
         out = c_void_p()
         _lib.drupal_unimplemented_client_new(byref(out))
         client.base_url = "unimplemented:"
-        client._c_request_hook = None
+        client._session = {}
         client._setup(out.value)
         return client
 
     @staticmethod
     def _free_handle(handle: int) -> None:
         _lib.drupal_client_free(handle)
+
+    def _before_free(self, handle: int) -> None:
+        with self._languages_lock:
+            views, self._languages = list(self._languages.values()), {}
+        for view in views:   # their calls in flight are cancelled too
+            view.close()
 
     def _after_free(self) -> None:
         self._drop_hooks()
@@ -191,6 +202,53 @@ class _ClientBase(Managed, Hooks):
         """Stops sending Basic or Bearer credentials (a login session is kept until logout)."""
         self._state_call(_lib.drupal_client_set_no_auth)
 
+    def set_oauth(self, client_id: str, client_secret: Optional[str] = None, *, username: Optional[str] = None,
+                  password: Optional[str] = None, refresh_token: Optional[str] = None, grant: Optional[str] = None,
+                  scope: Optional[str] = None, token_path: Optional[str] = None, client_auth: str = "body",
+                  refresh_margin: Optional[float] = None) -> None:
+        """Switches to OAuth 2 (contrib simple_oauth): the library gets Bearer tokens from the site's
+        token endpoint and keeps them fresh. Nothing is sent yet (see :meth:`oauth_authenticate`).
+
+        The token is refreshed before it expires and once after a 401 that refuses it (the request
+        is then retried once); concurrent calls wait for that one refresh. Drupal rotates the
+        refresh token every time; ``client_credentials`` has none, so a new token is fetched; a
+        password session whose refresh is refused logs in again once. A failed token request
+        raises :class:`AuthenticationError` with ``oauth_error`` (``invalid_client``,
+        ``invalid_grant``, ...), never retried in a loop. Tokens and secrets are never logged.
+
+        Args:
+            client_id: the consumer's client id; client_secret: its secret (None for a public one).
+            username, password: for the password grant (simple_oauth_password_grant).
+            refresh_token: start from a refresh token obtained elsewhere.
+            grant: ``"client_credentials"``, ``"password"`` or ``"refresh_token"``; by default the
+                password grant when a username is given, the refresh_token grant when a refresh
+                token is, else client_credentials.
+            scope: space-separated scopes (default: the consumer's).
+            token_path: the token endpoint (default ``/oauth/token``).
+            client_auth: ``"body"`` (form parameters, default) or ``"basic"`` (an HTTP Basic header).
+            refresh_margin: seconds before expiry to refresh (default 30, at most half the token's
+                lifetime; 0: only on expiry or after a 401).
+        """
+        options = oauth_options(client_id, client_secret, username, password, refresh_token, grant, scope,
+                                token_path, client_auth, refresh_margin)
+        self._state_call(_lib.drupal_client_set_oauth, byref(options))
+
+    def set_token_provider(self, provider: Callable[[str], Any]) -> None:
+        """Sends Bearer tokens from ``provider(reason)``, for sites that mint tokens some other way.
+
+        ``reason`` is ``"initial"``, ``"expiring"`` (the held token expires within 30 s) or
+        ``"rejected"`` (the site refused it, or :meth:`oauth_authenticate` was called). Return the
+        token (a str), or ``(token, expires_in_seconds)``. It runs on a library thread, at most once
+        at a time for this client, with the same refreshes and single flight as :meth:`set_oauth`;
+        what it raises fails the waiting calls (a :class:`DrupalError` with its code, anything else
+        as ``DRUPAL_E_INTERNAL``, logged to the ``drupalsdk`` logger).
+        """
+        if not callable(provider):
+            raise TypeError("provider must be callable")
+        c_provider = token_provider(provider)
+        self._state_call(_lib.drupal_client_set_token_provider, c_provider, None)
+        self._session["token_provider"] = c_provider   # called until the authentication changes
+
     @property
     def has_session(self) -> bool:
         """True while the client holds a login session (from :meth:`login`, not yet logged out or
@@ -201,6 +259,48 @@ class _ClientBase(Managed, Hooks):
         """Drops the session cookie and tokens locally, without a request (the site keeps the
         session until it expires; :meth:`logout` ends it there). Basic/Bearer credentials stay."""
         self._state_call(_lib.drupal_client_forget_session)
+
+    # ---- Languages ----------------------------------------------------------------------------
+
+    def in_language(self, language: Optional[str], *, force: bool = False) -> Any:
+        """This client in a language: a client of the same class on the same session (one login,
+        one CSRF and OAuth token, one cookie jar and pool for every language) whose calls go under
+        the language's path prefix (``"fr"`` -> ``/fr/node/1``, ``/fr/jsonapi/...``; ``""`` is the
+        default language, without a prefix).
+
+        Reads of an entity with no translation in the language answer the original (no 404):
+        compare its ``langcode`` (``node["langcode"][0]["value"]``, :attr:`Response.langcode`).
+        Core REST's traps are refused with ``DRUPAL_E_STATE`` unless ``force``: an update of an
+        entity that has no such translation (Drupal would change the ORIGINAL, and a ``langcode``
+        in the body its language) and a delete (it deletes the whole entity, every translation).
+        A create makes a new entity in the default language. Closing the view does not close this
+        client; closing this client does not end the view's session.
+
+        Every method also takes ``language=`` for one call (same rules, without ``force``).
+        """
+        out = c_void_p()
+        code = text(language, "language") if language is not None else None
+        self._state_call(lambda handle: _lib.drupal_client_with_language(byref(out), handle, code,
+                                                                         1 if force else 0))
+        view = type(self).__new__(type(self))
+        view.base_url = self.base_url
+        view._session = self._session
+        view._setup(out.value)  # type: ignore[arg-type]
+        return view
+
+    def _language_owner(self, language: Any) -> Managed:
+        """The handle a ``language=`` call runs on: this client's for None, else a cached view."""
+        if language is None:
+            return self
+        key = text(language, "language").decode()
+        with self._languages_lock:
+            view = self._languages.get(key)
+            if view is None or view.closed:
+                out = c_void_p()
+                self._state_call(lambda handle: _lib.drupal_client_with_language(byref(out), handle,
+                                                                                 key.encode(), 0))
+                view = self._languages[key] = _LanguageHandle(out.value)  # type: ignore[arg-type]
+        return view
 
     # ---- Running operations ---------------------------------------------------------------------
 
@@ -230,12 +330,14 @@ class _ClientBase(Managed, Hooks):
         call = c_void_p()
         handle = owner._enter()
         pending[key] = waiter
+        keepalive[key] = args   # callbacks among them are called until the call completes
         try:
             code = operation.start(byref(call), handle, *args, TRAMPOLINE, key)
             if code:
                 raise _last_error(code)
         except BaseException:
             pending.pop(key, None)
+            keepalive.pop(key, None)
             raise
         finally:
             owner._exit()
@@ -244,6 +346,17 @@ class _ClientBase(Managed, Hooks):
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
         return "<%s %s (%s)>" % (type(self).__name__, getattr(self, "base_url", "?"), state)
+
+
+class _LanguageHandle(Managed):
+    """Owns the drupal_client of a ``language=`` call (a handle on the same session)."""
+
+    def __init__(self, handle: int) -> None:
+        self._adopt(handle)
+
+    @staticmethod
+    def _free_handle(handle: int) -> None:
+        _lib.drupal_client_free(handle)
 
 
 class _Pager(Managed):
@@ -301,9 +414,10 @@ class Client(_ClientBase):
         finally:
             _response_free(response)
 
-    def _submit(self, operation: Operation, args: Tuple[Any, ...], kind: int) -> DrupalFuture:
+    def _submit(self, operation: Operation, args: Tuple[Any, ...], kind: int,
+                owner: Optional[Managed] = None) -> DrupalFuture:
         future = DrupalFuture(kind)
-        future._attach(self._start(operation, args, future))
+        future._attach(self._start(operation, args, future, owner))
         return future
 
     def view_all(self, path: str, query: Query = None, *, max_pages: int = 1000) -> Iterator[Dict[str, Any]]:

@@ -28,7 +28,7 @@ from typing import Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple
 __all__ = [
     "DrupalError", "HTTPError", "RedirectError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
-    "CancelledError", "TooLargeError", "DecodeError", "Headers", "ErrorObject",
+    "CancelledError", "TooLargeError", "DecodeError", "Headers", "ErrorObject", "OAuthError",
 ]
 
 
@@ -97,6 +97,17 @@ class ErrorObject(NamedTuple):
     members: Dict[str, str]
 
 
+class OAuthError(NamedTuple):
+    """What an OAuth 2 failure says: the token endpoint's error document (``error``,
+    ``error_description``, ``hint``), or the ``WWW-Authenticate: Bearer`` challenge of a 401 that
+    refused a token (``error`` "access_denied", ``error_description`` such as "Access token could
+    not be verified", ``realm``). Absent members are ``None``."""
+    error: str
+    error_description: Optional[str]
+    hint: Optional[str]
+    realm: Optional[str]
+
+
 class DrupalError(Exception):
     """Base class of every error the library reports.
 
@@ -109,19 +120,23 @@ class DrupalError(Exception):
             gives ``""``; for JSON:API, the first error's ``detail``), or ``None`` when the answer
             carried none.
         jsonapi_errors: every entry of a JSON:API error document (:class:`ErrorObject` values).
+        oauth_error: an :class:`OAuthError` for failed token requests (``invalid_client``,
+            ``invalid_grant``, ...) and refused Bearer tokens, else ``None``.
         body: the response body (``b""`` when there was none).
         headers: the response headers (a case-insensitive :class:`Headers` mapping).
     """
 
     def __init__(self, message: str, *, code: str = "DRUPAL_E_INTERNAL", status: Optional[int] = None,
                  body: bytes = b"", headers: Optional[Headers] = None, drupal_message: Optional[str] = None,
-                 jsonapi_errors: "List[ErrorObject] | None" = None) -> None:
+                 jsonapi_errors: "List[ErrorObject] | None" = None,
+                 oauth_error: Optional[OAuthError] = None) -> None:
         Exception.__init__(self, message)
         self.code = code
         self.status = status
         self.message = message
         self.drupal_message = drupal_message
         self.jsonapi_errors: List[ErrorObject] = list(jsonapi_errors or ())
+        self.oauth_error = oauth_error
         self.body = body
         self.headers: Headers = headers if headers is not None else _EMPTY_HEADERS
 
@@ -137,14 +152,14 @@ class DrupalError(Exception):
     def __reduce__(self):  # type: ignore[override]
         return (_rebuild, (type(self), self.message, self.code, self.status, self.body,
                            self.headers.items_raw(), getattr(self, "violations", None), self.drupal_message,
-                           self.jsonapi_errors))
+                           self.jsonapi_errors, self.oauth_error))
 
 
 def _rebuild(cls, message, code, status, body, fields, violations, drupal_message=None,  # type: ignore[no-untyped-def]
-             jsonapi_errors=None):
+             jsonapi_errors=None, oauth_error=None):
     error = cls.__new__(cls)
     DrupalError.__init__(error, message, code=code, status=status, body=body, headers=Headers(fields),
-                         drupal_message=drupal_message, jsonapi_errors=jsonapi_errors)
+                         drupal_message=drupal_message, jsonapi_errors=jsonapi_errors, oauth_error=oauth_error)
     if violations is not None:
         error.violations = violations
     return error
@@ -167,7 +182,8 @@ class RedirectError(HTTPError):
 
 
 class AuthenticationError(HTTPError):
-    """401: no or bad credentials; also login's 400 for an unknown user name or password."""
+    """401: no or bad credentials; also login's 400 for an unknown user name or password, and a
+    refused OAuth token request (``oauth_error`` says why)."""
 
 
 class AuthorizationError(HTTPError):

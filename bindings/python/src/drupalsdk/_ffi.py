@@ -62,6 +62,11 @@ DRUPAL_EVENT_RETRY = 5
 
 DRUPAL_CLIENT_OPTIONS_VERSION = 3
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
+DRUPAL_OAUTH_OPTIONS_VERSION = 1
+
+DRUPAL_OAUTH_CLIENT_CREDENTIALS = 1
+DRUPAL_OAUTH_PASSWORD = 2
+DRUPAL_OAUTH_REFRESH_TOKEN = 3
 
 # ---- Library lookup ------------------------------------------------------------------------------
 
@@ -198,6 +203,42 @@ INTERRUPT_CALLBACK = CFUNCTYPE(c_int, c_void_p)
 REQUEST_HOOK = CFUNCTYPE(c_int, c_void_p, c_void_p)
 #: void (*drupal_log_hook)(const char *line, void *userdata)
 LOG_HOOK = CFUNCTYPE(None, c_char_p, c_void_p)
+#: drupal_code (*drupal_token_provider)(drupal_token_request *, void *userdata)
+TOKEN_PROVIDER = CFUNCTYPE(c_int, c_void_p, c_void_p)
+#: int (*drupal_progress_callback)(int64_t done, int64_t total, void *userdata)
+PROGRESS_CALLBACK = CFUNCTYPE(c_int, ctypes.c_int64, ctypes.c_int64, c_void_p)
+#: int (*drupal_write_callback)(const void *data, size_t length, void *userdata)
+WRITE_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
+
+DRUPAL_TRANSFER_OPTIONS_VERSION = 1
+
+
+class TransferOptions(Structure):
+    """drupal_transfer_options."""
+    _fields_ = [
+        ("version", c_uint),
+        ("progress", PROGRESS_CALLBACK),
+        ("progress_userdata", c_void_p),
+        ("write", WRITE_CALLBACK),
+        ("write_userdata", c_void_p),
+    ]
+
+
+class OAuthOptions(Structure):
+    """drupal_oauth_options."""
+    _fields_ = [
+        ("version", c_uint),
+        ("grant", c_int),
+        ("client_id", c_char_p),
+        ("client_secret", c_char_p),
+        ("username", c_char_p),
+        ("password", c_char_p),
+        ("refresh_token", c_char_p),
+        ("scope", c_char_p),
+        ("token_path", c_char_p),
+        ("client_auth_basic", c_int),
+        ("refresh_margin", c_double),
+    ]
 
 
 class MockAnswer(Structure):
@@ -246,6 +287,13 @@ _SIGNATURES = [
     ("drupal_client_set_basic_auth", _code, _h, _s, _s),
     ("drupal_client_set_bearer_token", _code, _h, _s),
     ("drupal_client_set_no_auth", _code, _h),
+    ("drupal_client_set_oauth", _code, _h, POINTER(OAuthOptions)),
+    ("drupal_client_with_language", _code, _out, _h, _s, c_uint),
+    ("drupal_client_set_token_provider", _code, _h, TOKEN_PROVIDER, c_void_p),
+    ("drupal_token_request_reason", c_int, _h),
+    ("drupal_token_request_set", _code, _h, _s, c_double),
+    ("drupal_oauth_authenticate", _code, _out, _h, *_ASYNC_TAIL),
+    ("drupal_oauth_authenticate_sync", _code, _out, _h),
     ("drupal_client_has_session", c_int, _h),
     ("drupal_client_forget_session", _code, _h),
     ("drupal_unimplemented_client_new", _code, _out),
@@ -274,6 +322,20 @@ _SIGNATURES = [
     ("drupal_entity_delete_sync", _code, _out, _h, _s, _s),
     ("drupal_file_upload", _code, _out, _h, _s, _s, _s, _s, c_char_p, c_size_t, *_ASYNC_TAIL),
     ("drupal_file_upload_sync", _code, _out, _h, _s, _s, _s, _s, c_char_p, c_size_t),
+    # accounts and paths
+    ("drupal_user_register", _code, _out, _h, _s, _s, _s, _s, *_ASYNC_TAIL),
+    ("drupal_user_register_sync", _code, _out, _h, _s, _s, _s, _s),
+    ("drupal_user_password_reset", _code, _out, _h, _s, _s, *_ASYNC_TAIL),
+    ("drupal_user_password_reset_sync", _code, _out, _h, _s, _s),
+    ("drupal_path_resolve", _code, _out, _h, _s, *_ASYNC_TAIL),
+    ("drupal_path_resolve_sync", _code, _out, _h, _s),
+    # streamed files
+    ("drupal_file_upload_path", _code, _out, _h, _s, _s, _s, _s, _s, POINTER(TransferOptions), *_ASYNC_TAIL),
+    ("drupal_file_upload_path_sync", _code, _out, _h, _s, _s, _s, _s, _s, POINTER(TransferOptions)),
+    ("drupal_file_download", _code, _out, _h, _s, _s, POINTER(TransferOptions), *_ASYNC_TAIL),
+    ("drupal_file_download_sync", _code, _out, _h, _s, _s, POINTER(TransferOptions)),
+    ("drupal_file_entity_download", _code, _out, _h, _s, _s, POINTER(TransferOptions), *_ASYNC_TAIL),
+    ("drupal_file_entity_download_sync", _code, _out, _h, _s, _s, POINTER(TransferOptions)),
     # views and requests
     ("drupal_view", _code, _out, _h, _s, _strv, *_ASYNC_TAIL),
     ("drupal_view_sync", _code, _out, _h, _s, _strv),
@@ -327,6 +389,8 @@ _SIGNATURES = [
     ("drupal_response_error_kind", c_int, _h),
     ("drupal_response_logged_in", _code, POINTER(c_int), _h),
     ("drupal_response_drupal_message", c_char_p, _h),
+    ("drupal_response_oauth_error", c_char_p, _h, _s),
+    ("drupal_response_langcode", c_char_p, _h),
     ("drupal_response_jsonapi_error_count", c_size_t, _h),
     ("drupal_response_jsonapi_error_member_at", _code, POINTER(c_char_p), POINTER(c_char_p), _h, c_size_t,
      c_size_t),
@@ -402,6 +466,7 @@ def check(code: int, function=None, arguments=None) -> int:  # type: ignore[no-u
 
 for _name in ("drupal_client_options_init", "drupal_client_new", "drupal_client_set_basic_auth",
               "drupal_client_set_bearer_token", "drupal_client_set_no_auth", "drupal_client_forget_session",
+              "drupal_client_set_oauth", "drupal_client_set_token_provider", "drupal_client_with_language",
               "drupal_view_pager_new", "drupal_jsonapi_pager_new", "drupal_client_add_listener",
               "drupal_client_remove_listener", "drupal_mock_client_new", "drupal_mock_add_user",
               "drupal_mock_add_entity", "drupal_mock_stub", "drupal_mock_stub_answers", "drupal_mock_add_view",

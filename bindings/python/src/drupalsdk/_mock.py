@@ -39,7 +39,7 @@ class _MockSite:
         out = c_void_p()
         _lib.drupal_mock_client_new(byref(out))
         self.base_url = "mock:"
-        self._c_request_hook = None
+        self._session = {}
         self._setup(out.value)  # type: ignore[attr-defined]
 
     def add_user(self, name: str, password: str, roles: Iterable[str] = ()) -> str:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 from . import _ffi
 from ._calls import DrupalFuture
 from ._convert import Body, HeadersArg, Id, Query, json_body, query_array, request_options, text
+from ._transfers import Progress, Write, transfer_options
 from ._jsonapi_document import Document, Resource
 from ._jsonapi_query import Query as JSONAPIQuery, query_handle
 from ._response import (KIND_ANSWER, KIND_BOOL, KIND_DOCUMENT, KIND_DOCUMENT_PAGE, KIND_JSON, KIND_NONE, KIND_PAGE,
@@ -102,6 +103,47 @@ def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data:
             text(filename, "filename"), data, len(data))
 
 
+def _upload_file_path(entity_type: str, bundle: str, field: str, path: str, filename: Optional[str] = None, *,
+                      progress: Optional[Progress] = None) -> Tuple[Any, ...]:
+    """Uploads the file at ``path`` to a file field, streamed as it is sent (never read whole).
+
+    Args:
+        filename: the name Drupal stores (default: the path's base name); quotes and control
+            characters are refused (InvalidArgumentError), non-ASCII goes as UTF-8.
+        progress: ``progress(sent, total)`` on a library thread as the bytes go; return False to
+            cancel (:class:`CancelledError`).
+    Returns:
+        the file entity (reference its fid from the host entity).
+    """
+    return (text(entity_type, "entity_type"), text(bundle, "bundle"), text(field, "field"), text(str(path), "path"),
+            None if filename is None else text(filename, "filename"), transfer_options(progress))
+
+
+def _download_arguments(path: Any, write: Optional[Write], progress: Optional[Progress]) -> Tuple[Any, ...]:
+    return None if path is None else text(str(path), "path"), transfer_options(progress, write)
+
+
+def _download(url: str, path: Optional[str] = None, *, write: Optional[Write] = None,
+              progress: Optional[Progress] = None) -> Tuple[Any, ...]:
+    """Downloads a file's content (a public ``/sites/default/files/...`` or private ``/system/files/...``
+    URL under the base URL, fetched with the client's credentials) to ``path`` (written to
+    ``path + ".part"``, renamed once complete, removed on failure) or to ``write(chunk)`` (return
+    False to stop), streamed, within ``max_body_size`` (:class:`TooLargeError`).
+
+    Args:
+        progress: ``progress(received, total)`` (total None when unknown); False cancels.
+    Returns:
+        a :class:`Response` with the answer's status and headers (its content stays empty).
+    """
+    return (text(url, "url"),) + _download_arguments(path, write, progress)
+
+
+def _download_file(file_id: Id, path: Optional[str] = None, *, write: Optional[Write] = None,
+                   progress: Optional[Progress] = None) -> Tuple[Any, ...]:
+    """As :meth:`download`, for a file entity: its ``uri`` URL is read first (``/entity/file/<id>``)."""
+    return (text(file_id, "file_id"),) + _download_arguments(path, write, progress)
+
+
 def _view(path: str, query: Query = None) -> Tuple[Any, ...]:
     """GETs one page of a Views REST export: ``client.view("/api/articles", {"page": 1})`` -> rows."""
     return text(path, "path"), query_array(query)
@@ -126,6 +168,54 @@ def _request(method: str, path: str, *, query: Query = None, headers: HeadersArg
     """
     return Call((text(method, "method"), text(path, "path"), request_options(query, headers, body, format)),
                 KIND_RESPONSE if raise_for_status else KIND_ANSWER)
+
+
+def _optional_text(value: Optional[str], what: str) -> Optional[bytes]:
+    return None if value is None else text(value, what)
+
+
+def _register(name: str, mail: str, password: Optional[str] = None,
+              fields: Optional[Dict[str, Any]] = None) -> Tuple[Any, ...]:
+    """Registers an account (anonymous; the site's user_registration REST resource).
+
+    Args:
+        password: None on sites that mail the user a link (they refuse one with a 422).
+        fields: more fields in Drupal's REST JSON, ``{"timezone": [{"value": "Europe/Paris"}]}``.
+    Returns:
+        the new account as anonymous may see it (Drupal answers 200, not 201; no mail, no roles).
+    Raises:
+        ValidationError: name or mail taken (one violation per field), or a password the site refuses.
+        AuthorizationError: the caller is logged in.
+    """
+    return (text(name, "name"), text(mail, "mail"), _optional_text(password, "password"),
+            None if fields is None else json_body(fields))
+
+
+def _reset_password(name: Optional[str] = None, mail: Optional[str] = None) -> Tuple[Any, ...]:
+    """Asks for a password reset e-mail for the account with this name or e-mail address. Drupal
+    answers the same whether or not the account exists (no account enumeration): returns None."""
+    return _optional_text(name, "name"), _optional_text(mail, "mail")
+
+
+def _resolve_path(path: str) -> Tuple[Any, ...]:
+    """What a path or alias is, by decoupled_router: ``{"resolved", "entity": {"type", "bundle", "id",
+    "uuid", "canonical"}, "label", "jsonapi": {"individual", "resourceName", ...}, ...}``.
+
+    Raises:
+        NotFoundError: "Unable to resolve path ..." (nothing matches).
+    """
+    return (text(path, "path"),)
+
+
+def _oauth_authenticate() -> Tuple[Any, ...]:
+    """Fetches an OAuth token now (after :meth:`set_oauth` or :meth:`set_token_provider`), so that bad
+    credentials show at once; returns what was obtained, never the token:
+    ``{"token_type": "Bearer", "has_refresh_token": True, "refresh_in": 270}``.
+
+    Raises:
+        AuthenticationError: the token endpoint refused (``oauth_error`` says why).
+    """
+    return ()
 
 
 def _next_page() -> Tuple[Any, ...]:
@@ -274,6 +364,12 @@ OPERATIONS: List[Operation] = [
     Operation("delete", _lib.drupal_entity_delete, _lib.drupal_entity_delete_sync, KIND_NONE, _delete, None),
     Operation("upload_file", _lib.drupal_file_upload, _lib.drupal_file_upload_sync, KIND_JSON, _upload_file,
               Entity),
+    Operation("upload_file_path", _lib.drupal_file_upload_path, _lib.drupal_file_upload_path_sync, KIND_JSON,
+              _upload_file_path, Entity),
+    Operation("download", _lib.drupal_file_download, _lib.drupal_file_download_sync, KIND_RESPONSE, _download,
+              Response),
+    Operation("download_file", _lib.drupal_file_entity_download, _lib.drupal_file_entity_download_sync,
+              KIND_RESPONSE, _download_file, Response),
     Operation("view", _lib.drupal_view, _lib.drupal_view_sync, KIND_JSON, _view, List[Dict[str, Any]]),
     Operation("request", _lib.drupal_request, _lib.drupal_request_sync, KIND_RESPONSE, _request, Response),
     Operation("jsonapi_get", _lib.drupal_jsonapi_get, _lib.drupal_jsonapi_get_sync, KIND_DOCUMENT, _jsonapi_get,
@@ -305,6 +401,13 @@ OPERATIONS: List[Operation] = [
               KIND_DOCUMENT, _jsonapi_entry_point, Document),
     Operation("jsonapi_follow", _lib.drupal_jsonapi_follow, _lib.drupal_jsonapi_follow_sync, KIND_DOCUMENT,
               _jsonapi_follow, Document),
+    Operation("register", _lib.drupal_user_register, _lib.drupal_user_register_sync, KIND_JSON, _register, Entity),
+    Operation("reset_password", _lib.drupal_user_password_reset, _lib.drupal_user_password_reset_sync, KIND_NONE,
+              _reset_password, None),
+    Operation("resolve_path", _lib.drupal_path_resolve, _lib.drupal_path_resolve_sync, KIND_JSON, _resolve_path,
+              Dict[str, Any]),
+    Operation("oauth_authenticate", _lib.drupal_oauth_authenticate, _lib.drupal_oauth_authenticate_sync, KIND_JSON,
+              _oauth_authenticate, Dict[str, Any]),
 ]
 
 #: The pager's step; on the pager's handle, not the client's (see Client.view_all).
@@ -317,13 +420,19 @@ NEXT_DOCUMENT = Operation("next_page", _lib.drupal_pager_next, _lib.drupal_pager
 
 # ---- Making the methods ---------------------------------------------------------------------------
 
+_LANGUAGE_DOC = """
+``language="fr"`` runs this one call under that language's path prefix (``""``: the default
+language), on this client's session; see :meth:`Client.in_language`."""
+
+
 def _describe(method: Callable[..., Any], name: str, operation: Operation, returns: Any, doc: str) -> None:
     signature = inspect.signature(operation.arguments)
     self_parameter = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    language = inspect.Parameter("language", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[str])
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = doc
+    method.__doc__ = doc.rstrip() + "\n" + _LANGUAGE_DOC
     method.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[self_parameter, *signature.parameters.values()], return_annotation=returns)
+        parameters=[self_parameter, *signature.parameters.values(), language], return_annotation=returns)
 
 
 # The methods below read the operation's fields once, when they are made: a method call then costs
@@ -332,11 +441,12 @@ def _describe(method: Callable[..., Any], name: str, operation: Operation, retur
 def _blocking(operation: Operation) -> Callable[..., Any]:
     arguments, default_kind = operation.arguments, operation.kind
 
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def method(self: Any, *args: Any, language: Optional[str] = None, **kwargs: Any) -> Any:
         prepared = arguments(*args, **kwargs)
+        owner = self if language is None else self._language_owner(language)
         if prepared.__class__ is Call:
-            return self._call_on(self, operation, prepared.args, prepared.kind)
-        return self._call_on(self, operation, prepared, default_kind)
+            return self._call_on(owner, operation, prepared.args, prepared.kind)
+        return self._call_on(owner, operation, prepared, default_kind)
     _describe(method, operation.name, operation, operation.returns, operation.arguments.__doc__ or "")
     return method
 
@@ -344,11 +454,12 @@ def _blocking(operation: Operation) -> Callable[..., Any]:
 def _submitting(operation: Operation) -> Callable[..., Any]:
     arguments, default_kind = operation.arguments, operation.kind
 
-    def method(self: Any, *args: Any, **kwargs: Any) -> DrupalFuture:
+    def method(self: Any, *args: Any, language: Optional[str] = None, **kwargs: Any) -> DrupalFuture:
         prepared = arguments(*args, **kwargs)
+        owner = None if language is None else self._language_owner(language)
         if prepared.__class__ is Call:
-            return self._submit(operation, prepared.args, prepared.kind)
-        return self._submit(operation, prepared, default_kind)
+            return self._submit(operation, prepared.args, prepared.kind, owner)
+        return self._submit(operation, prepared, default_kind, owner)
     _describe(method, "submit_" + operation.name, operation, DrupalFuture,
               "As :meth:`%s`, returning a ``concurrent.futures.Future`` at once." % operation.name)
     return method
@@ -357,11 +468,12 @@ def _submitting(operation: Operation) -> Callable[..., Any]:
 def _awaiting(operation: Operation) -> Callable[..., Any]:
     arguments, default_kind = operation.arguments, operation.kind
 
-    async def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+    async def method(self: Any, *args: Any, language: Optional[str] = None, **kwargs: Any) -> Any:
         prepared = arguments(*args, **kwargs)
+        owner = None if language is None else self._language_owner(language)
         if prepared.__class__ is Call:
-            return await self._await(operation, prepared.args, prepared.kind)
-        return await self._await(operation, prepared, default_kind)
+            return await self._await(operation, prepared.args, prepared.kind, owner)
+        return await self._await(operation, prepared, default_kind, owner)
     _describe(method, operation.name, operation, operation.returns,
               "As :meth:`Client.%s`, awaitable." % operation.name)
     return method

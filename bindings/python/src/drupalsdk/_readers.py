@@ -21,6 +21,7 @@ _violation_at = lib.drupal_response_violation_at
 _drupal_message = lib.drupal_response_drupal_message
 _jsonapi_error_count = lib.drupal_response_jsonapi_error_count
 _jsonapi_error_member_at = lib.drupal_response_jsonapi_error_member_at
+_oauth_error = lib.drupal_response_oauth_error
 
 
 def _text(value: "Optional[bytes]") -> str:
@@ -41,6 +42,19 @@ def response_jsonapi_errors(response: int) -> "List[_errors.ErrorObject]":
         entries.append(_errors.ErrorObject(members.get("title"), members.get("status"), members.get("detail"),
                                            members.get("code"), members.get("source.pointer"), members))
     return entries
+
+
+def response_oauth_error(response: int) -> "Optional[_errors.OAuthError]":
+    """The OAuth error of a response (token document or Bearer challenge), if any."""
+    error = _oauth_error(response, b"error")
+    if error is None:
+        return None
+
+    def member(name: bytes) -> Optional[str]:
+        value = _oauth_error(response, name)
+        return None if value is None else value.decode("utf-8", "replace")
+    return _errors.OAuthError(error.decode("utf-8", "replace"), member(b"error_description"), member(b"hint"),
+                              member(b"realm"))
 
 
 def response_headers(response: int) -> _errors.Headers:
@@ -72,7 +86,8 @@ def response_error(code: int, response: int) -> _errors.DrupalError:
     kwargs = dict(code=code_name(code), status=status or None, body=response_body(response),
                   headers=response_headers(response),
                   drupal_message=None if drupal_message is None else drupal_message.decode("utf-8", "replace"),
-                  jsonapi_errors=response_jsonapi_errors(response) if _jsonapi_error_count(response) else None)
+                  jsonapi_errors=response_jsonapi_errors(response) if _jsonapi_error_count(response) else None,
+                  oauth_error=response_oauth_error(response))
     if cls is _errors.ValidationError:
         path = c_char_p()
         text = c_char_p()

@@ -16,7 +16,9 @@ _free = _ffi.lib.drupal_response_free
 _logged_in = _ffi.lib.drupal_response_logged_in
 _retain = _ffi.lib.drupal_response_retain
 _status = _ffi.lib.drupal_response_status
+_langcode = _ffi.lib.drupal_response_langcode
 _body = _readers.response_body
+_UNREAD = object()
 def _refuse_constant(name: str) -> Any:
     raise ValueError("%s is not JSON" % name)
 
@@ -53,12 +55,13 @@ def _loads(data: bytes) -> Any:
 class Response:
     """The answer to :meth:`Client.request`: status, headers, body.
 
-    ``status`` and ``content`` are read when the call ends; ``headers`` are read from the C
-    response the first time they are asked for (the C response is then released; it is also
-    released by :meth:`close`, by leaving ``with response:``, or when the object is collected).
+    ``status`` and ``content`` are read when the call ends; ``headers`` and ``langcode`` are read
+    from the C response the first time either is asked for (the C response is then released; it
+    is also released by :meth:`close`, by leaving ``with response:``, or when the object is
+    collected).
     """
 
-    __slots__ = ("status", "content", "_handle", "_headers", "_error")
+    __slots__ = ("status", "content", "_handle", "_headers", "_error", "_langcode")
 
     def __init__(self, status: int, content: bytes, handle: Optional[int] = None,
                  headers: Optional[Headers] = None, error: Optional[DrupalError] = None) -> None:
@@ -67,17 +70,32 @@ class Response:
         self._handle = handle
         self._headers = headers
         self._error = error
+        self._langcode: Any = _UNREAD
+
+    def _read_handle(self) -> None:
+        handle = self._handle
+        if self._headers is None:
+            self._headers = _readers.response_headers(handle) if handle else Headers()
+        if self._langcode is _UNREAD:
+            value = _langcode(handle) if handle else None
+            self._langcode = None if value is None else value.decode("utf-8", "replace")
+        self.close()
 
     @property
     def headers(self) -> Headers:
         """The response headers, a case-insensitive read-only mapping."""
-        headers = self._headers
-        if headers is None:
-            handle = self._handle
-            headers = _readers.response_headers(handle) if handle else Headers()
-            self._headers = headers
-            self.close()
-        return headers
+        if self._headers is None:
+            self._read_handle()
+        return self._headers  # type: ignore[return-value]
+
+    @property
+    def langcode(self) -> Optional[str]:
+        """The langcode of the entity the answer carries (core REST's ``langcode`` field, JSON:API's
+        ``data.attributes.langcode``), or None: a read in a language of an entity without that
+        translation answers the original, in its own langcode."""
+        if self._langcode is _UNREAD:
+            self._read_handle()
+        return self._langcode
 
     @property
     def text(self) -> str:

@@ -1,0 +1,153 @@
+import CDrupal
+import Dispatch
+import DrupalSDK
+import FoundationEssentials
+import Synchronization
+
+// OAuth 2: drupal_client_set_oauth, drupal_client_set_token_provider (and drupal_token_request_*,
+// what a provider answers with), drupal_oauth_authenticate, drupal_response_oauth_error. The token
+// state, its refreshes and its single flight are the core's (LiveSession+OAuth).
+
+public typealias CTokenProvider = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> drupal_code
+
+/// The options struct versions this library reads.
+private let knownOAuthVersions: ClosedRange<UInt32> = 1...1
+
+@_cdecl("drupal_client_set_oauth")
+public func drupal_client_set_oauth(_ client: OpaquePointer?,
+                                    _ options: UnsafePointer<drupal_oauth_options>?) -> drupal_code {
+    guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
+    guard let options else { return fail(.invalidArgument, "options is NULL") }
+    let version = UnsafeRawPointer(options).load(as: UInt32.self)
+    guard knownOAuthVersions.contains(version) else {
+        return fail(.invalidArgument, "unknown drupal_oauth_options version \(version)")
+    }
+    do {
+        try handle.client.setAuthentication(.oauth(try oauthSettings(options.pointee)))
+        return drupalOK
+    } catch {
+        return fail(error)
+    }
+}
+
+private func oauthSettings(_ options: drupal_oauth_options) throws -> OAuthSettings {
+    func required(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {
+        guard pointer != nil else { throw DrupalError(.invalidArgument, "options.\(name) is NULL for this grant") }
+        return try CInput.string(pointer, "options.\(name)")
+    }
+    let grant: OAuthSettings.Grant
+    switch options.grant.rawValue {
+    case 1: grant = .clientCredentials
+    case 2: grant = .password(username: try required(options.username, "username"),
+                              password: try required(options.password, "password"))
+    case 3: grant = .refreshToken(try required(options.refresh_token, "refresh_token"))
+    default: throw DrupalError(.invalidArgument, "options.grant \(options.grant.rawValue) is not a drupal_oauth_grant")
+    }
+    var settings = OAuthSettings(clientID: try CInput.string(options.client_id, "options.client_id"),
+                                 clientSecret: try CInput.optionalString(options.client_secret, "options.client_secret"),
+                                 grant: grant, scope: try CInput.optionalString(options.scope, "options.scope"))
+    if let path = try CInput.optionalString(options.token_path, "options.token_path") { settings.tokenPath = path }
+    settings.clientAuthentication = options.client_auth_basic != 0 ? .basicHeader : .body
+    let margin = options.refresh_margin
+    guard !margin.isNaN else { throw DrupalError(.invalidArgument, "options.refresh_margin is not a number") }
+    if margin < 0 { settings.refreshMargin = 0 } else if margin > 0 { settings.refreshMargin = margin }
+    return settings
+}
+
+/// What a drupal_token_request points at while a token provider runs.
+final class TokenRequestBox {
+    let reason: TokenProvider.Reason
+    var token: AccessToken?
+    var problem: String?
+
+    init(_ reason: TokenProvider.Reason) { self.reason = reason }
+
+    static func from(_ pointer: OpaquePointer?) -> TokenRequestBox? {
+        guard let pointer else { return nil }
+        return Unmanaged<TokenRequestBox>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+}
+
+@_cdecl("drupal_client_set_token_provider")
+public func drupal_client_set_token_provider(_ client: OpaquePointer?, _ provider: CTokenProvider?,
+                                             _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
+    guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
+    guard let provider else { return fail(.invalidArgument, "provider is NULL") }
+    let bits = UInt(bitPattern: userdata)
+    do {
+        try handle.client.setAuthentication(.tokenProvider(TokenProvider { reason in
+            // On a thread of its own: a provider may block (a network call, a vault) without
+            // holding up the client's other requests.
+            try await withUnsafeThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { try callProvider(provider, bits, reason) })
+                }
+            }
+        }))
+        return drupalOK
+    } catch {
+        return fail(error)
+    }
+}
+
+private func callProvider(_ provider: CTokenProvider, _ bits: UInt, _ reason: TokenProvider.Reason) throws -> AccessToken {
+    let box = TokenRequestBox(reason)
+    let code = withExtendedLifetime(box) {
+        provider(OpaquePointer(Unmanaged.passUnretained(box).toOpaque()), UnsafeMutableRawPointer(bitPattern: bits))
+    }
+    guard code == drupalOK else {
+        let known = DrupalError.Code(rawValue: Int32(code.rawValue)) ?? .internal
+        throw DrupalError(known, "the token provider returned \(String(cString: drupal_code_name(code)))")
+    }
+    if let problem = box.problem { throw DrupalError(.invalidArgument, problem) }
+    guard let token = box.token else {
+        throw DrupalError(.internal, "the token provider returned DRUPAL_OK without drupal_token_request_set")
+    }
+    return token
+}
+
+@_cdecl("drupal_token_request_reason")
+public func drupal_token_request_reason(_ request: OpaquePointer?) -> drupal_token_reason {
+    drupal_token_reason(UInt32(TokenRequestBox.from(request)?.reason.rawValue ?? 0))
+}
+
+@_cdecl("drupal_token_request_set")
+public func drupal_token_request_set(_ request: OpaquePointer?, _ accessToken: UnsafePointer<CChar>?,
+                                     _ expiresIn: Double) -> drupal_code {
+    guard let box = TokenRequestBox.from(request) else { return fail(.invalidArgument, "request is NULL") }
+    do {
+        let token = AccessToken(try CInput.nonEmptyString(accessToken, "access_token"),
+                                expiresIn: expiresIn > 0 && expiresIn.isFinite ? expiresIn : nil)
+        do {
+            try token.validate()
+        } catch {
+            // The value itself is never quoted: it is a secret.
+            throw DrupalError(.invalidArgument, "access_token contains spaces or control characters")
+        }
+        box.token = token
+        box.problem = nil
+        return drupalOK
+    } catch {
+        box.problem = (error as? DrupalError)?.message
+        return fail(error)
+    }
+}
+
+@_cdecl("drupal_oauth_authenticate")
+public func drupal_oauth_authenticate(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                      _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
+    CallRunner.start(call, client, callback, userdata) { .oauthAuthenticate }
+}
+
+@_cdecl("drupal_oauth_authenticate_sync")
+public func drupal_oauth_authenticate_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                           _ client: OpaquePointer?) -> drupal_code {
+    CallRunner.wait(out, client) { .oauthAuthenticate }
+}
+
+@_cdecl("drupal_response_oauth_error")
+public func drupal_response_oauth_error(_ response: OpaquePointer?, _ member: UnsafePointer<CChar>?)
+    -> UnsafePointer<CChar>? {
+    guard let handle = ResponseHandle.from(response), let member else { return nil }
+    return handle.oauthMember(String(cString: member))
+}

@@ -1,0 +1,233 @@
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file for Drupal's file upload resource (POST /file/upload/{entity_type}/{bundle}/{field}):
+/// bytes in memory, or a file on disk streamed as it is sent (never read whole), with progress.
+public struct FileUpload: Sendable {
+    public var entityType: String
+    public var bundle: String
+    public var field: String
+    /// The name Drupal stores (only its base name is sent; quotes and control characters are
+    /// refused, other characters, non-ASCII included, are sent as UTF-8).
+    public var filename: String
+    public var data: Data
+    /// A file to stream instead of `data`.
+    public var path: String?
+    /// Bytes sent so far and the total, on the thread sending them; false cancels the upload.
+    public var progress: TransferProgress?
+
+    public init(entityType: String, bundle: String, field: String, filename: String, data: Data) {
+        self.entityType = entityType
+        self.bundle = bundle
+        self.field = field
+        self.filename = filename
+        self.data = data
+    }
+
+    /// An upload streamed from the file at `path`, named `filename` (default: the path's base name).
+    public init(entityType: String, bundle: String, field: String, path: String, filename: String? = nil,
+                progress: TransferProgress? = nil) {
+        self.init(entityType: entityType, bundle: bundle, field: field,
+                  filename: filename ?? FileUpload.lastComponent(path), data: Data())
+        self.path = path
+        self.progress = progress
+    }
+
+    /// Throws `.invalidArgument` for a file name or path part that cannot be sent safely, or a
+    /// path that is not a readable regular file, exactly as `uploadFile` would before sending.
+    public func validate() throws { _ = try request() }
+
+    /// POST /file/upload/{entity_type}/{bundle}/{field} with the raw bytes.
+    func request() throws -> DrupalRequest {
+        let segments = try [entityType, bundle, field].map(PathSafety.encodeSegment)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/octet-stream")
+        headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.baseName(filename))\"")
+        var request = DrupalRequest(method: "POST", path: "/file/upload/" + segments.joined(separator: "/"),
+                                    headers: headers, body: path == nil ? data : nil, expectedBody: .object)
+        if let path { request.bodyFile = HTTPBodyFile(path: path, size: try LocalFiles.regularFileSize(path)) }
+        request.progress = progress
+        return request
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        String(path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? "")
+    }
+
+    /// Drupal keeps only the base name and wants it quoted, without quotes, CR or LF inside (it
+    /// cannot be escaped: Drupal's parser ends the name at the first quote; `filename*=` is refused).
+    static func baseName(_ filename: String) throws -> String {
+        let base = filename.hasSuffix("/") || filename.hasSuffix("\\") ? "" : lastComponent(filename)
+        if base.isEmpty || base == "." || base == ".." {
+            throw DrupalError.invalidArgument("the upload file name is empty or a directory")
+        }
+        if base.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") }) {
+            throw DrupalError.invalidArgument("the upload file name contains quotes or control characters")
+        }
+        return base
+    }
+}
+
+/// A file's content to fetch (`DrupalOperation.download`): by URL (public files under
+/// /sites/default/files, private ones under /system/files, sent with the client's credentials),
+/// or by file entity id (its `uri` URL is read first); into a file or a sink, with progress,
+/// within the client's response size cap.
+public struct FileDownload: Sendable {
+    public enum Source: Sendable {
+        /// A path or absolute URL under the base URL.
+        case url(String)
+        /// A file entity's id: GET /entity/file/{id}, then its `uri[0].url`.
+        case fileEntity(String)
+    }
+
+    public enum Destination: Sendable {
+        /// Written to `<path>.part` and renamed to `path` once complete (removed on failure).
+        case file(String)
+        case sink(BodySink)
+    }
+
+    public var source: Source
+    public var destination: Destination
+    /// Bytes received so far and the total when known; false cancels the download.
+    public var progress: TransferProgress?
+
+    public init(_ source: Source, to destination: Destination, progress: TransferProgress? = nil) {
+        self.source = source
+        self.destination = destination
+        self.progress = progress
+    }
+}
+
+/// Local files: the checks made before anything is sent, and reading a file whole for transports
+/// that cannot stream.
+enum LocalFiles {
+    static func regularFileSize(_ path: String) throws -> Int64 {
+        if path.isEmpty { throw DrupalError.invalidArgument("the file path is empty") }
+        try PathSafety.rejectControlCharacters(path, what: "file path")
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw DrupalError.invalidArgument("cannot read \(path): " + String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw DrupalError.invalidArgument("\(path) is not a regular file")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw DrupalError.invalidArgument("cannot read \(path): " + String(cString: strerror(errno)))
+        }
+        return Int64(info.st_size)
+    }
+
+    static func read(_ path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw DrupalError.invalidArgument("cannot open the upload file \(path): " + String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw DrupalError(.network, "reading the upload file \(path) failed: " + String(cString: strerror(errno)))
+            }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+}
+
+/// Where a download's bytes go: a sink of the caller's, or `<path>.part`, opened on the first
+/// byte and renamed to the path at the end. It records whether bytes were delivered (a request
+/// that streamed is not retried) and a write failure (the error the download then gives).
+final class DownloadWriter: @unchecked Sendable {
+    private let destination: FileDownload.Destination
+    private let lock = Mutex<(descriptor: Int32, delivered: Bool, failure: DrupalError?)>((-1, false, nil))
+
+    init(_ destination: FileDownload.Destination) throws {
+        if case .file(let path) = destination {
+            if path.isEmpty { throw DrupalError.invalidArgument("the download's file path is empty") }
+            try PathSafety.rejectControlCharacters(path, what: "download path")
+        }
+        self.destination = destination
+    }
+
+    var delivered: Bool { lock.withLock { $0.delivered } }
+    var failure: DrupalError? { lock.withLock { $0.failure } }
+
+    /// The sink the transfer writes to (on its thread, one chunk at a time).
+    var sink: BodySink {
+        { [self] bytes in write(bytes) }
+    }
+
+    private var partPath: String? {
+        if case .file(let path) = destination { return path + ".part" }
+        return nil
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        switch destination {
+        case .sink(let sink):
+            lock.withLock { $0.delivered = true }
+            return sink(bytes)
+        case .file:
+            return lock.withLock { state in
+                state.delivered = true
+                if state.descriptor < 0 {
+                    guard let part = partPath else { return false }
+                    state.descriptor = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+                    if state.descriptor < 0 {
+                        state.failure = DrupalError(.invalidArgument, "cannot create \(part): "
+                                                    + String(cString: strerror(errno)))
+                        return false
+                    }
+                }
+                var offset = 0
+                while offset < bytes.count {
+                    let count = Glibc.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        state.failure = DrupalError(.network, "writing \(partPath ?? "") failed: "
+                                                    + String(cString: strerror(errno)))
+                        return false
+                    }
+                    offset += count
+                }
+                return true
+            }
+        }
+    }
+
+    /// The download succeeded: the file is complete (empty if no byte came) under its name.
+    func finish() throws {
+        guard case .file(let path) = destination, let part = partPath else { return }
+        try lock.withLock { state in
+            if state.descriptor < 0 { state.descriptor = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+            guard state.descriptor >= 0 else {
+                throw DrupalError(.invalidArgument, "cannot create \(part): " + String(cString: strerror(errno)))
+            }
+            let closed = close(state.descriptor)
+            state.descriptor = -1
+            guard closed == 0, rename(part, path) == 0 else {
+                let why = String(cString: strerror(errno))
+                unlink(part)
+                throw DrupalError(.network, "cannot complete \(path): \(why)")
+            }
+        }
+    }
+
+    /// The download failed: nothing is left behind.
+    func abandon() {
+        guard let part = partPath else { return }
+        lock.withLock { state in
+            if state.descriptor >= 0 {
+                close(state.descriptor)
+                state.descriptor = -1
+            }
+            unlink(part)
+        }
+    }
+}

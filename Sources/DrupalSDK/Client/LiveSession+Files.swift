@@ -1,0 +1,76 @@
+import FoundationEssentials
+
+/// Downloads (`DrupalOperation.download`): the content's URL (a file entity's `uri` URL when given
+/// an id), one GET with the client's credentials (same origin only), the body streamed to the
+/// destination; and the whole-answer delivery for transports that cannot stream.
+extension LiveSession {
+    func checkDownload(_ download: FileDownload) throws {
+        switch download.source {
+        case .url(let url): _ = try PathSafety.normalizeTarget(url, baseURL: baseURL)
+        case .fileEntity(let id): _ = try fileEntityRequest(id)
+        }
+        _ = try DownloadWriter(download.destination)
+    }
+
+    func download(_ download: FileDownload) async throws -> DrupalResponse {
+        let target: String
+        switch download.source {
+        case .url(let url):
+            target = url
+        case .fileEntity(let id):
+            let entity = try await perform(try fileEntityRequest(id))
+            guard let url = try entity.json()["uri"]?[0]?["url"]?.stringValue else {
+                throw DrupalError(.decode, "file \(id) has no uri URL to download", status: entity.status,
+                                  headers: entity.headers, body: entity.body)
+            }
+            target = try contentTarget(url)
+        }
+        let writer = try DownloadWriter(download.destination)
+        // A file's content, not a route: no _format, no language prefix.
+        var request = try checked(DrupalRequest(method: "GET", path: target, format: nil), language: nil)
+        request.progress = download.progress
+        request.bodySink = writer.sink
+        request.writer = writer
+        do {
+            let response = try await perform(request)
+            try writer.finish()
+            return response
+        } catch {
+            writer.abandon()
+            throw writer.failure ?? error
+        }
+    }
+
+    private func fileEntityRequest(_ id: String) throws -> DrupalRequest {
+        try checked(DrupalRequest(method: "GET", path: try paths.canonicalPath("file", id: id), expectedBody: .object),
+                    language: nil)
+    }
+
+    /// A file entity's URL as a target under the base URL: Drupal gives it relative to the host
+    /// ("/sites/default/files/..."; with the site's sub-directory, if any) or absolute.
+    private func contentTarget(_ url: String) throws -> String {
+        let lower = url.prefix(8).lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || basePath.isEmpty { return url }
+        guard url.hasPrefix(basePath + "/") else {
+            throw DrupalError.invalidArgument("the file URL \(PathSafety.redactedForError(Substring(url))) is not "
+                                              + "under the site's base URL")
+        }
+        return String(url.dropFirst(basePath.count))
+    }
+
+    /// For transports that cannot stream: the progress reported once at the end, and a
+    /// successful answer's body handed to the sink whole (within the size cap).
+    static func deliverWhole(_ request: HTTPRequest, _ response: inout HTTPResponse, maxBodySize: Int) throws {
+        let total = Int64(request.bodyFile?.size ?? Int64(request.body?.count ?? response.body.count))
+        if let progress = request.progress, !progress(total, total) {
+            throw DrupalError(.cancelled, "\(request.method) was stopped by its progress callback")
+        }
+        guard let sink = request.bodySink, (200..<300).contains(response.status) else { return }
+        if response.body.count > maxBodySize {
+            throw DrupalError(.tooLarge, "the response is larger than the limit of \(maxBodySize) bytes")
+        }
+        let delivered = response.body.withUnsafeBytes { sink($0) }
+        response.body = Data()
+        if !delivered { throw DrupalError(.cancelled, "\(request.method) was stopped by its write callback") }
+    }
+}

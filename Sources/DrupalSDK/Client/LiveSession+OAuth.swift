@@ -1,0 +1,233 @@
+import FoundationEssentials
+
+/// The OAuth token of a client (`Authentication.oauth` or `.tokenProvider`): one state per client
+/// (access token, when to refresh it, refresh token), fetched once for all concurrent callers
+/// (single flight, as the CSRF token is), refreshed before its expiry and once after a 401 whose
+/// Bearer challenge refuses it. Tokens and secrets never reach events, logs or error messages.
+extension LiveSession {
+    /// The token state, inside `State`.
+    struct OAuthState {
+        var accessToken: String?
+        /// When the token is due for a refresh (expiry minus the margin); nil when its lifetime is unknown.
+        var refreshAt: ContinuousClock.Instant?
+        var refreshToken: String?
+        /// Single flight: while one caller fetches, the others wait here.
+        var fetching = false
+        var waiters: [UnsafeContinuation<String, any Error>] = []
+        var lastFetch: Result<String, DrupalError>?
+        /// Bumped when the authentication changes: a fetch started before does not store its token.
+        var generation = 0
+
+        func isFresh(_ now: ContinuousClock.Instant) -> Bool {
+            accessToken != nil && (refreshAt.map { now < $0 } ?? true)
+        }
+
+        /// Forgets the token (the authentication changed): the next request fetches anew.
+        mutating func reset() {
+            accessToken = nil
+            refreshAt = nil
+            refreshToken = nil
+            lastFetch = nil
+            generation += 1
+        }
+    }
+
+    /// Whether this client's requests need a managed token that it does not hold fresh now (they
+    /// then run as a task, which fetches it first).
+    func needsTokenFetch() -> Bool {
+        guard tokensManaged.load(ordering: .relaxed) else { return false }
+        let now = ContinuousClock.now
+        return state.withLock { $0.authentication.managesTokens && !$0.oauth.isFresh(now) }
+    }
+
+    /// The access token to send: the held one while fresh, else one fetch shared by every
+    /// concurrent caller. With `forceRefresh`, a token other than `stale` that someone else
+    /// fetched meanwhile is used as is; otherwise a new one is fetched (again shared). Nil when
+    /// the client's authentication manages no tokens.
+    func oauthToken(forceRefresh: Bool, stale: String?) async throws -> String? {
+        enum Step { case none, have(String), fetch(Int, TokenProvider.Reason), wait }
+        let now = ContinuousClock.now
+        let step = state.withLock { state -> Step in
+            guard state.authentication.managesTokens else { return .none }
+            let oauth = state.oauth
+            if let held = oauth.accessToken {
+                if forceRefresh ? (stale != nil && held != stale) : oauth.isFresh(now) { return .have(held) }
+            }
+            if oauth.fetching { return .wait }
+            state.oauth.fetching = true
+            let reason: TokenProvider.Reason = oauth.accessToken == nil ? .initial : forceRefresh ? .rejected : .expiring
+            return .fetch(oauth.generation, reason)
+        }
+        switch step {
+        case .none:
+            return nil
+        case .have(let token):
+            return token
+        case .wait:
+            return try await withUnsafeThrowingContinuation { continuation in
+                let finished = state.withLock { state -> Result<String, DrupalError>? in
+                    if state.oauth.fetching {
+                        state.oauth.waiters.append(continuation)
+                        return nil
+                    }
+                    return state.oauth.lastFetch ?? .failure(DrupalError(.internal, "the OAuth token fetch vanished"))
+                }
+                if let finished { continuation.resume(with: finished.mapError { $0 as any Error }) }
+            }
+        case .fetch(let generation, let reason):
+            let result: Result<String, DrupalError>
+            do {
+                let token = try await fetchAccessToken(reason)
+                try token.validate()
+                result = .success(token.value)
+                store(token, generation: generation)
+            } catch {
+                result = .failure(DrupalError.wrapping(error))
+            }
+            let waiters = state.withLock { state -> [UnsafeContinuation<String, any Error>] in
+                state.oauth.fetching = false
+                state.oauth.lastFetch = result
+                defer { state.oauth.waiters.removeAll() }
+                return state.oauth.waiters
+            }
+            for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+            return try result.get()
+        }
+    }
+
+    private func store(_ token: AccessToken, generation: Int) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard state.oauth.generation == generation else { return }
+            let margin = oauthMargin(state.authentication)
+            state.oauth.accessToken = token.value
+            state.authorizationHeader = "Bearer " + token.value
+            if let refresh = token.refreshToken { state.oauth.refreshToken = refresh }
+            state.oauth.refreshAt = token.expiresIn.map { lifetime in
+                now + .milliseconds(Int64(max(0, lifetime - min(margin, lifetime / 2)) * 1000))
+            }
+        }
+    }
+
+    private func oauthMargin(_ authentication: Authentication) -> Double {
+        if case .oauth(let settings) = authentication { return settings.refreshMargin }
+        return 30
+    }
+
+    /// A new token from the provider, or from the token endpoint: the refresh token when one is
+    /// held, else (or when it is refused as invalid_grant) the configured grant. At most two
+    /// token requests, never a loop.
+    private func fetchAccessToken(_ reason: TokenProvider.Reason) async throws -> AccessToken {
+        let (authentication, refreshToken) = state.withLock { ($0.authentication, $0.oauth.refreshToken) }
+        switch authentication {
+        case .tokenProvider(let provider):
+            do {
+                return try await provider.fetch(reason)
+            } catch {
+                var failure = DrupalError.wrapping(error)
+                if failure.code == .http || failure.code == .internal { failure.kind = .authentication }
+                failure.message = "the token provider failed: " + failure.message
+                throw failure
+            }
+        case .oauth(let settings):
+            if let refreshToken {
+                do {
+                    return try await requestToken(settings, grant: .refreshToken(refreshToken))
+                } catch let error as DrupalError where error.oauthError?.error == "invalid_grant" {
+                    // Revoked or expired: the configured grant can start again, unless it is this one.
+                    if case .refreshToken = settings.grant { throw error }
+                    state.withLock { $0.oauth.refreshToken = nil }
+                }
+            }
+            return try await requestToken(settings, grant: settings.grant)
+        default:
+            throw DrupalError(.state, "the client's authentication has no OAuth token to fetch")
+        }
+    }
+
+    /// One POST to the token endpoint: form-encoded (simple_oauth reads no JSON), the client's
+    /// credentials in the body or a Basic header, no other credentials, no language prefix.
+    private func requestToken(_ settings: OAuthSettings, grant: OAuthSettings.Grant) async throws -> AccessToken {
+        var form: [(String, String)] = []
+        switch grant {
+        case .clientCredentials: form.append(("grant_type", "client_credentials"))
+        case .password(let username, let password):
+            form += [("grant_type", "password"), ("username", username), ("password", password)]
+        case .refreshToken(let token): form += [("grant_type", "refresh_token"), ("refresh_token", token)]
+        }
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/x-www-form-urlencoded")
+        switch settings.clientAuthentication {
+        case .body:
+            form.append(("client_id", settings.clientID))
+            if let secret = settings.clientSecret { form.append(("client_secret", secret)) }
+        case .basicHeader:
+            // RFC 6749 2.3.1: both form-encoded, then Basic.
+            let pair = PathSafety.formEncode(settings.clientID) + ":" + PathSafety.formEncode(settings.clientSecret ?? "")
+            headers.add("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())
+        }
+        if let scope = settings.scope, !scope.isEmpty { form.append(("scope", scope)) }
+        let body = form.map { PathSafety.formEncode($0.0) + "=" + PathSafety.formEncode($0.1) }.joined(separator: "&")
+        let request = DrupalRequest(method: "POST", path: settings.tokenPath, headers: headers, body: Data(body.utf8),
+                                    format: nil, sendsCSRFToken: false, sendsAuthorization: false)
+        let response = try await sendRetrying(request, csrfToken: nil)
+        return try LiveSession.accessToken(from: response, path: settings.tokenPath)
+    }
+
+    /// Reads a token endpoint's answer; failures carry its error document (never a token).
+    static func accessToken(from response: HTTPResponse, path: String) throws -> AccessToken {
+        guard response.status == 200 else {
+            var error = DrupalError(response: response, method: "POST", path: path)
+            error.kind = .authentication
+            let detail = error.oauthError?.summary ?? error.message
+            error.message = "the OAuth token request failed (HTTP \(response.status)): " + detail
+            throw error
+        }
+        // The answer holds the tokens: an error about it keeps its status, never its body.
+        func malformed(_ why: String) -> DrupalError {
+            var error = DrupalError(.decode, "the OAuth token answer " + why, status: response.status)
+            error.kind = .authentication
+            return error
+        }
+        guard let json = JSONValue.parse(response.body) else { return try { throw malformed("is not JSON") }() }
+        guard let value = json["access_token"]?.stringValue, !value.isEmpty else {
+            throw malformed("has no access_token")
+        }
+        if let type = json["token_type"]?.stringValue, !type.caseInsensitiveEquals("Bearer") {
+            throw malformed("is not a Bearer token (token_type \(type.prefix(32)))")
+        }
+        let lifetime = json["expires_in"]?.numberValue ?? json["expires_in"]?.stringValue.flatMap { Double($0) }
+        let token = AccessToken(value, expiresIn: lifetime, refreshToken: json["refresh_token"]?.stringValue)
+        do {
+            try token.validate()
+        } catch {
+            throw malformed("holds an access token that cannot be sent in a header")
+        }
+        return token
+    }
+
+    /// Whether a 401 refuses the Bearer token that was sent (simple_oauth's challenge).
+    static func refusesBearerToken(_ response: HTTPResponse) -> Bool {
+        response.status == 401 && response.headers.values(for: "WWW-Authenticate").contains {
+            OAuthError.bearerChallenge($0) != nil
+        }
+    }
+
+    /// Runs `authenticate`: a token fetched now (as after a refusal); the answer says what was
+    /// obtained, without the token itself.
+    func authenticate() async throws -> DrupalResponse {
+        guard try await oauthToken(forceRefresh: true, stale: nil) != nil else {
+            throw DrupalError(.state, "authenticate needs OAuth authentication (or a token provider) on the client")
+        }
+        let (refreshAt, refresh) = state.withLock { ($0.oauth.refreshAt, $0.oauth.refreshToken != nil) }
+        // Written in a fixed order (a dictionary's would change from run to run).
+        var document = #"{"token_type":"Bearer","has_refresh_token":"# + (refresh ? "true" : "false")
+        if let refreshAt {
+            document += #","refresh_in":"# + String(max(0, (refreshAt - ContinuousClock.now).components.seconds))
+        }
+        document += "}"
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/json")
+        return HTTPResponse(status: 200, headers: headers, body: Data(document.utf8))
+    }
+}

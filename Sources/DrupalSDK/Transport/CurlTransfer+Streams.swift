@@ -1,0 +1,112 @@
+import CCurl
+import CCurlShim
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Streams on libcurl: a request body read from a file as libcurl asks for it (READFUNCTION),
+/// progress (XFERINFOFUNCTION, which also cancels), and a successful answer's body handed to the
+/// request's sink instead of the response (the size cap still counts every byte).
+struct StreamState {
+    /// Whether the answer's status was looked at (on its first body bytes), and whether it is a
+    /// success whose body goes to the sink.
+    var decided = false
+    var sinking = false
+    var sunk = 0
+    /// The last progress reported, so that an unchanged one is not reported again.
+    var reported: (Int64, Int64) = (-1, -1)
+    /// Set when the sink or the progress callback stopped the transfer.
+    var stoppedByCaller = false
+}
+
+extension CurlTransfer {
+    /// Opens the upload file and sets the read and progress callbacks; an error when the file
+    /// cannot be opened (it was there when the client checked it).
+    func configureStreams(_ easy: UnsafeMutableRawPointer) -> DrupalError? {
+        let unmanaged = Unmanaged.passUnretained(self).toOpaque()
+        if let file = request.bodyFile {
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                return DrupalError(.invalidArgument, "cannot open the upload file \(file.path): "
+                                   + String(cString: strerror(errno)))
+            }
+            uploadDescriptor = descriptor
+            _ = shim_curl_easy_setopt_read(easy, curlReadFile)
+            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_READDATA, unmanaged)
+            if request.method == "POST" {
+                _ = shim_curl_easy_setopt_long(easy, CURLOPT_POST, 1)
+                _ = shim_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(file.size))
+            } else {
+                _ = shim_curl_easy_setopt_long(easy, CURLOPT_UPLOAD, 1)
+                _ = shim_curl_easy_setopt_off(easy, CURLOPT_INFILESIZE_LARGE, curl_off_t(file.size))
+            }
+        }
+        if request.progress != nil {
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
+            _ = shim_curl_easy_setopt_xferinfo(easy, curlProgress)
+            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_XFERINFODATA, unmanaged)
+        }
+        return nil
+    }
+
+    func closeUpload() {
+        if uploadDescriptor >= 0 { close(uploadDescriptor) }
+        uploadDescriptor = -1
+    }
+
+    /// Whether the answer's body goes to the sink: decided on its first bytes, from the status.
+    func sinksBody() -> Bool {
+        if !streamState.decided {
+            streamState.decided = true
+            var status = 0
+            if let easy { _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
+            streamState.sinking = (200..<300).contains(status)
+        }
+        return streamState.sinking
+    }
+
+    func appendStreamed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        streamState.sunk += bytes.count
+        if streamState.sunk > maxBodySize {
+            exceededMaxBody = true
+            return false
+        }
+        guard let sink = request.bodySink, sink(bytes) else {
+            streamState.stoppedByCaller = true
+            return false
+        }
+        return true
+    }
+
+    fileprivate func readUpload(into buffer: UnsafeMutablePointer<CChar>, _ capacity: Int) -> Int {
+        while true {
+            let count = read(uploadDescriptor, buffer, capacity)
+            if count >= 0 { return count }
+            if errno != EINTR { return Int(CURL_READFUNC_ABORT) }
+        }
+    }
+
+    fileprivate func reportProgress(download: (Int64, Int64), upload: (Int64, Int64)) -> Int32 {
+        guard let progress = request.progress else { return 0 }
+        let (done, total) = request.bodyFile != nil || request.body != nil ? upload : download
+        if streamState.reported == (done, total) { return 0 }
+        streamState.reported = (done, total)
+        if progress(done, total > 0 ? total : nil) { return 0 }
+        streamState.stoppedByCaller = true
+        return 1
+    }
+}
+
+private let curlReadFile: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    buffer, size, count, userdata in
+    guard let userdata, let buffer else { return Int(CURL_READFUNC_ABORT) }
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().readUpload(into: buffer, size * count)
+}
+
+private let curlProgress: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t)
+    -> Int32 = { userdata, downloadTotal, downloadNow, uploadTotal, uploadNow in
+    guard let userdata else { return 0 }
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+        .reportProgress(download: (Int64(downloadNow), Int64(downloadTotal)), upload: (Int64(uploadNow), Int64(uploadTotal)))
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import DrupalSDK
+
+/// Uploads streamed from a path (progress, cancellation, safe file names) and downloads to a path
+/// or a sink (public and private files, by URL and by file entity, progress, the size cap).
+final class FileTests: FakeDrupalTestCase {
+    var directory: URL!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("drupalsdk-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A file of `count` bytes (a PNG signature, then a pattern).
+    func makeFile(_ name: String, _ count: Int) throws -> (path: String, data: Data) {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        data.append(contentsOf: (0..<(count - 8)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let url = directory.appendingPathComponent(name)
+        try data.write(to: url)
+        return (url.path, data)
+    }
+
+    func admin() throws -> DrupalClient { try makeClient { $0.authentication = .basic(user: "admin", password: "admin") } }
+
+    final class Steps: Sendable {
+        let steps = Mutex<[(Int64, Int64?)]>([])
+        func add(_ done: Int64, _ total: Int64?) { steps.withLock { $0.append((done, total)) } }
+        var all: [(Int64, Int64?)] { steps.withLock { $0 } }
+    }
+
+    func testUploadStreamsAFileWithProgress() async throws {
+        let (path, data) = try makeFile("big.png", 300_000)
+        let steps = Steps()
+        let client = try admin()
+        let upload = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path) {
+            steps.add($0, $1)
+            return true
+        }
+        let file = try await client.uploadFile(upload).json()
+        XCTAssertEqual(file["filename"]?[0]?["value"]?.stringValue, "big.png")
+        XCTAssertEqual(file["filesize"]?[0]?["value"]?.idString, "300000")
+        let last = try XCTUnwrap(steps.all.last)
+        XCTAssertEqual(last.0, 300_000)
+        XCTAssertEqual(last.1, 300_000)
+        XCTAssertTrue(zip(steps.all, steps.all.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+        // The stored bytes are the file's.
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let content = Data(try server.control("GET", url))
+        XCTAssertEqual(content, data)
+    }
+
+    func testAnUploadIsCancelledByItsProgressCallback() async throws {
+        let (path, _) = try makeFile("cancel.png", 2_000_000)
+        let client = try admin()
+        let upload = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path) { done, _ in
+            done < 100_000
+        }
+        let error = await expectError { try await client.uploadFile(upload) }
+        XCTAssertEqual(error?.code, .cancelled)
+    }
+
+    func testFileNamesAreSafe() async throws {
+        let (path, _) = try makeFile("source.png", 100)
+        let client = try admin()
+        for bad in ["a\"b.png", "a\r\nX-Evil: 1.png", "", "dir/", "tab\t.png"] {
+            let upload = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path, filename: bad)
+            XCTAssertThrowsError(try upload.validate(), bad) { XCTAssertEqual(($0 as? DrupalError)?.code, .invalidArgument) }
+        }
+        let accented = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path,
+                                  filename: "C:\\photos\\café été.png")
+        let file = try await client.uploadFile(accented).json()
+        XCTAssertEqual(file["filename"]?[0]?["value"]?.stringValue, "café été.png")
+        let disposition = JSONValue.parse(try server.control("GET", "/__fake/last-request"))?["headers"]?.arrayValue?
+            .first { $0[0]?.stringValue == "Content-Disposition" }?[1]?.stringValue
+        XCTAssertNotNil(disposition)
+        let missing = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: directory.path + "/nope.png")
+        XCTAssertThrowsError(try missing.validate())
+        let folder = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: directory.path)
+        XCTAssertThrowsError(try folder.validate())
+    }
+
+    func testDownloadToAPathAndASink() async throws {
+        let (path, data) = try makeFile("photo.png", 200_000)
+        let client = try admin()
+        let file = try await client.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                          path: path)).json()
+        let fid = try XCTUnwrap(file["fid"]?[0]?["value"]?.idString)
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let target = directory.appendingPathComponent("copy.png").path
+        let steps = Steps()
+        let answer = try await client.download(FileDownload(.url(url), to: .file(target)) { steps.add($0, $1); return true })
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertTrue(answer.body.isEmpty)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: target)), data)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target + ".part"))
+        XCTAssertEqual(steps.all.last?.0, 200_000)
+        XCTAssertEqual(steps.all.last?.1, 200_000)
+
+        let received = Mutex(Data())
+        let chunks = Mutex(0)
+        _ = try await client.download(FileDownload(.fileEntity(fid), to: .sink({ bytes in
+            received.withLock { $0.append(contentsOf: bytes) }
+            chunks.withLock { $0 += 1 }
+            return true
+        })))
+        XCTAssertEqual(received.withLock { $0 }, data)
+        XCTAssertGreaterThan(chunks.withLock { $0 }, 1)
+
+        let stopped = await expectError {
+            try await client.download(FileDownload(.url(url), to: .sink({ _ in false })))
+        }
+        XCTAssertEqual(stopped?.code, .cancelled)
+    }
+
+    func testTheSizeCapAndErrorsLeaveNoFile() async throws {
+        let (path, _) = try makeFile("large.png", 50_000)
+        let file = try await admin().uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                           path: path)).json()
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let small = try makeClient {
+            $0.authentication = .basic(user: "admin", password: "admin")
+            $0.transport.maxBodySize = 10_000
+        }
+        let target = directory.appendingPathComponent("capped.png").path
+        let tooLarge = await expectError { try await small.download(FileDownload(.url(url), to: .file(target))) }
+        XCTAssertEqual(tooLarge?.code, .tooLarge)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target + ".part"))
+        let missing = await expectError {
+            try await small.download(FileDownload(.url("/sites/default/files/nope.png"), to: .file(target)))
+        }
+        XCTAssertEqual(missing?.status, 404)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target + ".part"))
+        XCTAssertThrowsError(try small.start(.download(FileDownload(.url("https://elsewhere.example/x"), to: .file(target)))) { _ in })
+        XCTAssertThrowsError(try small.start(.download(FileDownload(.url(url), to: .file("")))) { _ in })
+    }
+
+    func testPrivateFilesNeedTheClientsCredentials() async throws {
+        let made = JSONValue.parse(try server.control("POST", "/__fake/private-file",
+                                                      json: #"{"name": "report.txt", "uid": 2, "data_base64": "c2VjcmV0IHJlcG9ydA=="}"#))
+        let fid = try XCTUnwrap(made?["fid"]?.idString)
+        let target = directory.appendingPathComponent("report.txt").path
+        let anonymous = try makeClient()
+        let refused = await expectError {
+            try await anonymous.download(FileDownload(.url(try XCTUnwrap(made?["url"]?.stringValue)), to: .file(target)))
+        }
+        XCTAssertEqual(refused?.status, 403)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        let owner = try makeClient()
+        _ = try await owner.login("editor", "editor")
+        _ = try await owner.download(FileDownload(.fileEntity(fid), to: .file(target)))
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "secret report")
+    }
+
+    func testTheMockClientStreamsThroughTheWholeBodyFallback() async throws {
+        let (path, _) = try makeFile("mock.png", 5_000)
+        let client = DrupalClient.mock(MockDrupal())
+        _ = try await client.login("admin", "admin")
+        let steps = Steps()
+        let file = try await client.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                          path: path) { steps.add($0, $1); return true }).json()
+        XCTAssertEqual(steps.all.last?.0, 5_000)
+        XCTAssertEqual(file["filesize"]?[0]?["value"]?.idString, "5000")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import XCTest
+@testable import DrupalSDK
+
+/// Languages by path prefix against the fake's extended site (French at /fr, Article 1 translated):
+/// reads and their fallback, JSON:API under the prefix, updates of translations, the guarded
+/// traps of core REST, and one session shared by every language.
+final class LanguageTests: XCTestCase {
+    var server: FakeDrupalServer { FakeDrupalServer.extended }
+
+    override func setUp() async throws {
+        try server.reset()
+    }
+
+    func admin() throws -> DrupalClient {
+        var configuration = DrupalClient.Configuration()
+        configuration.authentication = .basic(user: "admin", password: "admin")
+        return try DrupalClient.live(baseURL: server.baseURL, configuration: configuration)
+    }
+
+    static func title(_ response: DrupalResponse) throws -> String? {
+        try response.json()["title"]?[0]?["value"]?.stringValue
+    }
+
+    func lastRequests() throws -> [JSONValue] {
+        JSONValue.parse(try server.control("GET", "/__fake/requests"))?["requests"]?.arrayValue ?? []
+    }
+
+    func testFrenchReadsAndTheirFallback() async throws {
+        let client = try DrupalClient.live(baseURL: server.baseURL)
+        let french = try client.inLanguage("fr")
+        let translated = try await french.get("node", "1")
+        XCTAssertEqual(try Self.title(translated), "Article 1 FR")
+        XCTAssertEqual(translated.langcode, "fr")
+        let untranslated = try await french.get("node", "2")   // no translation: the original, no 404
+        XCTAssertEqual(try Self.title(untranslated), "Article 2")
+        XCTAssertEqual(untranslated.langcode, "en")
+        let english = try await client.get("node", "1")
+        XCTAssertEqual(english.langcode, "en")
+        // Per call, and the call's own language wins over the client's ("" is the default language).
+        let perCall = try await client.perform(.inLanguage("fr", .get(entityType: "node", id: "1")))
+        XCTAssertEqual(try Self.title(try XCTUnwrap(perCall)), "Article 1 FR")
+        let back = try await french.perform(.inLanguage("", .get(entityType: "node", id: "1")))
+        XCTAssertEqual(back?.langcode, "en")
+        let targets = try lastRequests().compactMap { $0["target"]?.stringValue }
+        XCTAssertEqual(targets, ["/fr/node/1?_format=json", "/fr/node/2?_format=json", "/node/1?_format=json",
+                                 "/fr/node/1?_format=json", "/node/1?_format=json"])
+    }
+
+    func testJSONAPIUnderThePrefix() async throws {
+        let french = try DrupalClient.live(baseURL: server.baseURL).inLanguage("fr")
+        let collection = try await french.request(DrupalRequest(
+            method: "GET", path: "/jsonapi/node/article", query: [("filter[drupal_internal__nid]", "1")], format: nil))
+        let document = try collection.json()
+        XCTAssertEqual(document["data"]?[0]?["attributes"]?["title"]?.stringValue, "Article 1 FR")
+        let link = try XCTUnwrap(document["links"]?["self"]?["href"]?.stringValue)
+        XCTAssertTrue(link.contains("/fr/jsonapi/"), link)
+        // A link that carries the prefix already is not prefixed twice.
+        let again = try await french.request(DrupalRequest(method: "GET", path: link, format: nil))
+        XCTAssertEqual(again.status, 200)
+        let uuid = try XCTUnwrap(document["data"]?[0]?["id"]?.stringValue)
+        let individual = try await french.request(DrupalRequest(method: "GET", path: "/jsonapi/node/article/" + uuid,
+                                                                format: nil))
+        XCTAssertEqual(individual.langcode, "fr")
+        XCTAssertEqual(LanguagePrefix.apply("fr", to: "/"), "/fr")
+        XCTAssertEqual(LanguagePrefix.apply("fr", to: "/fr"), "/fr")
+        XCTAssertEqual(LanguagePrefix.apply("fr", to: "/fra/x"), "/fr/fra/x")
+    }
+
+    func testUpdatingAnExistingTranslationLeavesTheOriginal() async throws {
+        let client = try admin()
+        let body = Data(#"{"type":[{"target_id":"article"}],"title":[{"value":"Article 1 FR (modifié)"}]}"#.utf8)
+        let updated = try await client.inLanguage("fr").update("node", "1", body)
+        XCTAssertEqual(try Self.title(updated), "Article 1 FR (modifié)")
+        XCTAssertEqual(updated.langcode, "fr")
+        let english = try await client.get("node", "1")
+        XCTAssertEqual(try Self.title(english), "Article 1")
+        let methods = try lastRequests().compactMap { $0["method"]?.stringValue }
+        XCTAssertEqual(methods, ["GET", "PATCH", "GET"])   // the guard's GET, then the PATCH
+    }
+
+    func testAnUpdateOfAnUntranslatedEntityIsRefusedUnlessForced() async throws {
+        let client = try admin()
+        let body = Data(#"{"type":[{"target_id":"article"}],"langcode":[{"value":"fr"}],"title":[{"value":"Devenu français"}]}"#.utf8)
+        do {
+            _ = try await client.inLanguage("fr").update("node", "2", body)
+            XCTFail("expected the guard")
+        } catch let error as DrupalError {
+            XCTAssertEqual(error.code, .state)
+            XCTAssertTrue(error.message.contains("has no fr translation"), error.message)
+        }
+        XCTAssertEqual(try lastRequests().compactMap { $0["method"]?.stringValue }, ["GET"])
+        let unchanged = try await client.get("node", "2")
+        XCTAssertEqual(try Self.title(unchanged), "Article 2")
+        // Forced, Drupal does what 82g recorded: the original changes its language.
+        let forced = try await client.inLanguage("fr", force: true).update("node", "2", body)
+        XCTAssertEqual(forced.langcode, "fr")
+        let original = try await client.get("node", "2")
+        XCTAssertEqual(original.langcode, "fr")
+    }
+
+    func testADeleteUnderAPrefixIsRefusedUnlessForced() async throws {
+        let client = try admin()
+        do {
+            _ = try await client.inLanguage("fr").delete("node", "1")
+            XCTFail("expected the guard")
+        } catch let error as DrupalError {
+            XCTAssertEqual(error.code, .state)
+            XCTAssertTrue(error.message.contains("deletes the whole node"), error.message)
+        }
+        XCTAssertTrue(try lastRequests().isEmpty)
+        _ = try await client.inLanguage("fr", force: true).delete("node", "1")   // 85: the whole node
+        do {
+            _ = try await client.get("node", "1")
+            XCTFail("expected a 404")
+        } catch let error as DrupalError {
+            XCTAssertEqual(error.status, 404)
+        }
+    }
+
+    func testOneSessionForEveryLanguage() async throws {
+        let client = try DrupalClient.live(baseURL: server.baseURL)
+        _ = try await client.login("admin", "admin")
+        let french = try client.inLanguage("fr")
+        XCTAssertTrue(french.hasSession())
+        let body = Data(#"{"type":[{"target_id":"article"}],"title":[{"value":"Session FR"}]}"#.utf8)
+        let updated = try await french.update("node", "1", body)   // the same cookie and CSRF token
+        XCTAssertEqual(try Self.title(updated), "Session FR")
+        let logins = try lastRequests().filter { $0["target"]?.stringValue?.hasPrefix("/user/login") == true }
+        XCTAssertEqual(logins.count, 1)
+    }
+
+    func testLanguagesThatAreNotPrefixesAreRefused() throws {
+        let client = try DrupalClient.live(baseURL: server.baseURL)
+        for bad in ["../x", "f r", "fr/", "fr?x", String(repeating: "a", count: 65), "fr\r\n"] {
+            XCTAssertThrowsError(try client.inLanguage(bad)) { XCTAssertEqual(($0 as? DrupalError)?.code, .invalidArgument) }
+            XCTAssertThrowsError(try client.start(.inLanguage(bad, .get(entityType: "node", id: "1"))) { _ in })
+        }
+        XCTAssertNoThrow(try client.inLanguage(nil))
+        XCTAssertNoThrow(try client.inLanguage("pt-br"))
+    }
+}

@@ -1,0 +1,300 @@
+/* Streamed files from C against the fake: uploads from a path (progress, cancellation, safe file
+ * names), downloads to a path or a write callback (public and private files, by URL and by file
+ * entity, progress, the size cap, nothing left behind on failure), async and _sync, bad input. */
+#include "check.h"
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static void path_in(char *out, size_t size, const char *name) { snprintf(out, size, "%s/%s", dir, name); }
+
+static int exists(const char *path) {
+    struct stat info;
+    return stat(path, &info) == 0;
+}
+
+/* A file of n bytes: a PNG signature, then a pattern. */
+static void make_file(const char *path, size_t n) {
+    FILE *f = fopen(path, "wb");
+    size_t i;
+    const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    fwrite(png, 1, 8, f);
+    for (i = 8; i < n; i++) fputc((int)((i * 31) & 0xff), f);
+    fclose(f);
+}
+
+static int same_content(const char *a, const char *b) {
+    FILE *x = fopen(a, "rb"), *y = fopen(b, "rb");
+    int same = x && y, cx, cy;
+    while (same) {
+        cx = fgetc(x);
+        cy = fgetc(y);
+        if (cx != cy) same = 0;
+        if (cx == EOF || cy == EOF) break;
+    }
+    if (x) fclose(x);
+    if (y) fclose(y);
+    return same;
+}
+
+typedef struct {
+    int calls;
+    int64_t last_done, last_total;
+    int monotonic;
+    int64_t cancel_after;  /* 0 = never */
+} progress_state;
+
+static int on_progress(int64_t done, int64_t total, void *userdata) {
+    progress_state *p = userdata;
+    if (done < p->last_done) p->monotonic = 0;
+    p->calls++;
+    p->last_done = done;
+    p->last_total = total;
+    return p->cancel_after && done >= p->cancel_after;
+}
+
+typedef struct {
+    size_t bytes;
+    int chunks;
+    int stop;
+} sink_state;
+
+static int on_write(const void *data, size_t length, void *userdata) {
+    sink_state *s = userdata;
+    (void)data;
+    s->bytes += length;
+    s->chunks++;
+    return s->stop;
+}
+
+static drupal_client *admin_client(void) {
+    drupal_client *c = new_client();
+    CHECK_CODE(drupal_client_set_basic_auth(c, "admin", "admin"), DRUPAL_OK);
+    return c;
+}
+
+/* Uploads path; returns the file's id and URL (caller frees the URL), or NULL. */
+static char *upload(drupal_client *c, const char *path, const char *filename, char *fid, size_t fid_size) {
+    drupal_response *r = NULL;
+    json_t *file = NULL, *uri;
+    int64_t id = 0;
+    char *url = NULL;
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", path, filename, NULL), DRUPAL_OK);
+    if (drupal_response_json(&file, r) == DRUPAL_OK) {
+        drupal_json_field_int(&id, file, "fid");
+        snprintf(fid, fid_size, "%lld", (long long)id);
+        uri = json_array_get(json_object_get(file, "uri"), 0);
+        if (json_string_value(json_object_get(uri, "url"))) url = strdup(json_string_value(json_object_get(uri, "url")));
+        json_decref(file);
+    }
+    drupal_response_free(r);
+    return url;
+}
+
+static void test_upload_from_path(void) {
+    drupal_client *c = admin_client();
+    drupal_response *r = NULL;
+    drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
+    progress_state p = {0, 0, 0, 1, 0};
+    json_t *file = NULL;
+    const char *name = NULL;
+    int64_t size = 0;
+    char path[512];
+    waiter w;
+    fake_reset();
+    path_in(path, sizeof path, "big.png");
+    make_file(path, 300000);
+    o.progress = on_progress;
+    o.progress_userdata = &p;
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", path, NULL, &o), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 201);
+    CHECK_CODE(drupal_response_json(&file, r), DRUPAL_OK);
+    CHECK_CODE(drupal_json_field_string(&name, file, "filename"), DRUPAL_OK);
+    CHECK_STR(name, "big.png");
+    CHECK_CODE(drupal_json_field_int(&size, file, "filesize"), DRUPAL_OK);
+    CHECK_INT(size, 300000);
+    json_decref(file);
+    drupal_response_free(r);
+    CHECK(p.calls > 0 && p.monotonic);
+    CHECK_INT(p.last_done, 300000);
+    CHECK_INT(p.last_total, 300000);
+
+    /* Async, named explicitly, non-ASCII kept as UTF-8. */
+    ASYNC(w, drupal_file_upload_path(NULL, c, "node", "article", "field_image", path, "caf\xc3\xa9 \xc3\xa9t\xc3\xa9.png",
+                                     NULL, waiter_callback, &w));
+    CHECK_INT(w.code, DRUPAL_OK);
+    if (w.response && drupal_response_json(&file, w.response) == DRUPAL_OK) {
+        CHECK_CODE(drupal_json_field_string(&name, file, "filename"), DRUPAL_OK);
+        CHECK_STR(name, "caf\xc3\xa9 \xc3\xa9t\xc3\xa9.png");
+        json_decref(file);
+    }
+    waiter_clear(&w);
+
+    /* Cancelled by the progress callback. */
+    path_in(path, sizeof path, "huge.png");
+    make_file(path, 3000000);
+    p.cancel_after = 100000;
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", path, NULL, &o), DRUPAL_E_CANCELLED);
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
+static void test_upload_refusals(void) {
+    drupal_client *c = admin_client();
+    drupal_response *r = (drupal_response *)&c;
+    drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
+    sink_state s = {0, 0, 0};
+    char path[512];
+    const char *bad_names[] = {"a\"b.png", "a\r\nX-Evil: 1.png", "dir/", "tab\t.png", ""};
+    size_t i;
+    path_in(path, sizeof path, "small.png");
+    make_file(path, 100);
+    for (i = 0; i < sizeof bad_names / sizeof bad_names[0]; i++) {
+        CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", path, bad_names[i], NULL),
+                   DRUPAL_E_INVALID_ARGUMENT);
+        CHECK(r == NULL);
+    }
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", dir, NULL, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "not a regular file") != NULL);
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", "/no/such/file.png", NULL, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", NULL, NULL, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    o.write = on_write;
+    o.write_userdata = &s;
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", path, NULL, &o),
+               DRUPAL_E_INVALID_ARGUMENT);
+    o.write = NULL;
+    o.version = 7;
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", path, NULL, &o),
+               DRUPAL_E_INVALID_ARGUMENT);
+    drupal_client_free(c);
+}
+
+static void test_downloads(void) {
+    drupal_client *c = admin_client(), *small = NULL;
+    drupal_response *r = NULL;
+    drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
+    drupal_client_options co = DRUPAL_CLIENT_OPTIONS_INIT;
+    progress_state p = {0, 0, 0, 1, 0};
+    sink_state s = {0, 0, 0};
+    char source[512], target[512], part[600], fid[32];
+    char *url;
+    size_t length = 99;
+    waiter w;
+    fake_reset();
+    path_in(source, sizeof source, "photo.png");
+    make_file(source, 200000);
+    url = upload(c, source, NULL, fid, sizeof fid);
+    CHECK(url != NULL);
+    if (url == NULL) return;
+    path_in(target, sizeof target, "copy.png");
+    snprintf(part, sizeof part, "%s.part", target);
+
+    o.progress = on_progress;
+    o.progress_userdata = &p;
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, target, &o), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 200);
+    drupal_response_body(r, &length);
+    CHECK_INT(length, 0);
+    drupal_response_free(r);
+    CHECK(same_content(source, target));
+    CHECK(!exists(part));
+    CHECK_INT(p.last_done, 200000);
+    CHECK_INT(p.last_total, 200000);
+    unlink(target);
+
+    /* By file entity, to a write callback, async. */
+    o.progress = NULL;
+    o.write = on_write;
+    o.write_userdata = &s;
+    ASYNC(w, drupal_file_entity_download(NULL, c, fid, NULL, &o, waiter_callback, &w));
+    CHECK_INT(w.code, DRUPAL_OK);
+    waiter_clear(&w);
+    CHECK_INT(s.bytes, 200000);
+    CHECK(s.chunks > 1);
+    s.stop = 1;
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, NULL, &o), DRUPAL_E_CANCELLED);
+    drupal_response_free(r);
+
+    /* The size cap: refused, and nothing left behind; so for a 404. */
+    co.max_body_size = 10000;
+    CHECK_CODE(drupal_client_new(&small, base_url(), &co), DRUPAL_OK);
+    CHECK_CODE(drupal_file_download_sync(&r, small, url, target, NULL), DRUPAL_E_TOO_LARGE);
+    drupal_response_free(r);
+    CHECK(!exists(target) && !exists(part));
+    CHECK_CODE(drupal_file_download_sync(&r, small, "/sites/default/files/nope.png", target, NULL), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 404);
+    drupal_response_free(r);
+    CHECK(!exists(target) && !exists(part));
+    CHECK_CODE(drupal_file_entity_download_sync(&r, small, "999", target, NULL), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 404);
+    drupal_response_free(r);
+
+    /* Bad input: nothing sent. */
+    o.write = on_write;
+    r = (drupal_response *)&r;
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, target, &o), DRUPAL_E_INVALID_ARGUMENT);  /* both */
+    CHECK(r == NULL);
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);  /* neither */
+    CHECK_CODE(drupal_file_download_sync(&r, c, "https://elsewhere.example/x.png", target, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_file_download_sync(&r, c, "", target, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, "", NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_file_entity_download_sync(&r, c, "../1", target, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_file_download(NULL, c, url, target, NULL, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    free(url);
+    drupal_client_free(small);
+    drupal_client_free(c);
+}
+
+static void test_private_files(void) {
+    drupal_client *anonymous = new_client(), *owner = new_client();
+    drupal_response *r = NULL;
+    json_t *made = NULL;
+    char target[512], fid[32];
+    const char *url;
+    FILE *f;
+    char content[64] = "";
+    fake_reset();
+    CHECK_CODE(fake_control_at(base_url(), "POST", "/__fake/private-file",
+                               "{\"name\": \"report.txt\", \"uid\": 2, \"data_base64\": \"c2VjcmV0IHJlcG9ydA==\"}", &made),
+               DRUPAL_OK);
+    if (!made) return;
+    url = json_string_value(json_object_get(made, "url"));
+    snprintf(fid, sizeof fid, "%lld", (long long)json_integer_value(json_object_get(made, "fid")));
+    path_in(target, sizeof target, "report.txt");
+    CHECK_CODE(drupal_file_download_sync(&r, anonymous, url, target, NULL), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 403);
+    drupal_response_free(r);
+    CHECK(!exists(target));
+    CHECK_CODE(drupal_login_sync(&r, owner, "editor", "editor"), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_CODE(drupal_file_entity_download_sync(&r, owner, fid, target, NULL), DRUPAL_OK);
+    drupal_response_free(r);
+    f = fopen(target, "rb");
+    if (f) {
+        CHECK(fgets(content, sizeof content, f) != NULL);
+        fclose(f);
+    }
+    CHECK_STR(content, "secret report");
+    unlink(target);
+    json_decref(made);
+    drupal_client_free(anonymous);
+    drupal_client_free(owner);
+}
+
+int main(void) {
+    char command[300];
+    snprintf(dir, sizeof dir, "/tmp/drupalsdk-files-%ld", (long)getpid());
+    mkdir(dir, 0700);
+    test_upload_from_path();
+    test_upload_refusals();
+    test_downloads();
+    test_private_files();
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    return check_summary();
+}

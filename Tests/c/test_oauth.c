@@ -1,0 +1,369 @@
+/* OAuth 2 from C against the fake's extended site: the password and client_credentials grants,
+ * a forced expiry survived with one refresh (blocking, async, 16 threads), token errors in the
+ * error model, refused Bearer tokens, token providers, bad input, secrets kept out of errors. */
+#include "check.h"
+
+static const char *ARTICLE = "{\"type\":[{\"target_id\":\"article\"}],\"title\":[{\"value\":\"oauth test\"}]}";
+
+static void ext_reset(void) {
+    if (fake_control_at(extended_url(), "POST", "/__fake/reset", NULL, NULL) != DRUPAL_OK) {
+        fprintf(stderr, "could not reset the extended fake server at %s\n", extended_url());
+        exit(2);
+    }
+}
+
+static void ext_post(const char *path, const char *json) {
+    CHECK_CODE(fake_control_at(extended_url(), "POST", path, json, NULL), DRUPAL_OK);
+}
+
+/* token_requests, or token_grants[grant] when grant is given, from /__fake/stats. */
+static long long token_stat(const char *grant) {
+    json_t *stats = NULL, *value;
+    long long n = -1;
+    if (fake_control_at(extended_url(), "GET", "/__fake/stats", NULL, &stats) != DRUPAL_OK || !stats) return -1;
+    value = grant ? json_object_get(json_object_get(stats, "token_grants"), grant) : json_object_get(stats, "token_requests");
+    n = value ? json_integer_value(value) : 0;
+    json_decref(stats);
+    return n;
+}
+
+static drupal_client *oauth_client(drupal_oauth_grant grant, const char *user, const char *secret) {
+    drupal_client *c = NULL;
+    drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
+    if (drupal_client_new(&c, extended_url(), NULL) != DRUPAL_OK) {
+        fprintf(stderr, "drupal_client_new: %s\n", drupal_last_error());
+        exit(2);
+    }
+    o.grant = grant;
+    o.client_id = "sdk-client";
+    o.client_secret = secret;
+    o.username = user;
+    o.password = user;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_OK);
+    return c;
+}
+
+static void check_title(drupal_client *c, const char *id, const char *title) {
+    drupal_response *r = NULL;
+    json_t *node = NULL;
+    const char *value = NULL;
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", id), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 200);
+    if (drupal_response_json(&node, r) == DRUPAL_OK) {
+        CHECK_CODE(drupal_json_field_string(&value, node, "title"), DRUPAL_OK);
+        CHECK_STR(value, title);
+        json_decref(node);
+    }
+    drupal_response_free(r);
+}
+
+static void test_password_grant_survives_forced_expiry(void) {
+    drupal_client *c;
+    drupal_response *r = NULL;
+    waiter w;
+    ext_reset();
+    c = oauth_client(DRUPAL_OAUTH_PASSWORD, "admin", "sdk-secret");
+    check_title(c, "1", "Article 1");
+    check_title(c, "2", "Article 2");
+    CHECK_INT(token_stat(NULL), 1);
+
+    ext_post("/__fake/oauth-expire", NULL);  /* the site now refuses the token: 401 */
+    check_title(c, "1", "Article 1");        /* one refresh, one retry */
+    CHECK_INT(token_stat("refresh_token"), 1);
+
+    ext_post("/__fake/oauth-expire", NULL);
+    ASYNC(w, drupal_entity_get(NULL, c, "node", "3", waiter_callback, &w));
+    CHECK_INT(w.code, DRUPAL_OK);
+    CHECK_RESPONSE(w.response, DRUPAL_OK, 200);
+    waiter_clear(&w);
+    CHECK_INT(token_stat("refresh_token"), 2);
+
+    /* A write with the Bearer token needs no CSRF token. */
+    ext_post("/__fake/oauth-expire", NULL);
+    CHECK_CODE(drupal_entity_create_sync(&r, c, "node", ARTICLE, strlen(ARTICLE)), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 201);
+    drupal_response_free(r);
+    CHECK_INT(token_stat("refresh_token"), 3);
+    CHECK_INT(token_stat("password"), 1);
+    drupal_client_free(c);
+}
+
+static void test_client_credentials_and_authenticate(void) {
+    drupal_client *c;
+    drupal_response *r = NULL;
+    const char *body;
+    ext_reset();
+    c = oauth_client(DRUPAL_OAUTH_CLIENT_CREDENTIALS, NULL, "sdk-secret");
+    CHECK_CODE(drupal_oauth_authenticate_sync(&r, c), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 200);
+    body = drupal_response_body(r, NULL);
+    CHECK(strstr(body, "\"token_type\":\"Bearer\"") != NULL);
+    CHECK(strstr(body, "\"has_refresh_token\":false") != NULL);
+    CHECK(strstr(body, "access_token") == NULL && strstr(body, "eyJ") == NULL);
+    drupal_response_free(r);
+    check_title(c, "4", "Article 4");
+    ext_post("/__fake/oauth-expire", NULL);
+    check_title(c, "4", "Article 4");        /* no refresh token: a new client_credentials token */
+    CHECK_INT(token_stat("client_credentials"), 2);
+    CHECK_INT(token_stat("refresh_token"), 0);
+    drupal_client_free(c);
+
+    /* Not an OAuth client: nothing to authenticate. */
+    c = new_client();
+    r = (drupal_response *)&r;
+    CHECK_CODE(drupal_oauth_authenticate_sync(&r, c), DRUPAL_E_STATE);
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
+/* ---- 16 threads, one refresh -------------------------------------------------------------- */
+
+typedef struct {
+    drupal_client *client;
+    int failures;
+} worker_arg;
+
+static void *worker(void *p) {
+    worker_arg *a = p;
+    drupal_response *r = NULL;
+    if (drupal_entity_get_sync(&r, a->client, "node", "1") != DRUPAL_OK || drupal_response_status(r) != 200) a->failures++;
+    drupal_response_free(r);
+    return NULL;
+}
+
+static void test_sixteen_threads_one_refresh(void) {
+    enum { N = 16 };
+    pthread_t threads[N];
+    worker_arg args[N];
+    drupal_client *c;
+    waiter ws[N];
+    long long before;
+    int i, failures = 0;
+    ext_reset();
+    c = oauth_client(DRUPAL_OAUTH_PASSWORD, "editor", "sdk-secret");
+    check_title(c, "1", "Article 1");
+
+    /* Blocking calls on 16 threads, the token just expired: exactly one refresh. */
+    ext_post("/__fake/oauth-expire", NULL);
+    before = token_stat(NULL);
+    for (i = 0; i < N; i++) {
+        args[i].client = c;
+        args[i].failures = 0;
+        pthread_create(&threads[i], NULL, worker, &args[i]);
+    }
+    for (i = 0; i < N; i++) {
+        pthread_join(threads[i], NULL);
+        failures += args[i].failures;
+    }
+    CHECK_INT(failures, 0);
+    CHECK_INT(token_stat(NULL) - before, 1);
+
+    /* The same with 16 async calls in flight. */
+    ext_post("/__fake/oauth-expire", NULL);
+    before = token_stat(NULL);
+    for (i = 0; i < N; i++) {
+        waiter_init(&ws[i]);
+        CHECK_CODE(drupal_entity_get(NULL, c, "node", "2", waiter_callback, &ws[i]), DRUPAL_OK);
+    }
+    for (i = 0; i < N; i++) {
+        CHECK_INT(waiter_wait(&ws[i], 30), DRUPAL_OK);
+        waiter_clear(&ws[i]);
+    }
+    CHECK_INT(token_stat(NULL) - before, 1);
+    drupal_client_free(c);
+}
+
+/* ---- Errors ---------------------------------------------------------------------------------- */
+
+static void test_token_errors(void) {
+    drupal_client *c;
+    drupal_response *r = NULL;
+    drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
+    ext_reset();
+    c = oauth_client(DRUPAL_OAUTH_CLIENT_CREDENTIALS, NULL, "wrong-secret");
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 401);
+    CHECK_INT(drupal_response_error_kind(r), DRUPAL_ERROR_KIND_AUTHENTICATION);
+    CHECK_STR(drupal_response_oauth_error(r, "error"), "invalid_client");
+    CHECK_STR(drupal_response_oauth_error(r, "error_description"), "Client authentication failed");
+    CHECK(drupal_response_oauth_error(r, "hint") == NULL);
+    CHECK(drupal_response_oauth_error(r, "nope") == NULL);
+    CHECK(drupal_response_oauth_error(r, NULL) == NULL);
+    CHECK(strstr(drupal_response_error_message(r), "invalid_client") != NULL);
+    CHECK(strstr(drupal_response_error_message(r), "wrong-secret") == NULL);
+    CHECK(strstr(drupal_last_error(), "wrong-secret") == NULL);
+    drupal_response_free(r);
+    CHECK_INT(token_stat(NULL), 1);          /* tried once, never in a loop */
+    drupal_client_free(c);
+
+    c = oauth_client(DRUPAL_OAUTH_PASSWORD, "admin", "sdk-secret");
+    o.grant = DRUPAL_OAUTH_PASSWORD;
+    o.client_id = "sdk-client";
+    o.client_secret = "sdk-secret";
+    o.username = "admin";
+    o.password = "not-the-password";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_OK);
+    CHECK_CODE(drupal_oauth_authenticate_sync(&r, c), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 400);
+    CHECK_INT(drupal_response_error_kind(r), DRUPAL_ERROR_KIND_AUTHENTICATION);
+    CHECK_STR(drupal_response_oauth_error(r, "error"), "invalid_grant");
+    CHECK(strstr(drupal_response_error_message(r), "not-the-password") == NULL);
+    drupal_response_free(r);
+
+    o.grant = DRUPAL_OAUTH_REFRESH_TOKEN;
+    o.refresh_token = "def50200notatoken";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_E_HTTP);
+    CHECK_STR(drupal_response_oauth_error(r, "error"), "invalid_grant");
+    CHECK(strstr(drupal_response_error_message(r), "def50200notatoken") == NULL);
+    drupal_response_free(r);
+
+    o.grant = DRUPAL_OAUTH_CLIENT_CREDENTIALS;
+    o.scope = "no_such_scope";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_OK);
+    CHECK_CODE(drupal_oauth_authenticate_sync(&r, c), DRUPAL_E_HTTP);
+    CHECK_STR(drupal_response_oauth_error(r, "error"), "invalid_scope");
+    CHECK_STR(drupal_response_oauth_error(r, "hint"), "Check the `no_such_scope` scope");
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
+static void test_refused_bearer_token(void) {
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    ext_reset();
+    CHECK_CODE(drupal_client_new(&c, extended_url(), NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_client_set_bearer_token(c, "garbage"), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 401);
+    CHECK_INT(drupal_response_error_kind(r), DRUPAL_ERROR_KIND_AUTHENTICATION);
+    CHECK_STR(drupal_response_oauth_error(r, "error"), "access_denied");
+    CHECK_STR(drupal_response_oauth_error(r, "realm"), "OAuth");
+    CHECK_STR(drupal_response_oauth_error(r, "error_description"), "The JWT string must have two dots");
+    CHECK(drupal_response_header(r, "WWW-Authenticate") != NULL);
+    drupal_response_free(r);
+    /* JSON:API answers with an HTML page, but the challenge says the same. */
+    o.no_format = 1;
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/jsonapi/node/article", &o), DRUPAL_E_HTTP);
+    CHECK_RESPONSE(r, DRUPAL_E_HTTP, 401);
+    CHECK_STR(drupal_response_oauth_error(r, "error_description"), "The JWT string must have two dots");
+    CHECK(strstr(drupal_response_error_message(r), "The JWT string must have two dots") != NULL);
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
+/* ---- Token providers --------------------------------------------------------------------------- */
+
+typedef struct {
+    pthread_mutex_t lock;
+    int calls;
+    drupal_token_reason reasons[8];
+    drupal_code answer;
+} provider_state;
+
+static drupal_code provider(drupal_token_request *request, void *userdata) {
+    provider_state *s = userdata;
+    int call;
+    pthread_mutex_lock(&s->lock);
+    call = s->calls++;
+    if (call < 8) s->reasons[call] = drupal_token_request_reason(request);
+    pthread_mutex_unlock(&s->lock);
+    if (s->answer != DRUPAL_OK) return s->answer;
+    /* The first token is one the site does not know: refused, then asked again. */
+    return drupal_token_request_set(request, call == 0 ? "stale.token.x" : "minted-elsewhere", 300);
+}
+
+static drupal_code bad_provider(drupal_token_request *request, void *userdata) {
+    (void)userdata;
+    CHECK_CODE(drupal_token_request_set(request, "has space", 10), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_token_request_set(request, NULL, 10), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_token_request_set(NULL, "x", 10), DRUPAL_E_INVALID_ARGUMENT);
+    return DRUPAL_OK;  /* without a token set */
+}
+
+static void test_token_provider(void) {
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    provider_state s = {PTHREAD_MUTEX_INITIALIZER, 0, {0}, DRUPAL_OK};
+    ext_reset();
+    ext_post("/__fake/bearer", "{\"token\": \"minted-elsewhere\", \"uid\": 2}");
+    CHECK_CODE(drupal_client_new(&c, extended_url(), NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_client_set_token_provider(c, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_client_set_token_provider(NULL, provider, &s), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_client_set_token_provider(c, provider, &s), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 200);
+    drupal_response_free(r);
+    CHECK_INT(s.calls, 2);
+    CHECK_INT(s.reasons[0], DRUPAL_TOKEN_INITIAL);
+    CHECK_INT(s.reasons[1], DRUPAL_TOKEN_REJECTED);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_INT(s.calls, 2);
+
+    /* A provider's failure fails the call with its code. */
+    s.answer = DRUPAL_E_NETWORK;
+    CHECK_CODE(drupal_oauth_authenticate_sync(&r, c), DRUPAL_E_NETWORK);
+    CHECK(strstr(drupal_response_error_message(r), "token provider") != NULL);
+    drupal_response_free(r);
+
+    CHECK_CODE(drupal_client_set_token_provider(c, bad_provider, NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_response_error_message(r), "has space") == NULL);
+    drupal_response_free(r);
+    CHECK_INT(drupal_token_request_reason(NULL), 0);
+    drupal_client_free(c);
+}
+
+static void test_bad_input(void) {
+    drupal_client *c = new_client();
+    drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
+    CHECK_CODE(drupal_client_set_oauth(NULL, &o), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_client_set_oauth(c, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);     /* no client id */
+    o.client_id = "";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    o.client_id = "sdk-client";
+    o.version = 99;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "99") != NULL);
+    o.version = DRUPAL_OAUTH_OPTIONS_VERSION;
+    o.grant = (drupal_oauth_grant)7;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    o.grant = DRUPAL_OAUTH_PASSWORD;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);     /* no username */
+    o.username = "admin";
+    o.password = "pa\r\nss-secret";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "secret") == NULL);
+    o.password = "\xff\xfe";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    o.password = "admin";
+    o.client_secret = "top\nsecret";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "top") == NULL);
+    o.client_secret = "sdk-secret";
+    o.token_path = "/../oauth/token";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    o.token_path = NULL;
+    o.refresh_margin = 0.0 / 0.0;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    o.refresh_margin = 1e300;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    o.refresh_margin = -1;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_OK);
+    CHECK(drupal_response_oauth_error(NULL, "error") == NULL);
+    drupal_client_free(c);
+}
+
+int main(void) {
+    test_password_grant_survives_forced_expiry();
+    test_client_credentials_and_authenticate();
+    test_sixteen_threads_one_refresh();
+    test_token_errors();
+    test_refused_bearer_token();
+    test_token_provider();
+    test_bad_input();
+    return check_summary();
+}

@@ -1,0 +1,114 @@
+"""Streamed files from Python against the fake: upload_file_path (progress, cancellation, safe
+names), download and download_file to a path or a write callable (public and private files,
+progress, the size cap, nothing left behind), blocking, futures and asyncio."""
+import asyncio
+import base64
+import os
+
+import pytest
+
+import drupalsdk
+
+
+def make_file(tmp_path, name, size):
+    data = b"\x89PNG\r\n\x1a\n" + bytes((i * 31) & 0xFF for i in range(size - 8))
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path, data
+
+
+@pytest.fixture
+def admin_basic(client):
+    client.set_basic_auth("admin", "admin")
+    return client
+
+
+def test_upload_from_a_path_with_progress(admin_basic, tmp_path, server):
+    path, data = make_file(tmp_path, "big.png", 300_000)
+    steps = []
+    file = admin_basic.upload_file_path("node", "article", "field_image", path,
+                                        progress=lambda done, total: steps.append((done, total)))
+    assert file["filename"] == [{"value": "big.png"}] and file["filesize"] == [{"value": 300_000}]
+    assert steps[-1] == (300_000, 300_000)
+    assert all(a[0] <= b[0] for a, b in zip(steps, steps[1:]))
+    url = file["uri"][0]["url"]
+    target = tmp_path / "copy.png"
+    response = admin_basic.download(url, target)
+    assert response.status == 200 and response.content == b""
+    assert target.read_bytes() == data and not os.path.exists(str(target) + ".part")
+    future = admin_basic.submit_upload_file_path("node", "article", "field_image", str(path), "café été.png")
+    assert future.result(timeout=30)["filename"] == [{"value": "café été.png"}]
+
+
+def test_upload_cancelled_and_refused(admin_basic, tmp_path):
+    path, _ = make_file(tmp_path, "huge.png", 3_000_000)
+    with pytest.raises(drupalsdk.CancelledError):
+        admin_basic.upload_file_path("node", "article", "field_image", path,
+                                     progress=lambda done, total: done < 100_000)
+    with pytest.raises(drupalsdk.CancelledError):   # a progress callable that raises cancels too
+        admin_basic.upload_file_path("node", "article", "field_image", path, progress=lambda d, t: 1 / 0)
+    for bad in ('a"b.png', "a\r\nX: 1.png", "tab\t.png", ""):
+        with pytest.raises(drupalsdk.InvalidArgumentError):
+            admin_basic.upload_file_path("node", "article", "field_image", path, bad)
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin_basic.upload_file_path("node", "article", "field_image", tmp_path)          # a directory
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin_basic.upload_file_path("node", "article", "field_image", tmp_path / "nope.png")
+    with pytest.raises(TypeError):
+        admin_basic.upload_file_path("node", "article", "field_image", path, progress="no")
+
+
+def test_download_to_a_callable_and_by_entity(admin_basic, tmp_path):
+    path, data = make_file(tmp_path, "photo.png", 200_000)
+    file = admin_basic.upload_file_path("node", "article", "field_image", path)
+    chunks = []
+    steps = []
+    admin_basic.download_file(file["fid"][0]["value"], write=chunks.append,
+                              progress=lambda done, total: steps.append((done, total)))
+    assert b"".join(chunks) == data and len(chunks) > 1
+    assert steps[-1] == (200_000, 200_000)
+    with pytest.raises(drupalsdk.CancelledError):
+        admin_basic.download(file["uri"][0]["url"], write=lambda chunk: False)
+
+    async def in_asyncio():
+        async with drupalsdk.AsyncClient(admin_basic.base_url) as client:
+            client.set_basic_auth("admin", "admin")
+            target = tmp_path / "async.png"
+            await client.download_file(file["fid"][0]["value"], target)
+            return target.read_bytes()
+    assert asyncio.run(in_asyncio()) == data
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin_basic.download(file["uri"][0]["url"])                                    # neither
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin_basic.download(file["uri"][0]["url"], tmp_path / "x", write=chunks.append)  # both
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin_basic.download("https://elsewhere.example/x.png", tmp_path / "x")
+
+
+def test_size_cap_and_errors_leave_nothing(server, tmp_path):
+    path, _ = make_file(tmp_path, "large.png", 50_000)
+    with drupalsdk.Client(server.base_url, max_body_size=10_000) as small:
+        small.set_basic_auth("admin", "admin")
+        url = small.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
+        target = tmp_path / "capped.png"
+        with pytest.raises(drupalsdk.TooLargeError):
+            small.download(url, target)
+        with pytest.raises(drupalsdk.NotFoundError):
+            small.download("/sites/default/files/nope.png", target)
+        with pytest.raises(drupalsdk.NotFoundError):
+            small.download_file(999, target)
+        assert sorted(os.listdir(tmp_path)) == ["large.png"]
+
+
+def test_private_files(server, tmp_path):
+    made = server.control("POST", "/__fake/private-file", {"name": "report.txt", "uid": 2,
+                                                           "data_base64": base64.b64encode(b"secret report").decode()})
+    target = tmp_path / "report.txt"
+    with drupalsdk.Client(server.base_url) as anonymous:
+        with pytest.raises(drupalsdk.AuthorizationError):
+            anonymous.download(made["url"], target)
+    assert not target.exists()
+    with drupalsdk.Client(server.base_url) as owner:
+        owner.login("editor", "editor")
+        owner.download_file(made["fid"], target)
+    assert target.read_bytes() == b"secret report"

@@ -1,0 +1,68 @@
+"""OAuth settings and token providers as the C API takes them: a drupal_oauth_options struct, and
+a C token provider calling a Python callable. The token state itself is the library's."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Optional
+
+from . import _ffi
+from ._convert import invalid, seconds, text
+from ._errors import DrupalError
+
+__all__ = ["oauth_options", "token_provider"]
+
+log = logging.getLogger("drupalsdk")
+_lib = _ffi.lib
+
+_GRANTS = {"client_credentials": _ffi.DRUPAL_OAUTH_CLIENT_CREDENTIALS, "password": _ffi.DRUPAL_OAUTH_PASSWORD,
+           "refresh_token": _ffi.DRUPAL_OAUTH_REFRESH_TOKEN}
+_REASONS = {1: "initial", 2: "expiring", 3: "rejected"}
+_CODES = {"DRUPAL_E_INVALID_ARGUMENT": 1, "DRUPAL_E_NETWORK": 2, "DRUPAL_E_TIMEOUT": 3, "DRUPAL_E_HTTP": 4,
+          "DRUPAL_E_DECODE": 5, "DRUPAL_E_CANCELLED": 6, "DRUPAL_E_TLS": 9, "DRUPAL_E_STATE": 12}
+
+
+def _optional(value: Optional[str], what: str) -> Optional[bytes]:
+    return None if value is None else text(value, what)
+
+
+def oauth_options(client_id: str, client_secret: Optional[str], username: Optional[str], password: Optional[str],
+                  refresh_token: Optional[str], grant: Optional[str], scope: Optional[str],
+                  token_path: Optional[str], client_auth: str, refresh_margin: Optional[float]) -> _ffi.OAuthOptions:
+    """The drupal_oauth_options of Client.set_oauth (its strings live as long as the struct)."""
+    if grant is None:
+        grant = "password" if username is not None else "refresh_token" if refresh_token is not None \
+            else "client_credentials"
+    if grant not in _GRANTS:
+        raise invalid("grant must be one of %s" % ", ".join(sorted(_GRANTS)))
+    if client_auth not in ("body", "basic"):
+        raise invalid('client_auth must be "body" or "basic"')
+    options = _ffi.OAuthOptions()
+    options.version = _ffi.DRUPAL_OAUTH_OPTIONS_VERSION
+    options.grant = _GRANTS[grant]
+    options.client_id = text(client_id, "client_id")
+    options.client_secret = _optional(client_secret, "client_secret")
+    options.username = _optional(username, "username")
+    options.password = _optional(password, "password")
+    options.refresh_token = _optional(refresh_token, "refresh_token")
+    options.scope = _optional(scope, "scope")
+    options.token_path = _optional(token_path, "token_path")
+    options.client_auth_basic = 1 if client_auth == "basic" else 0
+    if refresh_margin is not None:
+        margin = seconds(refresh_margin, "refresh_margin") if refresh_margin else 0.0
+        options.refresh_margin = margin if margin > 0 else -1.0
+    return options
+
+
+def token_provider(provider: Callable[[str], Any]) -> Any:
+    """The C token provider calling ``provider(reason)`` (keep it alive while the library uses it)."""
+    def call(request: int, _userdata: Any) -> int:
+        try:
+            answer = provider(_REASONS.get(_lib.drupal_token_request_reason(request), "initial"))
+            token, expires_in = (answer, 0.0) if isinstance(answer, (str, bytes)) else answer
+            return _lib.drupal_token_request_set(request, text(token, "token"), float(expires_in or 0.0))
+        except DrupalError as error:
+            return _CODES.get(error.code, _ffi.DRUPAL_E_INTERNAL)
+        except BaseException:
+            log.exception("drupalsdk: the token provider %r raised", provider)
+            return _ffi.DRUPAL_E_INTERNAL
+    return _ffi.TOKEN_PROVIDER(call)

@@ -1,0 +1,50 @@
+"""Progress and write callbacks of streamed uploads and downloads, as a drupal_transfer_options:
+Python callables behind C function pointers. The streaming itself is the library's."""
+from __future__ import annotations
+
+import ctypes
+import logging
+from typing import Any, Callable, Optional
+
+from . import _ffi
+
+__all__ = ["transfer_options", "Progress", "Write"]
+
+log = logging.getLogger("drupalsdk")
+
+#: ``progress(done, total)``: bytes moved so far and the total (None when unknown); False cancels.
+Progress = Callable[[int, Optional[int]], Any]
+#: ``write(chunk)``: a piece of a download's content (bytes); False stops.
+Write = Callable[[bytes], Any]
+
+
+def transfer_options(progress: Optional[Progress], write: Optional[Write] = None) -> Any:
+    """A drupal_transfer_options holding C callbacks for the callables (keep it alive for the call),
+    or None when neither is given."""
+    if progress is None and write is None:
+        return None
+    options = _ffi.TransferOptions()
+    options.version = _ffi.DRUPAL_TRANSFER_OPTIONS_VERSION
+    if progress is not None:
+        if not callable(progress):
+            raise TypeError("progress must be callable")
+
+        def on_progress(done: int, total: int, _userdata: Any) -> int:
+            try:
+                return 1 if progress(done, total if total >= 0 else None) is False else 0
+            except BaseException:
+                log.exception("drupalsdk: the progress callback %r raised; the transfer is cancelled", progress)
+                return 1
+        options.progress = _ffi.PROGRESS_CALLBACK(on_progress)
+    if write is not None:
+        if not callable(write):
+            raise TypeError("write must be callable")
+
+        def on_write(data: int, length: int, _userdata: Any) -> int:
+            try:
+                return 1 if write(ctypes.string_at(data, length)) is False else 0
+            except BaseException:
+                log.exception("drupalsdk: the write callback %r raised; the download is stopped", write)
+                return 1
+        options.write = _ffi.WRITE_CALLBACK(on_write)
+    return ctypes.pointer(options)

@@ -270,3 +270,62 @@ extension JSONAPITests {
         }
     }
 }
+
+extension JSONAPITests {
+    final class Progress: @unchecked Sendable {
+        private let lock = NSLock()
+        private var steps: [(Int64, Int64?)] = []
+        func add(_ done: Int64, _ total: Int64?) { lock.lock(); steps.append((done, total)); lock.unlock() }
+        var all: [(Int64, Int64?)] { lock.lock(); defer { lock.unlock() }; return steps }
+    }
+
+    /// A file streamed from a path to a file field: to /{field} (201) and to /{id}/{field} (200),
+    /// with progress up to the file's size; a missing path is refused before anything is sent.
+    func testUploadAFileFromAPathWithProgress() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("drupalsdk-jsonapi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        data.append(contentsOf: (0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let path = directory.appendingPathComponent("streamed.png").path
+        try data.write(to: URL(fileURLWithPath: path))
+        let client = try admin()
+
+        let progress = Progress()
+        let loose = try await client.jsonAPI(.upload(article, field: "field_image", path: path) {
+            progress.add($0, $1)
+            return true
+        })
+        XCTAssertEqual(loose.status, 201)
+        let file = try JSONAPIDocument(loose)
+        XCTAssertEqual(file.resource?.type, "file--file")
+        XCTAssertEqual(file.resource?["filename"]?.stringValue, "streamed.png")
+        XCTAssertEqual(file.resource?["filesize"]?.idString, String(data.count))
+        let last = try XCTUnwrap(progress.all.last)
+        XCTAssertEqual(last.0, Int64(data.count))
+        XCTAssertEqual(last.1, Int64(data.count))
+        XCTAssertTrue(zip(progress.all, progress.all.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+        let request = JSONValue.parse(try server.control("GET", "/__fake/last-request"))
+        let headers = request?["headers"]?.arrayValue ?? []
+        func header(_ name: String) -> String? {
+            headers.first { $0[0]?.stringValue?.lowercased() == name.lowercased() }?[1]?.stringValue
+        }
+        XCTAssertEqual(header("Content-Type"), "application/octet-stream")
+        XCTAssertEqual(header("Content-Disposition"), "file; filename=\"streamed.png\"")
+
+        let node = try await client.jsonAPICollection(article).resources[0]
+        let attached = try await client.jsonAPI(.upload(article, id: node.id, field: "field_image", path: path,
+                                                        filename: "renamed.png"))
+        XCTAssertEqual(attached.status, 200)
+
+        let before = try server.stats()
+        let error = await expectError {
+            try await client.jsonAPI(.upload(self.article, field: "field_image", path: directory.path + "/nope.png"))
+        }
+        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(try server.stats().requests, before.requests, "nothing was sent")
+        XCTAssertThrowsError(try JSONAPICall.upload(article, field: "field_image", path: directory.path).request())
+        XCTAssertThrowsError(try JSONAPICall.upload(article, field: "field_image", path: path,
+                                                    filename: "a\"b.png").request())
+    }
+}

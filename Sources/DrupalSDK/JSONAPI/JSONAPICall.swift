@@ -30,6 +30,11 @@ public struct JSONAPICall: Sendable {
     public var document: JSONBody?
     /// The file of an upload (`fileField` targets).
     public var file: (filename: String, data: Data)?
+    /// A file on disk streamed as the upload's body instead of `file.data` (never read whole).
+    public var filePath: String?
+    /// Bytes sent so far and the total (the file's size), on the thread sending them; false
+    /// cancels the upload.
+    public var progress: TransferProgress?
 
     init(method: String, target: Target, query: JSONAPIQuery = JSONAPIQuery(), document: JSONBody? = nil,
          file: (filename: String, data: Data)? = nil) {
@@ -114,6 +119,18 @@ public struct JSONAPICall: Sendable {
         JSONAPICall(method: "POST", target: .fileField(type, id: id, field: field), file: (filename, data))
     }
 
+    /// `upload` with the file at `path` streamed as it is sent, named `filename` (default: the
+    /// path's base name), with progress (total = the file's size). A path that is not a readable
+    /// regular file is `.invalidArgument` before anything is sent.
+    public static func upload(_ type: JSONAPIResourceType, id: String? = nil, field: String, path: String,
+                              filename: String? = nil, progress: TransferProgress? = nil) -> JSONAPICall {
+        var call = JSONAPICall(method: "POST", target: .fileField(type, id: id, field: field),
+                               file: (filename ?? FileUpload.lastComponent(path), Data()))
+        call.filePath = path
+        call.progress = progress
+        return call
+    }
+
     /// GET a link a document gave (`links.next`, `links.related`), as given.
     public static func follow(_ link: String) -> JSONAPICall { JSONAPICall(method: "GET", target: .link(link)) }
 
@@ -133,7 +150,7 @@ public struct JSONAPICall: Sendable {
             guard case .fileField = target else { throw DrupalError.invalidArgument("a file goes to a file field") }
             headers.add("Content-Type", "application/octet-stream")
             headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.baseName(file.filename))\"")
-            body = file.data
+            body = filePath == nil ? file.data : nil
         }
         var path = try targetPath()
         if !query.isEmpty {
@@ -145,8 +162,13 @@ public struct JSONAPICall: Sendable {
         }
         // Reads and writes answer a document; DELETE and relationship writes may answer 204.
         let answersDocument = method == "GET" || (method == "POST" && !isRelationship) || (method == "PATCH" && !isRelationship)
-        return DrupalRequest(method: method, path: path, headers: headers, body: body, format: nil,
-                             expectedBody: answersDocument ? .object : .any)
+        var request = DrupalRequest(method: method, path: path, headers: headers, body: body, format: nil,
+                                    expectedBody: answersDocument ? .object : .any)
+        if file != nil, let filePath {
+            request.bodyFile = HTTPBodyFile(path: filePath, size: try LocalFiles.regularFileSize(filePath))
+        }
+        request.progress = progress
+        return request
     }
 
     static let mediaType = "application/vnd.api+json"

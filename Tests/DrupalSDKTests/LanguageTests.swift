@@ -140,3 +140,80 @@ final class LanguageTests: XCTestCase {
         XCTAssertNoThrow(try client.inLanguage("pt-br"))
     }
 }
+
+/// JSON:API calls under a language (81-83e): translations read, Drupal's refusal to write a
+/// missing translation surfaced as it answered, and French links.next followed once prefixed.
+extension LanguageTests {
+    private var article: JSONAPIResourceType { get throws { try JSONAPIResourceType("node--article") } }
+
+    private func uuid(nid: Int) async throws -> String {
+        let client = try DrupalClient.live(baseURL: server.baseURL)
+        var query = JSONAPIQuery()
+        try query.filter("drupal_internal__nid", "\(nid)")
+        let collection = try await client.jsonAPICollection(try article, query: query)
+        return try XCTUnwrap(collection.resources.first?.id)
+    }
+
+    func testJSONAPIGetOfATranslation() async throws {
+        let one = try await uuid(nid: 1), two = try await uuid(nid: 2)
+        let french = try DrupalClient.live(baseURL: server.baseURL).inLanguage("fr")
+        let translated = try await french.jsonAPIGet(try article, id: one)
+        XCTAssertEqual(translated.resource?["title"]?.stringValue, "Article 1 FR")
+        XCTAssertEqual(translated.resource?["langcode"]?.stringValue, "fr")
+        let response = try await french.jsonAPI(.get(try article, id: one))
+        XCTAssertEqual(response.langcode, "fr")
+        XCTAssertEqual(response.headers["Content-language"], "fr")
+        // No translation: Drupal answers the original (81d), no error.
+        let untranslated = try await french.jsonAPIGet(try article, id: two)
+        XCTAssertEqual(untranslated.resource?["title"]?.stringValue, "Article 2")
+        XCTAssertEqual(untranslated.resource?["langcode"]?.stringValue, "en")
+    }
+
+    func testJSONAPIWritesOfAMissingTranslationGiveDrupalsError() async throws {
+        let two = try await uuid(nid: 2), one = try await uuid(nid: 1)
+        let french = try admin().inLanguage("fr")
+        let patch = try JSONBody(Data(#"{"data": {"type": "node--article", "id": "\#(two)", "attributes": {"title": "Article 2 FR"}}}"#.utf8))
+        do {
+            _ = try await french.jsonAPIUpdate(try article, id: two, document: patch)
+            XCTFail("expected Drupal's 405")
+        } catch let error as DrupalError {
+            XCTAssertEqual(error.status, 405)
+            XCTAssertTrue(error.message.contains("The requested translation of the resource object does not exist, "
+                                                 + "instead modify one of the translations that do exist: en."),
+                          error.message)
+            XCTAssertEqual(error.jsonAPIErrors.first?.status, "405")
+            XCTAssertEqual(error.headers["Allow"], "GET")
+        }
+        do {
+            _ = try await french.jsonAPIDelete(try article, id: one)
+            XCTFail("expected Drupal's 405")
+        } catch let error as DrupalError {
+            XCTAssertEqual(error.status, 405)
+            XCTAssertTrue(error.message.contains("Deleting a resource object translation is not yet supported."),
+                          error.message)
+        }
+        // The English original is untouched.
+        let english = try await admin().jsonAPIGet(try article, id: two)
+        XCTAssertEqual(english.resource?["title"]?.stringValue, "Article 2")
+    }
+
+    func testFrenchLinksNextAreNotPrefixedTwice() async throws {
+        let french = try DrupalClient.live(baseURL: server.baseURL).inLanguage("fr")
+        var query = JSONAPIQuery()
+        try query.sort("drupal_internal__nid")
+        try query.pageLimit(2)
+        let first = try await french.jsonAPICollection(try article, query: query)
+        let next = try XCTUnwrap(first.next)
+        XCTAssertTrue(next.contains("/fr/jsonapi/node/article"), next)
+        let second = try JSONAPIDocument(try await french.jsonAPI(.follow(next)))
+        XCTAssertEqual(second.resources.compactMap { $0["title"]?.stringValue }, ["Article 3", "Article 4"])
+        // The pager follows the same links.
+        var titles: [String] = []
+        let pages = try french.jsonAPIPages(try article, query: query)
+        while let page = try await pages.next() { titles += try JSONAPIDocument(page).resources.compactMap { $0["title"]?.stringValue } }
+        XCTAssertEqual(titles, ["Article 1 FR", "Article 2", "Article 3", "Article 4", "Article 5"])
+        let targets = try lastRequests().compactMap { $0["target"]?.stringValue }
+        XCTAssertFalse(targets.isEmpty)
+        XCTAssertTrue(targets.allSatisfy { $0.hasPrefix("/fr/jsonapi/") && !$0.hasPrefix("/fr/fr/") }, "\(targets)")
+    }
+}

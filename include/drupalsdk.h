@@ -924,6 +924,24 @@ drupal_code drupal_jsonapi_upload_sync(drupal_response **out, drupal_client *cli
                                        size_t length);
 
 /**
+ * drupal_jsonapi_upload with the file at path streamed as it is sent (never read whole into
+ * memory); same routes and answers (id NULL: /{field}, 201; an id: /{id}/{field}, 200).
+ * @param filename the name Drupal stores; NULL = path's base name. Only its base name is sent;
+ *                 quotes and control characters are refused (DRUPAL_E_INVALID_ARGUMENT).
+ * @param options  NULL, or a progress callback (done = bytes sent, total = the file's size);
+ *                 options->write must be NULL. Copied.
+ * A path that is not a readable regular file: DRUPAL_E_INVALID_ARGUMENT before anything is sent.
+ * Cancelled (progress callback, drupal_call_cancel): DRUPAL_E_CANCELLED.
+ */
+drupal_code drupal_jsonapi_upload_path(drupal_call **call, drupal_client *client, const char *type, const char *id,
+                                       const char *field, const char *path, const char *filename,
+                                       const drupal_transfer_options *options, drupal_callback callback,
+                                       void *userdata);
+drupal_code drupal_jsonapi_upload_path_sync(drupal_response **out, drupal_client *client, const char *type,
+                                            const char *id, const char *field, const char *path,
+                                            const char *filename, const drupal_transfer_options *options);
+
+/**
  * GETs the entry point /jsonapi: links to every resource type, and for a logged-in caller
  * meta.links.me {href, meta.id} (read it with drupal_json_jsonapi_me()).
  */

@@ -11,8 +11,9 @@ public typealias CWriteCallback = @convention(c) (UnsafeRawPointer?, Int, Unsafe
 
 private let knownTransferVersions: ClosedRange<UInt32> = 1...1
 
-/// The callbacks of a drupal_transfer_options (NULL: none), as the core's closures.
-private func transferCallbacks(_ options: UnsafePointer<drupal_transfer_options>?) throws
+/// The callbacks of a drupal_transfer_options (NULL: none), as the core's closures (also for
+/// drupal_jsonapi_upload_path).
+func transferCallbacks(_ options: UnsafePointer<drupal_transfer_options>?) throws
     -> (progress: TransferProgress?, write: BodySink?) {
     guard let options else { return (nil, nil) }
     let version = UnsafeRawPointer(options).load(as: UInt32.self)

@@ -70,6 +70,16 @@ private func uploadCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar
                      data: try CInput.bytes(data, length, "data")))
 }
 
+private func uploadPathCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ field: UnsafePointer<CChar>?,
+                            _ path: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
+                            _ options: UnsafePointer<drupal_transfer_options>?) throws -> DrupalOperation {
+    let callbacks = try transferCallbacks(options)
+    if callbacks.write != nil { throw DrupalError(.invalidArgument, "options.write is for downloads") }
+    return .jsonAPI(.upload(try resourceType(type), id: try CInput.optionalString(id, "id"),
+                            field: try CInput.string(field, "field"), path: try CInput.string(path, "path"),
+                            filename: try CInput.optionalString(filename, "filename"), progress: callbacks.progress))
+}
+
 private func followCall(_ link: UnsafePointer<CChar>?) throws -> DrupalOperation {
     .jsonAPI(.follow(try CInput.string(link, "link")))
 }
@@ -260,6 +270,25 @@ public func drupal_jsonapi_upload_sync(_ out: UnsafeMutablePointer<OpaquePointer
                                        _ field: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
                                        _ data: UnsafeRawPointer?, _ length: Int) -> drupal_code {
     CallRunner.wait(out, client) { try uploadCall(type, id, field, filename, data, length) }
+}
+
+@_cdecl("drupal_jsonapi_upload_path")
+public func drupal_jsonapi_upload_path(_ call: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                       _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
+                                       _ field: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
+                                       _ filename: UnsafePointer<CChar>?,
+                                       _ options: UnsafePointer<drupal_transfer_options>?, _ callback: CCallback?,
+                                       _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
+    CallRunner.start(call, client, callback, userdata) { try uploadPathCall(type, id, field, path, filename, options) }
+}
+
+@_cdecl("drupal_jsonapi_upload_path_sync")
+public func drupal_jsonapi_upload_path_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                                            _ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
+                                            _ field: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
+                                            _ filename: UnsafePointer<CChar>?,
+                                            _ options: UnsafePointer<drupal_transfer_options>?) -> drupal_code {
+    CallRunner.wait(out, client) { try uploadPathCall(type, id, field, path, filename, options) }
 }
 
 @_cdecl("drupal_jsonapi_entry_point")

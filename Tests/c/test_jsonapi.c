@@ -2,6 +2,7 @@
  * a collection walk with include and a filter group, the concurrent pager, included resolution
  * with the Jansson helpers, writes and relationships, errors, and bad input. */
 #include "check.h"
+#include <unistd.h>
 
 static const char *ARTICLE = "node--article";
 
@@ -286,6 +287,106 @@ static void test_writes_and_relationships(drupal_client *c) {
     drupal_response_free(r);
 }
 
+/* A file streamed from a path to a file field, with progress. */
+typedef struct {
+    int calls;
+    int monotonic;
+    int64_t last_done, last_total;
+} upload_progress;
+
+static int count_progress(int64_t done, int64_t total, void *userdata) {
+    upload_progress *p = userdata;
+    if (done < p->last_done) p->monotonic = 0;
+    p->calls++;
+    p->last_done = done;
+    p->last_total = total;
+    return 0;
+}
+
+static void check_file_document(const drupal_response *r, const char *filename, int64_t size) {
+    json_t *document = parse(r), *file = NULL, *filesize = NULL;
+    const char *type = NULL, *name = NULL;
+    CHECK_CODE(drupal_json_jsonapi_resource(&file, document, 0), DRUPAL_OK);
+    type = json_string_value(json_object_get(file, "type"));
+    CHECK(type != NULL && strcmp(type, "file--file") == 0);
+    CHECK_CODE(drupal_json_jsonapi_attribute_string(&name, file, "filename"), DRUPAL_OK);
+    CHECK_STR(name, filename);
+    CHECK_CODE(drupal_json_jsonapi_attribute(&filesize, file, "filesize"), DRUPAL_OK);
+    CHECK_INT((int64_t)json_integer_value(filesize), size);
+    json_decref(document);
+}
+
+static void test_upload_from_path(drupal_client *c) {
+    char dir[] = "/tmp/drupalsdk-jsonapi-XXXXXX", path[300], missing[300];
+    const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    const int64_t size = 150000;
+    drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
+    upload_progress p = {0, 1, 0, 0};
+    drupal_response *r = NULL, *node_page = NULL;
+    json_t *nodes = NULL, *node = NULL;
+    const char *node_id = NULL;
+    int64_t i;
+    FILE *f;
+    waiter w;
+    if (mkdtemp(dir) == NULL) { CHECK(!"mkdtemp"); return; }
+    snprintf(path, sizeof path, "%s/streamed.png", dir);
+    snprintf(missing, sizeof missing, "%s/nope.png", dir);
+    f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (f == NULL) return;
+    fwrite(png, 1, sizeof png, f);
+    for (i = 8; i < size; i++) fputc((int)((i * 31) & 0xff), f);
+    fclose(f);
+    o.progress = count_progress;
+    o.progress_userdata = &p;
+
+    /* To /{field}: 201, a temporary file named after the path. */
+    CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", path, NULL, &o), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 201);
+    check_file_document(r, "streamed.png", size);
+    drupal_response_free(r);
+    CHECK(p.calls > 0 && p.monotonic);
+    CHECK_INT(p.last_done, size);
+    CHECK_INT(p.last_total, size);
+
+    /* To /{id}/{field} of an article, async and renamed: 200. */
+    CHECK_CODE(drupal_jsonapi_get_sync(&node_page, c, ARTICLE, NULL, NULL), DRUPAL_OK);
+    nodes = parse(node_page);
+    CHECK_CODE(drupal_json_jsonapi_resource(&node, nodes, 0), DRUPAL_OK);
+    node_id = json_string_value(json_object_get(node, "id"));
+    CHECK(node_id != NULL);
+    if (node_id != NULL) {
+        p.calls = 0;
+        p.last_done = 0;
+        ASYNC(w, drupal_jsonapi_upload_path(NULL, c, ARTICLE, node_id, "field_image", path, "renamed.png", &o,
+                                            waiter_callback, &w));
+        CHECK_INT(w.code, DRUPAL_OK);
+        CHECK_RESPONSE(w.response, DRUPAL_OK, 200);
+        waiter_clear(&w);
+        CHECK(p.calls > 0);
+        CHECK_INT(p.last_total, size);
+    }
+    json_decref(nodes);
+    drupal_response_free(node_page);
+
+    /* Refused before anything is sent. */
+    r = (drupal_response *)&c;
+    CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", missing, NULL, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", dir, NULL, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", NULL, NULL, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", path, "a\"b.png", NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    o.version = 7;
+    CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", path, NULL, &o),
+               DRUPAL_E_INVALID_ARGUMENT);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* A 422 gives every errors[] entry, and the violations (pointer, detail). */
 static void test_errors(drupal_client *c) {
     drupal_response *r = NULL;
@@ -372,6 +473,7 @@ int main(void) {
     test_filter_group_and_included(c);
     test_pagers(c);
     test_writes_and_relationships(c);
+    test_upload_from_path(c);
     test_errors(c);
     drupal_client_free(c);
     test_entry_point_and_async();

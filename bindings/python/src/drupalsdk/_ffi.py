@@ -373,6 +373,8 @@ _SIGNATURES = [
     ("drupal_jsonapi_relationship_change_sync", _code, _out, _h, _s, _s, _s, c_int, c_char_p, c_size_t),
     ("drupal_jsonapi_upload", _code, _out, _h, _s, _s, _s, _s, c_char_p, c_size_t, *_ASYNC_TAIL),
     ("drupal_jsonapi_upload_sync", _code, _out, _h, _s, _s, _s, _s, c_char_p, c_size_t),
+    ("drupal_jsonapi_upload_path", _code, _out, _h, _s, _s, _s, _s, _s, POINTER(TransferOptions), *_ASYNC_TAIL),
+    ("drupal_jsonapi_upload_path_sync", _code, _out, _h, _s, _s, _s, _s, _s, POINTER(TransferOptions)),
     ("drupal_jsonapi_entry_point", _code, _out, _h, *_ASYNC_TAIL),
     ("drupal_jsonapi_entry_point_sync", _code, _out, _h),
     ("drupal_jsonapi_follow", _code, _out, _h, _s, *_ASYNC_TAIL),

@@ -337,6 +337,26 @@ def _jsonapi_upload(type: ResourceType, field: str, filename: str, data: bytes, 
             text(filename, "filename"), data, len(data))
 
 
+def _jsonapi_upload_path(type: ResourceType, field: str, path: str, *, id: Optional[str] = None,
+                         filename: Optional[str] = None, progress: Optional[Progress] = None) -> Tuple[Any, ...]:
+    """Uploads the file at ``path`` to a JSON:API file field, streamed as it is sent (never read
+    whole): to ``/{field}`` (a temporary file to reference), or with ``id`` to ``/{id}/{field}``
+    (attached to that resource).
+
+    Args:
+        filename: the name Drupal stores (default: the path's base name); quotes and control
+            characters are refused (InvalidArgumentError).
+        progress: ``progress(sent, total)`` on a library thread as the bytes go (total: the file's
+            size); return False to cancel (:class:`CancelledError`).
+    Returns:
+        the file's :class:`Document`. A path that is not a readable regular file is
+        InvalidArgumentError before anything is sent.
+    """
+    return (resource_type(type), None if id is None else text(id, "id"), text(field, "field"),
+            text(str(path), "path"), None if filename is None else text(filename, "filename"),
+            transfer_options(progress))
+
+
 def _jsonapi_entry_point() -> Tuple[Any, ...]:
     """GETs ``/jsonapi``: links to every resource type; ``meta.links.me`` names the logged-in user."""
     return ()
@@ -397,6 +417,8 @@ OPERATIONS: List[Operation] = [
               Optional[Document]),
     Operation("jsonapi_upload", _lib.drupal_jsonapi_upload, _lib.drupal_jsonapi_upload_sync, KIND_DOCUMENT,
               _jsonapi_upload, Document),
+    Operation("jsonapi_upload_path", _lib.drupal_jsonapi_upload_path, _lib.drupal_jsonapi_upload_path_sync,
+              KIND_DOCUMENT, _jsonapi_upload_path, Document),
     Operation("jsonapi_entry_point", _lib.drupal_jsonapi_entry_point, _lib.drupal_jsonapi_entry_point_sync,
               KIND_DOCUMENT, _jsonapi_entry_point, Document),
     Operation("jsonapi_follow", _lib.drupal_jsonapi_follow, _lib.drupal_jsonapi_follow_sync, KIND_DOCUMENT,

@@ -278,3 +278,126 @@ def test_mock_client_answers_jsonapi_through_stubs():
     with pytest.raises(drupalsdk.NotFoundError):
         mock.jsonapi_get(ARTICLE, "other")
     mock.close()
+
+
+def _png_file(tmp_path, name, size):
+    data = b"\x89PNG\r\n\x1a\n" + bytes((i * 31) & 0xFF for i in range(size - 8))
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path, data
+
+
+def test_upload_from_a_path_with_progress(admin, server, tmp_path):
+    path, data = _png_file(tmp_path, "streamed.png", 150_000)
+    steps = []
+    loose = admin.jsonapi_upload_path(ARTICLE, "field_image", path,
+                                      progress=lambda done, total: steps.append((done, total)))
+    assert isinstance(loose, Document)
+    assert loose.data.type == "file--file" and loose.data["filename"] == "streamed.png"
+    assert loose.data["filesize"] == len(data)
+    assert steps[-1] == (len(data), len(data))
+    assert all(a[0] <= b[0] for a, b in zip(steps, steps[1:]))
+    sent = server.control("GET", "/__fake/last-request")
+    assert sent["target"] == "/jsonapi/node/article/field_image" and sent["body_length"] == len(data)
+    headers = dict((name.lower(), value) for name, value in sent["headers"])
+    assert headers["content-type"] == "application/octet-stream"
+    assert headers["content-disposition"] == 'file; filename="streamed.png"'
+
+    node = admin.jsonapi_collection(ARTICLE).resources[0]
+    attached = admin.jsonapi_upload_path(ARTICLE, "field_image", str(path), id=node.id, filename="renamed.png")
+    assert attached.data.type == "file--file" and attached.data["filename"] == "renamed.png"
+    assert server.control("GET", "/__fake/last-request")["target"] == "/jsonapi/node/article/%s/field_image" % node.id
+    future = admin.submit_jsonapi_upload_path(ARTICLE, "field_image", path, filename="future.png")
+    assert future.result(timeout=30).data["filename"] == "future.png"
+
+    before = server.stats()["requests"]
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin.jsonapi_upload_path(ARTICLE, "field_image", tmp_path / "nope.png")
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin.jsonapi_upload_path(ARTICLE, "field_image", tmp_path)               # a directory
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin.jsonapi_upload_path(ARTICLE, "field_image", path, filename='a"b.png')
+    assert server.stats()["requests"] == before                                  # nothing was sent
+    with pytest.raises(drupalsdk.CancelledError):
+        admin.jsonapi_upload_path(ARTICLE, "field_image", path, progress=lambda done, total: False)
+
+
+def test_upload_from_a_path_in_asyncio(base_url, server, tmp_path):
+    path, data = _png_file(tmp_path, "async.png", 80_000)
+
+    async def main():
+        async with drupalsdk.AsyncClient(base_url) as client:
+            client.set_basic_auth("admin", "admin")
+            steps = []
+            loose = await client.jsonapi_upload_path(ARTICLE, "field_image", path,
+                                                     progress=lambda done, total: steps.append((done, total)))
+            node = (await client.jsonapi_collection(ARTICLE)).resources[0]
+            attached = await client.jsonapi_upload_path(ARTICLE, "field_image", path, id=node.id)
+            return loose, attached, steps
+
+    loose, attached, steps = asyncio.run(main())
+    assert loose.data["filename"] == "async.png" and attached.data.type == "file--file"
+    targets = [r["target"] for r in server.control("GET", "/__fake/requests")["requests"]]
+    assert targets[0] == "/jsonapi/node/article/field_image" and targets[-1].endswith("/field_image")
+    assert steps[-1] == (len(data), len(data))
+
+
+def _article_ids(client):
+    return {node["drupal_internal__nid"]: node.id
+            for node in client.jsonapi_collection(ARTICLE, Query().add_sort("drupal_internal__nid"))}
+
+
+def test_translations_under_the_language_prefix(extended):
+    with drupalsdk.Client(extended.base_url) as client:
+        client.set_basic_auth("admin", "admin")
+        ids = _article_ids(client)
+        french = client.in_language("fr")
+        translated = french.jsonapi_get(ARTICLE, ids[1])
+        assert (translated.data["title"], translated.data["langcode"]) == ("Article 1 FR", "fr")
+        assert client.jsonapi_get(ARTICLE, ids[1], language="fr").data["title"] == "Article 1 FR"
+        fallback = french.jsonapi_get(ARTICLE, ids[2])               # no translation: the original (81d)
+        assert (fallback.data["title"], fallback.data["langcode"]) == ("Article 2", "en")
+
+        # Writing a translation that does not exist, or deleting one: Drupal's 405 and its words (83, 83c).
+        with pytest.raises(drupalsdk.DrupalError) as caught:
+            french.jsonapi_update(ARTICLE, ids[2], {"title": "Article 2 FR"})
+        error = caught.value
+        assert error.status == 405 and error.headers["Allow"] == "GET"
+        assert error.drupal_message == ("The requested translation of the resource object does not exist, instead "
+                                        "modify one of the translations that do exist: en.")
+        assert error.drupal_message in str(error) and len(error.jsonapi_errors) == 1
+        with pytest.raises(drupalsdk.DrupalError) as caught:
+            french.jsonapi_delete(ARTICLE, ids[1])
+        assert caught.value.status == 405
+        assert caught.value.drupal_message.startswith("Deleting a resource object translation is not yet supported.")
+        assert client.jsonapi_get(ARTICLE, ids[2]).data["title"] == "Article 2"
+
+        # links.next of a French page carries /fr: followed and paged as given, never /fr/fr/.
+        extended.reset()
+        query = Query().add_sort("drupal_internal__nid").add_page_limit(2)
+        first = french.jsonapi_collection(ARTICLE, query)
+        assert "/fr/jsonapi/node/article" in first.next
+        second = french.jsonapi_follow(first.next)
+        assert [node["title"] for node in second] == ["Article 3", "Article 4"]
+        titles = [node["title"] for node in french.jsonapi_iter(ARTICLE, query)]
+        assert titles == ["Article 1 FR", "Article 2", "Article 3", "Article 4", "Article 5"]
+        french.close()
+    targets = [r["target"] for r in extended.control("GET", "/__fake/requests")["requests"]]
+    assert len(targets) == 5 and all(t.startswith("/fr/jsonapi/node/article?") for t in targets), targets
+
+
+def test_translations_in_asyncio(extended):
+    async def main():
+        async with drupalsdk.AsyncClient(extended.base_url) as client:
+            ids = {node["drupal_internal__nid"]: node.id for node in await client.jsonapi_collection(ARTICLE)}
+            french = client.in_language("fr")
+            translated = await french.jsonapi_get(ARTICLE, ids[1])
+            query = Query().add_sort("drupal_internal__nid").add_page_limit(2)
+            titles = [node["title"] async for node in french.jsonapi_iter(ARTICLE, query)]
+            first = await french.jsonapi_collection(ARTICLE, query)
+            second = await french.jsonapi_follow(first.next)
+            return translated, titles, second
+    translated, titles, second = asyncio.run(main())
+    assert (translated.data["title"], translated.data["langcode"]) == ("Article 1 FR", "fr")
+    assert titles == ["Article 1 FR", "Article 2", "Article 3", "Article 4", "Article 5"]
+    assert [node["title"] for node in second] == ["Article 3", "Article 4"]

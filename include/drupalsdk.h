@@ -493,7 +493,11 @@ const char *drupal_response_oauth_error(const drupal_response *response, const c
  * that has no translation in the language would change the ORIGINAL (and a "langcode" in the body
  * its language), so it is refused (DRUPAL_E_STATE) after a GET shows that; a delete under a prefix
  * would delete the whole entity, every translation, so it is refused without a request. Core REST
- * cannot create a translation: a create makes a new entity in the default language.
+ * cannot create a translation: a create makes a new entity in the default language. JSON:API
+ * under a prefix reads the translation; a PATCH of a translation that does not exist, or a
+ * DELETE of a translation, is Drupal's 405 (DRUPAL_E_HTTP, its message in
+ * drupal_response_error_message()); the links of a French answer carry /fr already and are
+ * followed as given (drupal_jsonapi_follow, the pagers), never prefixed twice.
  */
 
 /** drupal_client_with_language flag: allow the guarded writes (untranslated updates, deletes). */

@@ -32,8 +32,8 @@ extension LiveSession {
             startAttempt(exchange, request, attempt: 1, started: ContinuousClock.now, startOnThisThread, chain) {
                 outcome.set($0)
             }
-        }, { outcome.get() != nil })
-        return outcome.get() ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
+        }, { outcome.isSet })
+        return outcome.take() ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
     }
 
     /// One attempt of a task-free request; a retry waits in a task (made only then) and starts the
@@ -46,7 +46,9 @@ extension LiveSession {
         let cancel = startTransfer(exchange.http) { result in
             let outcome = Result { try self.finishExchange(exchange, result) }.mapError(DrupalError.wrapping)
             if !tokenRefreshed, let stale = self.refusedManagedToken(exchange, outcome) {
-                chain.set(Task {
+                // On the transport's executor, as other tasks of the client run (an answer then
+                // resumes it on the thread that received it).
+                chain.set(Task(executorPreference: self.transport.executor) {
                     do {
                         _ = try await self.oauthToken(forceRefresh: true, stale: stale)
                     } catch {
@@ -61,7 +63,7 @@ extension LiveSession {
                 return
             }
             if let delay = self.retryDelay(before: attempt, request, outcome, since: started) {
-                chain.set(Task {
+                chain.set(Task(executorPreference: self.transport.executor) {
                     let slept: Void? = try? await Task.sleep(for: .seconds(delay))
                     guard slept != nil, !chain.isCancelled,
                           let next = try? self.beginExchange(request, csrfToken: nil) else {

@@ -120,7 +120,7 @@ extension DrupalClient {
         }
         register { task.cancel() }
         done.wait()
-        return outcome.get() ?? .failure(DrupalError(.internal, "\(operation.name) ended without an outcome"))
+        return outcome.take() ?? .failure(DrupalError(.internal, "\(operation.name) ended without an outcome"))
     }
 }
 

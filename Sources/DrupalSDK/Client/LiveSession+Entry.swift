@@ -26,7 +26,7 @@ extension LiveSession {
         }
         let outcome = OutcomeBox()
         runBlocking({ task in register { task.cancel() } }, { outcome.set(await self.execute(prepared)) })
-        return outcome.get() ?? .failure(DrupalError(.internal, "\(operation.name) ended without an outcome"))
+        return outcome.take() ?? .failure(DrupalError(.internal, "\(operation.name) ended without an outcome"))
     }
 }
 
@@ -35,5 +35,13 @@ extension LiveSession {
 final class OutcomeBox: Sendable {
     private let slot = Mutex<DrupalClient.Outcome?>(nil)
     func set(_ outcome: DrupalClient.Outcome) { slot.withLock { $0 = outcome } }
-    func get() -> DrupalClient.Outcome? { slot.withLock { $0 } }
+    var isSet: Bool { slot.withLock { $0 != nil } }
+    /// Moves the outcome out: the task that set it may end after the waiter has returned (and
+    /// freed the response), and must not be left holding the answer then.
+    func take() -> DrupalClient.Outcome? {
+        slot.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
+    }
 }

@@ -108,6 +108,29 @@ static void run_batches(drupal_client *c, long count, long inflight) {
     }
 }
 
+/* BENCH_AUTH=basic: HTTP Basic on every request; BENCH_AUTH=oauth: an OAuth password grant (the
+ * token fetched once from the server's /oauth/token, then a Bearer header and an expiry check per
+ * request). Unset: no credentials. */
+static void set_auth(drupal_client *c) {
+    const char *auth = getenv("BENCH_AUTH");
+    drupal_code code = DRUPAL_OK;
+    if (!auth) return;
+    if (!strcmp(auth, "basic")) {
+        code = drupal_client_set_basic_auth(c, "admin", "admin");
+    } else if (!strcmp(auth, "oauth")) {
+        drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
+        o.grant = DRUPAL_OAUTH_PASSWORD;
+        o.client_id = "bench";
+        o.client_secret = "bench";
+        o.username = "admin";
+        o.password = "admin";
+        code = drupal_client_set_oauth(c, &o);
+    } else {
+        DIE("BENCH_AUTH is basic or oauth, not %s", auth);
+    }
+    if (code != DRUPAL_OK) DIE("setting BENCH_AUTH=%s: %s", auth, drupal_last_error());
+}
+
 /* Options from the environment, set by the harness: BENCH_BUSY_POLL_US, BENCH_CA_FILE,
  * BENCH_HTTP2=0 (HTTP/1.1 only). With none set the client gets NULL options, so these drivers
  * also run against builds older than options version 3 (bench/ab.py). */
@@ -121,6 +144,7 @@ static drupal_client *client_for(const char *base) {
     if (h2 && !strcmp(h2, "0")) o.http2 = -1;
     if (drupal_client_new(&c, base, custom ? &o : NULL) != DRUPAL_OK)
         DIE("drupal_client_new: %s", drupal_last_error());
+    set_auth(c);
     return c;
 }
 

@@ -614,12 +614,26 @@ def cases(s, quick, pin):
         t.compare("11 HTTP/2", "AsyncClient.get over h2 vs aiohttp (HTTP/1.1, 32 connections)", asy, aio,
                   conns=(1, 32), note="aiohttp does not speak HTTP/2")
 
+    def c13(t):
+        # OAuth (password grant; nginx answers /oauth/token with a token document) against Basic:
+        # after the one token request, each call adds a Bearer header and an expiry check.
+        n, w = ("300", "50") if q else ("10000", "500")
+        cn, cw = ("2000", "200") if q else ("40000", "2000")
+        basic, oauth, basic32, oauth32 = measure(s, [
+            nginx(C + ["seq-sync", s.nginx, n, w], BENCH_AUTH="basic"),
+            nginx(C + ["seq-sync", s.nginx, n, w], BENCH_AUTH="oauth"),
+            nginx(C + ["conc-chain", s.nginx, cn, cw, "32"], BENCH_AUTH="basic"),
+            nginx(C + ["conc-chain", s.nginx, cn, cw, "32"], BENCH_AUTH="oauth")], reps)
+        t.compare("13 OAuth", "drupal_entity_get_sync with an OAuth token vs with Basic", oauth, basic, 0.95, 1.1,
+                  conns=1)
+        t.compare("13 OAuth", "drupal_entity_get x32 chained, OAuth vs Basic", oauth32, basic32, 0.95, 1.1, conns=32)
+
     def c12(t):
         from jsonapi_cases import case12
         case12(t, s, q, PY, measure, Driver, paired)
 
     return [("1", c1), ("2", c2), ("3", c3), ("4", c4), ("5", c5), ("6", c6), ("7", c7), ("8", c8), ("9", c9),
-            ("10", c10), ("11", c11), ("12", c12)]
+            ("10", c10), ("11", c11), ("12", c12), ("13", c13)]
 
 
 def library_info():

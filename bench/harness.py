@@ -366,7 +366,9 @@ def span(values):
 
 def conn_column(lib, base, expected):
     """'lib / base' connections opened per run (min-max over runs), TLS handshakes when any, and
-    whether every run opened exactly the expected number."""
+    whether no run opened more than the expected number (the window: more is churn; fewer happens
+    when the first answers come back before the last request of the window starts), nor none,
+    and each connection cost one TLS handshake."""
     if "conns" not in lib.samples:
         return "-", expected is None
     text = f"{span(lib.samples['conns'])} / " + (span(base.samples["conns"]) if "conns" in base.samples else "-")
@@ -376,12 +378,12 @@ def conn_column(lib, base, expected):
     if expected is None:
         return text, True
     lib_c, base_c = expected if isinstance(expected, tuple) else (expected, expected)
-    ok = all(c == lib_c for c in lib.samples["conns"])
-    ok = ok and all(c == base_c for c in base.samples.get("conns", [base_c]))
+    ok = all(1 <= c <= lib_c for c in lib.samples["conns"])
+    ok = ok and all(1 <= c <= base_c for c in base.samples.get("conns", [base_c]))
     # On https every connection is one full handshake (no session resumption on the server).
-    for m, want in ((lib, lib_c), (base, base_c)):
+    for m in (lib, base):
         hs = m.samples.get("handshakes")
-        if hs and any(hs) and not all(h == want for h in hs):
+        if hs and any(hs) and hs != m.samples.get("conns"):
             ok = False
     return text, ok
 
@@ -626,7 +628,8 @@ def cases(s, quick, pin):
             nginx(C + ["conc-chain", s.nginx, cn, cw, "32"], BENCH_AUTH="oauth")], reps)
         t.compare("13 OAuth", "drupal_entity_get_sync with an OAuth token vs with Basic", oauth, basic, 0.95, 1.1,
                   conns=1)
-        t.compare("13 OAuth", "drupal_entity_get x32 chained, OAuth vs Basic", oauth32, basic32, 0.95, 1.1, conns=32)
+        t.compare("13 OAuth", "drupal_entity_get x32 chained, OAuth vs Basic", oauth32, basic32, 0.95, 1.1,
+                  conns=32)
 
     def c12(t):
         from jsonapi_cases import case12

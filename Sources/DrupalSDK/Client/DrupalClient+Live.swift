@@ -16,9 +16,10 @@ extension DrupalClient {
             transport.shutdown()
             throw error
         }
+        let lifetime = TransportLifetime(transport)
         return DrupalClient(
-            start: { try session.start($0, $1) },
-            run: { try session.run($0, $1) },
+            start: { _ = lifetime; return try session.start($0, $1) },
+            run: { _ = lifetime; return try session.run($0, $1) },
             setAuthentication: { try session.setAuthentication($0) },
             currentUser: { session.state.withLock { $0.user } },
             hasSession: { session.hasSession },
@@ -28,4 +29,14 @@ extension DrupalClient {
             removeObserver: { session.events.remove($0) }
         )
     }
+}
+
+/// Shuts a live client's transport down when the last copy of the client is gone, on the thread
+/// that let go of it, so that thread waits for the transport's own thread to end. (The session
+/// itself may live a moment longer in one of its tasks, which must not be where the transport
+/// ends: a thread cannot wait for itself.)
+private final class TransportLifetime: Sendable {
+    let transport: Transport
+    init(_ transport: Transport) { self.transport = transport }
+    deinit { transport.shutdown() }
 }

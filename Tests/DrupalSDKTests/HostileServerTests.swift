@@ -247,6 +247,23 @@ final class RetryTests: FakeDrupalTestCase {
         XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(900))
     }
 
+    func testRetryAfterAsAnHTTPDateIsHonoured() async throws {
+        let client = try makeClient { $0.retry.baseDelay = 0.01 }
+        // An IMF-fixdate 2 s ahead (second resolution: the wait is 1-2 s).
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: Date().addingTimeInterval(2))
+        try server.control("POST", "/__fake/faults",
+                           json: #"{"mode": "status", "code": 503, "count": 1, "path_prefix": "/node", "#
+                               + #""retry_after": "\#(date)"}"#)
+        let started = ContinuousClock.now
+        let node = try await client.get("node", "1").json()
+        XCTAssertEqual(node["nid"]?[0]?["value"]?.idString, "1")
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(500), date)
+    }
+
     func testNoRetryWhenOffOrPastTheTimeout() async throws {
         let off = try makeClient { $0.retry = .never }
         try failNext(1, status: 503)

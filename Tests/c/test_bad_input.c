@@ -471,6 +471,42 @@ static void test_json_nulls(void) {
     json_decref(rows);
 }
 
+/* Issue 10 item 9: a 1 MiB path or query value is refused as invalid input whose message names
+ * the limit (not "out of memory") and does not quote the value. */
+static void test_huge_path_and_query(drupal_client *c) {
+    size_t big = 1 << 20;
+    char *path = malloc(big + 2), *value = malloc(big + 1);
+    const char *query[] = {"title", value, NULL};
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    drupal_response *r = NULL;
+    int round;
+    if (path == NULL || value == NULL) exit(2);
+    path[0] = '/';
+    memset(path + 1, 'p', big);
+    path[big + 1] = '\0';
+    memset(value, 'q', big);
+    value[big] = '\0';
+    for (round = 0; round < 3; round++) {
+        if (round == 0) CHECK_CODE(drupal_request_sync(&r, c, "GET", path, NULL), DRUPAL_E_TOO_LARGE);
+        if (round == 1) CHECK_CODE(drupal_view_sync(&r, c, "/api/articles", query), DRUPAL_E_TOO_LARGE);
+        if (round == 2) {
+            o.query = query;
+            CHECK_CODE(drupal_request_sync(&r, c, "GET", "/api/articles", &o), DRUPAL_E_TOO_LARGE);
+        }
+        check_record(strstr(drupal_last_error(), "memory") == NULL, __FILE__, __LINE__, "not out of memory",
+                     drupal_last_error());
+        check_record(strstr(drupal_last_error(), "65536") != NULL || strstr(drupal_last_error(), "limit") != NULL,
+                     __FILE__, __LINE__, "the message names the limit", drupal_last_error());
+        check_record(strstr(drupal_last_error(), "pppppppp") == NULL && strstr(drupal_last_error(), "qqqqqqqq") == NULL,
+                     __FILE__, __LINE__, "the value is not echoed", NULL);
+        CHECK(r == NULL);
+        drupal_response_free(r);
+        r = NULL;
+    }
+    free(path);
+    free(value);
+}
+
 int main(void) {
     drupal_client *c = new_client();
     test_codes_versions_free();
@@ -480,6 +516,7 @@ int main(void) {
     test_session_calls(c);
     test_entity_calls(c);
     test_view_and_request(c);
+    test_huge_path_and_query(c);
     test_responses(c);
     test_mock_functions();
     test_json_nulls();

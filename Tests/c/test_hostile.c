@@ -242,6 +242,138 @@ static void test_retries(void) {
     drupal_client_free(c);
 }
 
+/* Proxy-Authorization and a header marked secret, from the request or the client's options, do
+ * not follow a redirect to another origin (issue 10 item 1). */
+static void test_proxy_authorization_and_secrets_stay_on_the_site(void) {
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
+    const char *secret[] = {"X-Api-Key", NULL};
+    const char *client_headers[] = {"Proxy-Authorization: Basic cHJveHk6cDF4eQ==", "X-Api-Key: k-client", NULL};
+    const char *request_headers[] = {"Proxy-Authorization: Basic cmVxOnAyeHk=", "X-Api-Key: k-request", NULL};
+    const char *leaks[] = {"proxy-authorization", "x-api-key", "cHJveHk6cDF4eQ", "cmVxOnAyeHk", "k-client",
+                           "k-request", NULL};
+    char to[256], seen[8192];
+    int round, i;
+    options.follow_redirects = 1;
+    options.secret_headers = secret;
+    options.headers = client_headers;
+    if (drupal_client_new(&c, base_url(), &options) != DRUPAL_OK) exit(2);
+    for (round = 0; round < 2; round++) {
+        CHECK_CODE(control(other_url(), "POST", "/__fake/reset", NULL, NULL, 0), DRUPAL_OK);
+        snprintf(to, sizeof to, "%s/node/1?_format=json", other_url());
+        redirect_once(302, to);
+        o.headers = round ? request_headers : NULL;
+        CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/2", &o), DRUPAL_OK);
+        CHECK_INT(drupal_response_status(r), 200);
+        drupal_response_free(r);
+        r = NULL;
+        CHECK_CODE(control(other_url(), "GET", "/__fake/last-request", NULL, seen, sizeof seen), DRUPAL_OK);
+        CHECK(strstr(seen, "/node/1") != NULL);   /* the redirect was followed there */
+        for (i = 0; leaks[i]; i++) {
+            char what[128];
+            snprintf(what, sizeof what, "%s reached the other origin", leaks[i]);
+            check_record(!contains_ci(seen, leaks[i]), __FILE__, __LINE__, what, seen);
+        }
+    }
+    drupal_client_free(c);
+}
+
+/* A Retry-After given as an HTTP-date (IMF-fixdate, 2 s ahead) on a 503 to a GET is honoured. */
+static void test_retry_after_as_a_date(void) {
+    drupal_client *c = new_client();
+    drupal_response *r = NULL;
+    char date[64], json[256];
+    time_t when = time(NULL) + 2;
+    struct tm tm;
+    double started;
+    gmtime_r(&when, &tm);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    snprintf(json, sizeof json,
+             "{\"mode\":\"status\",\"code\":503,\"count\":1,\"path_prefix\":\"/node\",\"retry_after\":\"%s\"}", date);
+    CHECK_CODE(control(base_url(), "POST", "/__fake/faults", json, NULL, 0), DRUPAL_OK);
+    started = now_seconds();
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_OK);
+    CHECK_INT(drupal_response_status(r), 200);
+    drupal_response_free(r);
+    check_record(now_seconds() - started >= 0.5, __FILE__, __LINE__, "waited for the Retry-After date", date);
+    drupal_client_free(c);
+}
+
+/* A client that does not retry (so one fault is one answer), with a timeout and a body limit. */
+static drupal_client *fault_client(double timeout, size_t max_body_size) {
+    drupal_client *c = NULL;
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
+    options.max_retries = -1;
+    options.timeout = timeout;
+    options.max_body_size = max_body_size;
+    if (drupal_client_new(&c, base_url(), &options) != DRUPAL_OK) exit(2);
+    return c;
+}
+
+/* GET /node/1 with an X-Fake-Fault header; returns the code. */
+static drupal_code get_with_fault(drupal_client *c, const char *fault, drupal_response **out) {
+    char header[256];
+    const char *headers[] = {header, NULL};
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    snprintf(header, sizeof header, "X-Fake-Fault: %s", fault);
+    o.headers = headers;
+    return drupal_request_sync(out, c, "GET", "/node/1", &o);
+}
+
+static void check_fault_fails(drupal_client *c, const char *fault) {
+    drupal_response *r = NULL;
+    drupal_code code = get_with_fault(c, fault, &r);
+    char detail[256];
+    snprintf(detail, sizeof detail, "%s: %s (%s)", fault, drupal_code_name(code), drupal_last_error());
+    check_record(code == DRUPAL_E_NETWORK, __FILE__, __LINE__, "a broken answer is a network error", detail);
+    drupal_response_free(r);
+}
+
+/* The fake's fault modes, from the library: errors named, no hang, no success (issue 10). */
+static void test_fault_modes(void) {
+    drupal_client *c = fault_client(0, 0), *quick = fault_client(1.0, 0), *small = fault_client(10, 65536);
+    drupal_response *r = NULL;
+    const char *broken[] = {"reset;at=start", "reset;at=headers", "reset", "bad_length;delta=25",
+                            "bad_chunked;kind=size", "bad_chunked;kind=truncated", "bad_chunked;kind=noend",
+                            "bad_chunked;kind=overflow", "garbage", "bad_status;kind=code",
+                            "bad_status;kind=version", NULL};
+    double started;
+    int i;
+    for (i = 0; broken[i]; i++) check_fault_fails(c, broken[i]);
+
+    started = now_seconds();
+    CHECK_CODE(get_with_fault(quick, "stall;seconds=20;after=headers", &r), DRUPAL_E_TIMEOUT);
+    check_record(now_seconds() - started < 10, __FILE__, __LINE__, "a stall ends at the client's 1 s timeout", NULL);
+    drupal_response_free(r);
+    r = NULL;
+
+    CHECK_CODE(get_with_fault(c, "trickle;ms=0", &r), DRUPAL_OK);
+    CHECK_INT(drupal_response_status(r), 200);
+    CHECK(strstr(drupal_response_body(r, NULL), "Body of article 1") != NULL);
+    drupal_response_free(r);
+    r = NULL;
+
+    CHECK_CODE(get_with_fault(small, "endless", &r), DRUPAL_E_TOO_LARGE);
+    drupal_response_free(r);
+    r = NULL;
+    CHECK_CODE(get_with_fault(small, "endless;chunked=1", &r), DRUPAL_E_TOO_LARGE);
+    drupal_response_free(r);
+    r = NULL;
+
+    started = now_seconds();
+    {
+        drupal_code code = get_with_fault(quick, "endless_headers", &r);
+        CHECK(code != DRUPAL_OK && code != DRUPAL_E_INVALID_ARGUMENT);
+        check_record(now_seconds() - started < 10, __FILE__, __LINE__, "endless headers end", drupal_code_name(code));
+    }
+    drupal_response_free(r);
+    drupal_client_free(c);
+    drupal_client_free(quick);
+    drupal_client_free(small);
+}
+
 int main(void) {
     fake_reset();
     test_credentials_stay_on_the_site();
@@ -250,5 +382,8 @@ int main(void) {
     test_not_successes();
     test_huge_inputs();
     test_retries();
+    test_proxy_authorization_and_secrets_stay_on_the_site();
+    test_retry_after_as_a_date();
+    test_fault_modes();
     return check_summary();
 }

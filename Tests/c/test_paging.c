@@ -99,11 +99,71 @@ static void test_bad_input_and_lifetime(void) {
     drupal_pager_free(pager);
 }
 
+/* Nid of row i of a view page (from its JSON), -1 if there is none. */
+static long row_nid(drupal_response *page, size_t i) {
+    json_t *array = NULL, *nid;
+    long value = -1;
+    if (drupal_response_json(&array, page) != DRUPAL_OK) return -1;
+    nid = json_object_get(json_array_get(array, i), "nid");   /* Views rows: "nid": "3" */
+    if (json_is_integer(nid)) value = (long)json_integer_value(nid);
+    else if (json_is_string(nid)) value = strtol(json_string_value(nid), NULL, 10);
+    json_decref(array);
+    return value;
+}
+
+/* Issue 9: a path may carry a query string, or be an absolute URL under the base URL (what
+ * JSON:API's links.next gives); a URL on another origin is still refused. */
+static void test_paths_with_queries_and_absolute_urls(drupal_client *c) {
+    drupal_response *r = NULL;
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    char url[512];
+    const char *elsewhere[] = {"http://example.com/node/1?_format=json", "https://127.0.0.1:1/api/articles?page=1",
+                               NULL};
+    int i;
+
+    CHECK_CODE(drupal_view_sync(&r, c, "/api/articles?page=1", NULL), DRUPAL_OK);
+    CHECK_INT(row_nid(r, 0), 3);
+    drupal_response_free(r);
+    r = NULL;
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/api/articles?page=0", NULL), DRUPAL_OK);
+    CHECK_INT(row_nid(r, 0), 1);
+    drupal_response_free(r);
+    r = NULL;
+    o.no_format = 1;
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1?_format=json", &o), DRUPAL_OK);
+    CHECK_INT(drupal_response_status(r), 200);
+    CHECK(strstr(drupal_response_body(r, NULL), "Article 1") != NULL);
+    drupal_response_free(r);
+    r = NULL;
+
+    snprintf(url, sizeof url, "%s/node/1?_format=json", base_url());
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", url, &o), DRUPAL_OK);
+    CHECK_INT(drupal_response_status(r), 200);
+    CHECK(strstr(drupal_response_body(r, NULL), "Article 1") != NULL);
+    drupal_response_free(r);
+    r = NULL;
+    snprintf(url, sizeof url, "%s/api/articles?page=2", base_url());
+    CHECK_CODE(drupal_view_sync(&r, c, url, NULL), DRUPAL_OK);
+    CHECK_INT(row_nid(r, 0), 5);
+    drupal_response_free(r);
+    r = NULL;
+
+    for (i = 0; elsewhere[i]; i++) {
+        CHECK_CODE(drupal_request_sync(&r, c, "GET", elsewhere[i], &o), DRUPAL_E_INVALID_ARGUMENT);
+        drupal_response_free(r);
+        r = NULL;
+        CHECK_CODE(drupal_view_sync(&r, c, elsewhere[i], NULL), DRUPAL_E_INVALID_ARGUMENT);
+        drupal_response_free(r);
+        r = NULL;
+    }
+}
+
 int main(void) {
     drupal_client *c = new_client();
     fake_reset();
     test_pages_end(c);
     test_async_pager(c);
+    test_paths_with_queries_and_absolute_urls(c);
     drupal_client_free(c);
     test_bad_input_and_lifetime();
     return check_summary();

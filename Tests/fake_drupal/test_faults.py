@@ -203,3 +203,14 @@ def test_unknown_fault_mode(server):
     r = call(server, 'GET', '/node/1?_format=json', headers={'X-Fake-Fault': 'nonsense'})
     assert r.status == 400
     assert call(server, 'POST', '/__fake/faults', {'mode': 'nonsense'}).status == 400
+
+
+def test_status_retry_after_is_passed_verbatim(server):
+    date = 'Tue, 01 Dec 2026 15:30:00 GMT'
+    r = call(server, 'GET', '/node/1?_format=json', headers={'X-Fake-Fault': 'status;code=503;retry_after=' + date})
+    assert r.status == 503 and r.all('Retry-After') == [date]
+    assert call(server, 'POST', '/__fake/faults', {'mode': 'status', 'code': 503, 'retry_after': '2', 'count': 1}).status == 204
+    r = call(server, 'GET', '/node/1?_format=json')
+    assert r.status == 503 and r.all('Retry-After') == ['2']
+    r = call(server, 'GET', '/node/1?_format=json', headers={'X-Fake-Fault': 'status;code=503'})
+    assert r.all('Retry-After') == ['1']

@@ -214,3 +214,79 @@ def test_asyncio_retries_too(base_url, server):
             return await client.get("node", 1)
     _fault(server, mode="status", code=504, count=1, path_prefix="/node")
     assert asyncio.run(go())["nid"][0]["value"] == 1
+
+
+def test_proxy_authorization_and_secret_headers_stay_on_the_site(base_url, server, other):
+    """Issue 10 item 1: client-wide and per-request Proxy-Authorization and secret headers."""
+    leaks = ("proxy-authorization", "x-api-key", "chjvehk6cdf4eq", "cmvxonayehk", "k-client", "k-request")
+    with drupalsdk.Client(base_url, follow_redirects=True, secret_headers=["X-Api-Key"],
+                          headers={"Proxy-Authorization": "Basic cHJveHk6cDF4eQ==", "X-Api-Key": "k-client"}) as client:
+        for headers in (None, {"Proxy-Authorization": "Basic cmVxOnAyeHk=", "X-Api-Key": "k-request"}):
+            other.control("POST", "/__fake/reset")
+            _fault(server, mode="redirect", to=other.base_url + "/node/1?_format=json", code=302, count=1)
+            assert client.request("GET", "/node/2", headers=headers).status == 200
+            seen = json.dumps(other.control("GET", "/__fake/last-request")).lower()
+            assert "/node/1" in seen
+            for leak in leaks:
+                assert leak not in seen, seen
+
+
+def test_retry_after_as_an_http_date_is_honoured(base_url, server):
+    """Issue 10 item 16: Retry-After as an IMF-fixdate 2 s ahead, on a 503 to a GET."""
+    import email.utils
+    import time
+    date = email.utils.formatdate(time.time() + 2, usegmt=True)
+    with drupalsdk.Client(base_url) as client:
+        _fault(server, mode="status", code=503, count=1, path_prefix="/node", retry_after=date)
+        started = time.monotonic()
+        assert client.get("node", 1)["nid"][0]["value"] == 1
+        assert time.monotonic() - started >= 0.5
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: c.request("GET", "/" + "p" * (1 << 20)),
+    lambda c: c.view("/api/articles", {"title": "q" * (1 << 20)}),
+    lambda c: c.request("GET", "/api/articles", query={"title": "q" * (1 << 20)}),
+])
+def test_a_huge_path_or_query_value_is_refused_naming_the_limit(client, server, call):
+    """Issue 10 item 9: refused before sending, as a URL over its limit (TooLargeError, like a huge
+    id in test_size_limits_are_named), the limit named, the value not quoted."""
+    before = server.stats()["requests"]
+    with pytest.raises(drupalsdk.TooLargeError) as info:
+        call(client)
+    message = info.value.message
+    assert "memory" not in message and ("65536" in message or "limit" in message), message
+    assert "pppppppp" not in str(info.value) and "qqqqqqqq" not in str(info.value)
+    assert server.stats()["requests"] == before
+
+
+@pytest.mark.parametrize("fault", ["reset;at=start", "reset;at=headers", "reset", "bad_length;delta=25",
+                                   "bad_chunked;kind=size", "bad_chunked;kind=truncated",
+                                   "bad_chunked;kind=noend", "bad_chunked;kind=overflow", "garbage",
+                                   "bad_status;kind=code"])
+def test_broken_answers_are_network_errors(base_url, fault):
+    """Issue 10 fault modes: a connection reset, a lying length, broken chunking, not HTTP."""
+    with drupalsdk.Client(base_url, retries=0) as client:
+        with pytest.raises(drupalsdk.NetworkError):
+            client.request("GET", "/node/1", headers={"X-Fake-Fault": fault})
+
+
+def test_stalls_trickles_and_endless_answers(base_url):
+    import time
+    with drupalsdk.Client(base_url, retries=0, timeout=1) as client:
+        started = time.monotonic()
+        with pytest.raises(drupalsdk.DrupalTimeoutError):
+            client.request("GET", "/node/1", headers={"X-Fake-Fault": "stall;seconds=20;after=headers"})
+        assert time.monotonic() - started < 10
+        started = time.monotonic()
+        with pytest.raises(drupalsdk.DrupalError) as info:
+            client.request("GET", "/node/1", headers={"X-Fake-Fault": "endless_headers"})
+        assert not isinstance(info.value, drupalsdk.InvalidArgumentError)
+        assert time.monotonic() - started < 10
+    with drupalsdk.Client(base_url, retries=0) as client:
+        response = client.request("GET", "/node/1", headers={"X-Fake-Fault": "trickle;ms=0"})
+        assert response.status == 200 and response.json()["nid"][0]["value"] == 1
+    with drupalsdk.Client(base_url, retries=0, max_body_size=65536) as client:
+        for fault in ("endless", "endless;chunked=1"):
+            with pytest.raises(drupalsdk.TooLargeError):
+                client.request("GET", "/node/1", headers={"X-Fake-Fault": fault})

@@ -138,7 +138,9 @@ class Faults:
             resp = Response(code, GENERIC_5XX, TEXT)
         else:
             resp = Response(code, b'{"message":"Fake fault."}', JSON)
-        if code in (503, 429):
+        if 'retry_after' in fault:   # verbatim, e.g. an HTTP-date
+            resp.add_header('Retry-After', str(fault['retry_after']))
+        elif code in (503, 429):
             resp.add_header('Retry-After', '1')
         return resp, True
 

@@ -1,259 +1,27 @@
-"""Every C declaration the binding uses, in one place: library lookup, types, signatures, errors.
+"""Every C declaration the binding uses, in one place: signatures and errors here, the library
+lookup in _library, the constants, structures and callback types in _c_types (all re-exported).
 
-Nothing outside this module names a ctypes type of the C API. The library is found in this
-order (the first that loads wins):
-
-1. ``$DRUPALSDK_LIBRARY`` (a path). When set, it is the only place tried.
-2. A copy inside the package: ``drupalsdk/lib/libdrupalsdk.so*``.
-3. The checkout's ``build/lib/libdrupalsdk.so`` when running from the source tree.
-4. The system: ``ctypes.util.find_library("drupalsdk")``, then ``libdrupalsdk.so.0``.
-
-The library is never unloaded (the Swift runtime inside it must not be ``dlclose``d).
+Nothing outside these modules names a ctypes type of the C API; the rest of the package uses
+_ffi only.
 """
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-import glob
-import os
-from ctypes import (CFUNCTYPE, POINTER, Structure, byref, c_char_p, c_double, c_int, c_size_t, c_uint,
-                    c_uint64, c_void_p)
-from typing import List, NoReturn, Optional, Tuple
+from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint64, c_void_p
+from typing import List, NoReturn
 
-from . import _errors, _loaderror
-
-#: The C API version this binding was written for (major, minor): its own version's, which
-#: setup.py reads from include/drupalsdk.h.
-def _binding_version() -> Tuple[int, int]:
-    import importlib.metadata
-    try:
-        major, minor = importlib.metadata.version("drupalsdk").split(".")[:2]
-        return int(major), int(minor)
-    except (importlib.metadata.PackageNotFoundError, ValueError):
-        return (-1, -1)   # not installed (a source tree): any library version is taken
-
-
-API_VERSION = _binding_version()
-
-LIBRARY_ENV = "DRUPALSDK_LIBRARY"
-
-# ---- drupal_code ---------------------------------------------------------------------------------
-
-DRUPAL_OK = 0
-DRUPAL_E_INVALID_ARGUMENT = 1
-DRUPAL_E_NETWORK = 2
-DRUPAL_E_TIMEOUT = 3
-DRUPAL_E_HTTP = 4
-DRUPAL_E_DECODE = 5
-DRUPAL_E_CANCELLED = 6
-DRUPAL_E_UNIMPLEMENTED = 7
-DRUPAL_E_TOO_LARGE = 8
-DRUPAL_E_TLS = 9
-DRUPAL_E_NOT_FOUND = 10
-DRUPAL_E_NO_MEMORY = 11
-DRUPAL_E_STATE = 12
-DRUPAL_E_INTERNAL = 13
-
-DRUPAL_EVENT_LOGIN = 1
-DRUPAL_EVENT_LOGOUT = 2
-DRUPAL_EVENT_REQUEST_START = 3
-DRUPAL_EVENT_REQUEST_FINISH = 4
-DRUPAL_EVENT_RETRY = 5
-
-DRUPAL_CLIENT_OPTIONS_VERSION = 3
-DRUPAL_REQUEST_OPTIONS_VERSION = 1
-DRUPAL_OAUTH_OPTIONS_VERSION = 1
-
-DRUPAL_OAUTH_CLIENT_CREDENTIALS = 1
-DRUPAL_OAUTH_PASSWORD = 2
-DRUPAL_OAUTH_REFRESH_TOKEN = 3
-
-# ---- Library lookup ------------------------------------------------------------------------------
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def _checkout_library() -> Optional[str]:
-    """build/lib/libdrupalsdk.so of the source tree this package sits in, if any."""
-    directory = _HERE
-    for _ in range(5):
-        directory = os.path.dirname(directory)
-        if os.path.exists(os.path.join(directory, "Package.swift")) and \
-                os.path.exists(os.path.join(directory, "include", "drupalsdk.h")):
-            return os.path.join(directory, "build", "lib", "libdrupalsdk.so")
-    return None
-
-
-def _load() -> Tuple[ctypes.CDLL, ctypes.PyDLL, str]:
-    tried: List[str] = []
-
-    def attempt(name: str, label: str):  # type: ignore[no-untyped-def]
-        try:
-            return ctypes.CDLL(name), ctypes.PyDLL(name), name
-        except OSError as error:
-            tried.append("%s: %s (%s)" % (label, name, error))
-            return None
-
-    explicit = os.environ.get(LIBRARY_ENV)
-    if explicit:
-        found = attempt(explicit, "$" + LIBRARY_ENV)
-        if found:
-            return found
-        raise ImportError("drupalsdk: cannot load libdrupalsdk.\n  tried %s\n  (the package copy, the checkout's "
-                          "build/lib and the system were not tried because %s is set)\n%s"
-                          % (tried[0], LIBRARY_ENV, _loaderror.advice(tried)))
-    tried.append("$%s: not set" % LIBRARY_ENV)
-
-    bundled = sorted(glob.glob(os.path.join(_HERE, "lib", "libdrupalsdk.so*")))
-    if not bundled:
-        tried.append("package copy: no %s" % os.path.join(_HERE, "lib", "libdrupalsdk.so*"))
-    for path in bundled:
-        found = attempt(path, "package copy")
-        if found:
-            return found
-
-    checkout = _checkout_library()
-    if checkout is None:
-        tried.append("checkout build: not running from a drupalsdk source tree")
-    elif not os.path.exists(checkout):
-        tried.append("checkout build: no %s" % checkout)
-    else:
-        found = attempt(checkout, "checkout build")
-        if found:
-            return found
-
-    system = ctypes.util.find_library("drupalsdk")
-    if system:
-        found = attempt(system, "system (find_library)")
-        if found:
-            return found
-    else:
-        tried.append("system: ctypes.util.find_library('drupalsdk') found nothing")
-    found = attempt("libdrupalsdk.so.0", "system (dynamic loader)")
-    if found:
-        return found
-    raise ImportError("drupalsdk: cannot load libdrupalsdk. Looked in:\n  " + "\n  ".join(tried) + "\n"
-                      + _loaderror.advice(tried))
-
-
-lib, _pylib, library_path = _load()
-
-# ---- Types ---------------------------------------------------------------------------------------
-
-
-class ClientOptions(Structure):
-    """drupal_client_options."""
-    _fields_ = [
-        ("version", c_uint),
-        ("connect_timeout", c_double),
-        ("timeout", c_double),
-        ("user_agent", c_char_p),
-        ("ca_bundle", c_char_p),
-        ("verify_tls", c_int),
-        ("max_body_size", c_size_t),
-        ("headers", POINTER(c_char_p)),
-        ("follow_redirects", c_int),
-        ("entity_paths", POINTER(c_char_p)),
-        ("max_retries", c_int),
-        ("secret_headers", POINTER(c_char_p)),
-        ("request_hook", c_void_p),
-        ("request_hook_userdata", c_void_p),
-        ("log_hook", c_void_p),
-        ("log_hook_userdata", c_void_p),
-        # Version 3:
-        ("max_connections", c_int),
-        ("busy_poll_us", c_int),
-        ("http2", c_int),
-    ]
-
-
-class RequestOptions(Structure):
-    """drupal_request_options."""
-    _fields_ = [
-        ("version", c_uint),
-        ("query", POINTER(c_char_p)),
-        ("headers", POINTER(c_char_p)),
-        ("body", c_char_p),  # const void *; c_char_p so bytes can be assigned (length is explicit)
-        ("body_length", c_size_t),
-        ("no_format", c_int),
-    ]
-
-
-class Event(Structure):
-    """drupal_event."""
-    _fields_ = [
-        ("type", c_int),
-        ("method", c_char_p),
-        ("path", c_char_p),
-        ("status", c_int),
-        ("duration_ms", c_double),
-        ("user_name", c_char_p),
-        ("uid", c_char_p),
-        ("attempt", c_int),
-    ]
-
-
-#: void (*drupal_callback)(drupal_code, drupal_response *, void *userdata)
-CALLBACK = CFUNCTYPE(None, c_int, c_void_p, c_void_p)
-#: void (*drupal_event_callback)(const drupal_event *, void *userdata)
-EVENT_CALLBACK = CFUNCTYPE(None, POINTER(Event), c_void_p)
-#: int (*drupal_interrupt_callback)(void *userdata)
-INTERRUPT_CALLBACK = CFUNCTYPE(c_int, c_void_p)
-#: drupal_code (*drupal_request_hook)(drupal_request_edit *, void *userdata)
-REQUEST_HOOK = CFUNCTYPE(c_int, c_void_p, c_void_p)
-#: void (*drupal_log_hook)(const char *line, void *userdata)
-LOG_HOOK = CFUNCTYPE(None, c_char_p, c_void_p)
-#: drupal_code (*drupal_token_provider)(drupal_token_request *, void *userdata)
-TOKEN_PROVIDER = CFUNCTYPE(c_int, c_void_p, c_void_p)
-#: int (*drupal_progress_callback)(int64_t done, int64_t total, void *userdata)
-PROGRESS_CALLBACK = CFUNCTYPE(c_int, ctypes.c_int64, ctypes.c_int64, c_void_p)
-#: int (*drupal_write_callback)(const void *data, size_t length, void *userdata)
-WRITE_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
-
-DRUPAL_TRANSFER_OPTIONS_VERSION = 1
-
-
-class TransferOptions(Structure):
-    """drupal_transfer_options."""
-    _fields_ = [
-        ("version", c_uint),
-        ("progress", PROGRESS_CALLBACK),
-        ("progress_userdata", c_void_p),
-        ("write", WRITE_CALLBACK),
-        ("write_userdata", c_void_p),
-    ]
-
-
-class OAuthOptions(Structure):
-    """drupal_oauth_options."""
-    _fields_ = [
-        ("version", c_uint),
-        ("grant", c_int),
-        ("client_id", c_char_p),
-        ("client_secret", c_char_p),
-        ("username", c_char_p),
-        ("password", c_char_p),
-        ("refresh_token", c_char_p),
-        ("scope", c_char_p),
-        ("token_path", c_char_p),
-        ("client_auth_basic", c_int),
-        ("refresh_margin", c_double),
-    ]
-
-
-class MockAnswer(Structure):
-    """drupal_mock_answer."""
-    _fields_ = [
-        ("version", c_uint),
-        ("status", c_int),
-        ("headers", POINTER(c_char_p)),
-        ("body", c_char_p),
-        ("body_length", c_size_t),
-        ("fail", c_int),
-    ]
-
-
-DRUPAL_MOCK_ANSWER_VERSION = 1
+from . import _errors
+from ._c_types import (CALLBACK, DRUPAL_CLIENT_OPTIONS_VERSION, DRUPAL_E_CANCELLED, DRUPAL_E_DECODE,
+                       DRUPAL_E_HTTP, DRUPAL_E_INTERNAL, DRUPAL_E_INVALID_ARGUMENT, DRUPAL_E_NETWORK,
+                       DRUPAL_E_NO_MEMORY, DRUPAL_E_NOT_FOUND, DRUPAL_E_STATE, DRUPAL_E_TIMEOUT, DRUPAL_E_TLS,
+                       DRUPAL_E_TOO_LARGE, DRUPAL_E_UNIMPLEMENTED, DRUPAL_EVENT_LOGIN, DRUPAL_EVENT_LOGOUT,
+                       DRUPAL_EVENT_REQUEST_FINISH, DRUPAL_EVENT_REQUEST_START, DRUPAL_EVENT_RETRY,
+                       DRUPAL_MOCK_ANSWER_VERSION, DRUPAL_OAUTH_CLIENT_CREDENTIALS, DRUPAL_OAUTH_OPTIONS_VERSION,
+                       DRUPAL_OAUTH_PASSWORD, DRUPAL_OAUTH_REFRESH_TOKEN, DRUPAL_OK, DRUPAL_REQUEST_OPTIONS_VERSION,
+                       DRUPAL_TRANSFER_OPTIONS_VERSION, EVENT_CALLBACK, INTERRUPT_CALLBACK, LOG_HOOK, PROGRESS_CALLBACK,
+                       REQUEST_HOOK, TOKEN_PROVIDER, WRITE_CALLBACK, ClientOptions, Event, MockAnswer, OAuthOptions,
+                       RequestOptions, TransferOptions)
+from ._library import API_VERSION, LIBRARY_ENV, _pylib, lib, library_path
 
 # Handles travel as plain integers (c_void_p): drupal_client *, drupal_response *, drupal_call *.
 _h = c_void_p

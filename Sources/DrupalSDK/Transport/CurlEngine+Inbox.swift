@@ -1,0 +1,48 @@
+// The engine's inbox (jobs, submissions and cancellations queued for the loop by any thread) and
+// its TaskExecutor side: jobs enqueued by tasks that prefer the engine go through the inbox.
+import CCurl
+import CCurlShim
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension CurlEngine {
+    struct Inbox {
+        var jobs: [UnownedJob] = []
+        var submissions: [CurlTransfer] = []
+        var cancellations: [CurlTransfer] = []
+        var stopping = false
+        var stopped = false
+        /// The loop is (about to be) blocked in curl_multi_poll: whoever queues work wakes it,
+        /// once. At all other times queued work is picked up without a system call.
+        var sleeping = false
+
+        var hasWork: Bool { !jobs.isEmpty || !submissions.isEmpty || !cancellations.isEmpty || stopping }
+
+        /// Called with new work queued, under the lock: wakes the loop if it sleeps (once).
+        /// Under the lock because the loop frees the multi handle once `stopped` is set.
+        mutating func wakeIfSleeping(_ multi: UnsafeMutableRawPointer, _ posts: borrowing Atomic<UInt64>) {
+            posts.add(1, ordering: .releasing)
+            if sleeping && !stopped { curl_multi_wakeup(multi) }
+            sleeping = false
+        }
+    }
+
+    // MARK: TaskExecutor
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let unownedJob = UnownedJob(job)
+        let accepted = inbox.withLock { [multi, self] inbox -> Bool in
+            if inbox.stopped { return false }
+            inbox.jobs.append(unownedJob)
+            inbox.wakeIfSleeping(multi, self.posts)
+            return true
+        }
+        if !accepted {
+            // The thread has ended: run the job on the global pool instead of losing it.
+            globalConcurrentExecutor.enqueue(ExecutorJob(unownedJob))
+        }
+    }
+}

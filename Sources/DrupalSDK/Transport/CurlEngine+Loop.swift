@@ -1,0 +1,107 @@
+// The engine's loop: one turn (`runOnce`) runs queued jobs, starts and cancels transfers, lets
+// libcurl work, completes what finished, then spins, busy-polls or sleeps until there is more.
+import CCurl
+import CCurlShim
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension CurlEngine {
+    /// How long the loop keeps checking for new work after delivering results before it sleeps:
+    /// a caller that answers a callback with its next request is then served without a wake-up.
+    private static let spinNanoseconds: UInt64 = 20_000
+
+    /// One turn: run queued jobs, start and cancel transfers, let libcurl work, complete what
+    /// finished, then wait for sockets or a wake-up if nothing else is queued. False once stopped.
+    func runOnce(isDone: () -> Bool) -> Bool {
+        let work = inbox.withLock { inbox -> Inbox in
+            let taken = inbox
+            inbox.jobs.removeAll(keepingCapacity: true)
+            inbox.submissions.removeAll(keepingCapacity: true)
+            inbox.cancellations.removeAll(keepingCapacity: true)
+            return taken
+        }
+        if work.stopped { return false }
+        for job in work.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        // Requests the jobs just made start in this same turn.
+        let madeByJobs = work.jobs.isEmpty ? [] : inbox.withLock { inbox -> [CurlTransfer] in
+            defer { inbox.submissions.removeAll(keepingCapacity: true) }
+            return inbox.submissions
+        }
+        for transfer in work.submissions + madeByJobs { start(transfer) }
+        for transfer in work.cancellations { cancel(transfer) }
+        if work.stopping {
+            shutDown()
+            return false
+        }
+        var running: Int32 = 0
+        curl_multi_perform(multi, &running)
+        let completed = completeFinishedTransfers()
+        if isDone() || inbox.withLock({ $0.hasWork }) { return true }
+        // Nothing queued and nothing in flight right after delivering results: a caller often
+        // answers at once with its next request, so watch for it briefly before paying for a
+        // sleep and a wake-up. (Only on the engine's own thread: a blocking caller drives its
+        // engine itself, and with transfers in flight the network decides.)
+        if spinsForWork && active.isEmpty && (completed > 0 || !work.jobs.isEmpty) { spinForWork() }
+        // A blocking caller waits for its answer anyway: checking the socket for a few
+        // microseconds answers a fast server without a sleep and a wake-up of the thread.
+        if !spinsForWork && !active.isEmpty && options.busyPollMicroseconds > 0 && busyPollBudget.shouldPoll() {
+            let answered = pollBriefly()
+            busyPollBudget.record(answered: answered)
+            if answered { return true }
+        }
+        let sleep = inbox.withLock { inbox -> Bool in
+            if inbox.hasWork { return false }
+            inbox.sleeping = true
+            return true
+        }
+        if sleep {
+            if let watch = interruptWatch {
+                var extra = curl_waitfd(fd: watch.fileDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+                curl_multi_poll(multi, &extra, 1, 1000, nil)
+                inbox.withLock { $0.sleeping = false }
+                if extra.revents & Int16(CURL_WAIT_POLLIN) != 0 && watch.shouldCancel() { interrupt() }
+            } else {
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+                inbox.withLock { $0.sleeping = false }
+            }
+        }
+        return true
+    }
+
+    /// Ends every transfer of this drive as cancelled, and the ones it would start later.
+    private func interrupt() {
+        interrupted = true
+        for transfer in active { cancel(transfer, reason: "the blocking call was interrupted") }
+    }
+
+    /// Polls the transfers' sockets without sleeping for up to `options.busyPollMicroseconds`;
+    /// true as soon as one is ready.
+    private func pollBriefly() -> Bool {
+        let deadline = monotonicNanoseconds() + UInt64(options.busyPollMicroseconds) * 1000
+        repeat {
+            var ready: Int32 = 0
+            guard curl_multi_poll(multi, nil, 0, 0, &ready) == CURLM_OK else { return false }
+            if ready > 0 { return true }
+        } while monotonicNanoseconds() < deadline
+        return false
+    }
+
+    /// Checks for queued work for a few microseconds before the loop goes to sleep.
+    private func spinForWork() {
+        let seen = posts.load(ordering: .acquiring)
+        let deadline = monotonicNanoseconds() + CurlEngine.spinNanoseconds
+        repeat {
+            // Read the clock only now and then: the counter is the cheap part.
+            for _ in 0..<64 where posts.load(ordering: .acquiring) != seen { return }
+        } while monotonicNanoseconds() < deadline
+    }
+}
+
+private func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}

@@ -1,0 +1,275 @@
+"""The subcommands of the ``drupal`` command: each one's arguments and function (``COMMANDS``), and
+the JSON output they write (``Output``)."""
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
+
+import drupalsdk
+
+from . import _clicreds
+from ._cli_bodies import BUNDLE_FIELDS, _pair, entity_body
+from ._cli_exits import UsageError
+
+
+# ---- Output -------------------------------------------------------------------------------------
+
+class Output:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.indent = None if args.compact else 2
+        self.progress_on = args.progress
+
+    def json(self, value: Any, *, compact: bool = False) -> None:
+        sys.stdout.write(json.dumps(value, indent=None if compact else self.indent, ensure_ascii=False) + "\n")
+
+    def progress(self, text: str) -> None:
+        if self.progress_on:
+            sys.stderr.write("drupal: %s\n" % text)
+            sys.stderr.flush()
+
+
+def _response_value(response: drupalsdk.Response) -> Any:
+    """The body as JSON when it is JSON, else as text."""
+    try:
+        return response.json()
+    except Exception:  # not JSON (HTML, plain text, empty): shown as it is
+        return response.text
+
+
+# ---- Commands -----------------------------------------------------------------------------------
+
+def cmd_get(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
+    entities = []
+    for number, entity_id in enumerate(args.id, 1):
+        entities.append(client.get(args.entity_type, entity_id))
+        out.progress("get %s %s (%d/%d)" % (args.entity_type, entity_id, number, len(args.id)))
+    out.json(entities[0] if len(entities) == 1 else entities)
+
+
+def prepare_body(args: argparse.Namespace) -> None:
+    # Built before anything is sent, so a mistake in it costs no login.
+    args.body = entity_body(args, args.entity_type, args.bundle)
+
+
+def cmd_create(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
+    if args.input is None:
+        out.json(client.create(args.entity_type, args.body))
+        return
+    # Bulk: one JSON object a line (NDJSON); the options are applied to each.
+    stream = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")
+    created = 0
+    try:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            base = dict(args.body)
+            try:
+                item = json.loads(line)
+            except ValueError as error:
+                raise UsageError("%s line %d is not JSON: %s" % (args.input, number, error)) from None
+            if not isinstance(item, dict):
+                raise UsageError("%s line %d is not a JSON object" % (args.input, number))
+            base.update(item)
+            out.json(client.create(args.entity_type, base), compact=True)
+            created += 1
+            out.progress("created %d" % created)
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
+def cmd_update(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
+    body = args.body
+    key = BUNDLE_FIELDS.get(args.entity_type)
+    if key is not None and key not in body:
+        # Drupal wants the bundle field on PATCH too: take it from the entity.
+        body[key] = client.get(args.entity_type, args.id).get(key)
+    out.json(client.update(args.entity_type, args.id, body))
+
+
+def cmd_delete(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
+    deleted = []
+    for number, entity_id in enumerate(args.id, 1):
+        client.delete(args.entity_type, entity_id)
+        deleted.append(entity_id)
+        out.progress("deleted %s %s (%d/%d)" % (args.entity_type, entity_id, number, len(args.id)))
+    out.json({"deleted": deleted})
+
+
+def _query(args: argparse.Namespace) -> List[Tuple[str, str]]:
+    return [_pair(item, "--query") for item in args.query or ()]
+
+
+def cmd_view(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
+    query = _query(args)
+    if args.page is not None:
+        query.append(("page", str(args.page)))   # with --all: the first page to fetch
+    if not args.all:
+        rows: Iterable[Dict[str, Any]] = client.view(args.path, query)
+    else:
+        rows = _counted(client.view_all(args.path, query, max_pages=args.max_pages), out)
+    if args.ndjson:
+        for row in rows:
+            out.json(row, compact=True)
+    else:
+        out.json(list(rows))
+
+
+def _counted(rows: Iterable[Dict[str, Any]], out: Output) -> Iterable[Dict[str, Any]]:
+    count = 0
+    for row in rows:
+        count += 1
+        if count % 50 == 0:
+            out.progress("view: %d rows" % count)
+        yield row
+    out.progress("view: %d rows, done" % count)
+
+
+def cmd_request(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
+    body = None
+    if args.data == "-":
+        body = sys.stdin.buffer.read()
+    elif args.data is not None and args.data.startswith("@"):
+        with open(args.data[1:], "rb") as f:
+            body = f.read()
+    elif args.data is not None:
+        body = args.data.encode()
+    response = client.request(args.method.upper(), args.path, query=_query(args), body=body,
+                              format=not args.no_format, raise_for_status=False)
+    if args.include:
+        headers: Dict[str, Any] = {}
+        for name, value in response.headers.items_raw():
+            key = name.lower()
+            headers[key] = value if key not in headers else (
+                headers[key] + [value] if isinstance(headers[key], list) else [headers[key], value])
+        out.json({"status": response.status, "headers": headers, "body": _response_value(response)})
+    elif response.content:
+        value = _response_value(response)
+        if isinstance(value, str):
+            sys.stdout.write(value if value.endswith("\n") else value + "\n")
+        else:
+            out.json(value)
+    response.raise_for_status()   # the answer was shown; the exit code still tells the class
+
+
+def cmd_login(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
+    creds = args.credentials
+    user = creds.user
+    if user is None:
+        raise UsageError("no user name: give --user or set DRUPAL_USER")
+    password = creds.password
+    if password is None:
+        if not sys.stdin.isatty():
+            raise UsageError("no password: set DRUPAL_PASSWORD, use a netrc file, or run on a terminal to be asked")
+        password = getpass.getpass("Password for %s at %s: " % (user, args.url))
+    if args.save:
+        try:
+            _clicreds.check_savable(user, password)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    answer = client.login(user, password)   # raises AuthenticationError for a wrong name or password
+    client.logout()
+    # Only the user, never the tokens: the session ends with this process anyway.
+    result: Dict[str, Any] = {"base_url": args.url, "current_user": answer.get("current_user")}
+    if args.save:
+        path = args.netrc_file or os.environ.get("DRUPAL_NETRC") or _clicreds.default_netrc()
+        try:
+            _clicreds.save(path, _clicreds.host_of(args.url), user, password)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        result["saved_to"] = path
+    out.json(result)
+
+
+def cmd_logout(client: Optional[drupalsdk.Client], args: argparse.Namespace, out: Output) -> None:
+    path = args.netrc_file or os.environ.get("DRUPAL_NETRC") or _clicreds.default_netrc()
+    removed = _clicreds.forget(path, _clicreds.host_of(args.url))
+    out.json({"base_url": args.url, "forgotten": removed, "netrc_file": path})
+
+
+def add_entity_body_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--title", help="the label field (title for nodes, name for terms and users, ...)")
+    parser.add_argument("--set", action="append", metavar="FIELD=VALUE", help="a field's value, as a string")
+    parser.add_argument("--set-json", action="append", metavar="FIELD=JSON",
+                        help="a field's value as JSON: an object is one item, a list all items, a scalar the value")
+    parser.add_argument("--json", metavar="BODY", help="the body as a JSON object, @FILE or - (stdin); "
+                        "--title/--set apply on top")
+
+
+def args_get(p: argparse.ArgumentParser) -> None:
+    p.add_argument("entity_type")
+    p.add_argument("id", nargs="+", help="one id prints the entity; several print a list")
+
+
+def args_create(p: argparse.ArgumentParser) -> None:
+    p.add_argument("entity_type")
+    p.add_argument("bundle", nargs="?", help="e.g. article (sets type, vid, bundle... as the entity type wants)")
+    add_entity_body_options(p)
+    p.add_argument("--input", metavar="FILE", help="bulk: one JSON object a line (- for stdin), each created "
+                   "with the options above applied; prints one created entity a line")
+
+
+def args_update(p: argparse.ArgumentParser) -> None:
+    p.add_argument("entity_type")
+    p.add_argument("id")
+    p.add_argument("--bundle", help="the bundle (else read from the entity first)")
+    add_entity_body_options(p)
+
+
+def args_delete(p: argparse.ArgumentParser) -> None:
+    p.add_argument("entity_type")
+    p.add_argument("id", nargs="+")
+
+
+def args_view(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", help="the Views REST export's path, e.g. /api/articles")
+    p.add_argument("--query", action="append", metavar="NAME=VALUE", help="exposed filters, sorts...")
+    p.add_argument("--page", type=int, help="this page only (default 0); with --all, the first page")
+    p.add_argument("--all", action="store_true", help="every page, until the pages end (the library's pager)")
+    p.add_argument("--max-pages", type=int, default=1000, help="with --all: stop after this many (default 1000)")
+    p.add_argument("--ndjson", action="store_true", help="one row a line, as they arrive")
+
+
+def args_request(p: argparse.ArgumentParser) -> None:
+    p.add_argument("method", help="GET, POST, PATCH, DELETE, ...")
+    p.add_argument("path", help="a path under the site (may carry ?query), or an absolute URL under it")
+    p.add_argument("--query", action="append", metavar="NAME=VALUE")
+    p.add_argument("--data", metavar="BODY", help="the body, sent as it is: inline text, @FILE or - (stdin)")
+    p.add_argument("--no-format", action="store_true",
+                   help="don't add ?_format=json (JSON:API: drupal request GET /jsonapi/node/article --no-format)")
+    p.add_argument("--include", action="store_true", help="print {status, headers, body}")
+
+
+def args_login(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--save", action="store_true",
+                   help="store the user name and password in the netrc file (mode 0600) for later commands")
+
+
+class Command(NamedTuple):
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[..., None]
+    needs_client: bool = True
+    prepare: Optional[Callable[[argparse.Namespace], None]] = None   # checks before any request
+
+
+COMMANDS: Tuple[Command, ...] = (
+    Command("get", "read entities: drupal get node 1", args_get, cmd_get),
+    Command("create", "create an entity: drupal create node article --title X", args_create, cmd_create,
+            prepare=prepare_body),
+    Command("update", "change fields: drupal update node 1 --title Y", args_update, cmd_update,
+            prepare=prepare_body),
+    Command("delete", "delete entities: drupal delete node 1 2", args_delete, cmd_delete),
+    Command("view", "rows of a Views REST export: drupal view /api/articles --all", args_view, cmd_view),
+    Command("request", "any request: drupal request GET /jsonapi/node/article --no-format", args_request,
+            cmd_request),
+    Command("login", "check credentials (and --save them); the session itself ends with the command",
+            args_login, cmd_login),
+    Command("logout", "forget the credentials `login --save` stored for this site", lambda p: None, cmd_logout,
+            needs_client=False),
+)

@@ -1,0 +1,346 @@
+"""_ClientBase: what Client and AsyncClient share (the handle, configuration, authentication,
+languages, pagers and starting a call), and the small handle owners it uses (_LanguageHandle,
+_Pager)."""
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping
+from ctypes import byref, c_void_p, cast
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+from . import _ffi
+from ._calls import TRAMPOLINE, keepalive, new_key, pending
+from ._convert import (MAX_SIZE, HeadersArg, Query, header_array, invalid, query_array, seconds, small_int,
+                       text)
+from ._tokens import oauth_options, token_provider
+from ._events import Hooks
+from ._hooks import LOG_HOOK, RequestEdit, request_hook
+from ._jsonapi_query import Query as JSONAPIQuery, query_handle
+from ._managed import Managed
+from ._operations import Operation, ResourceType, resource_type
+
+log = logging.getLogger("drupalsdk")
+
+_lib = _ffi.lib
+_last_error = _ffi.last_error
+
+
+class _ClientBase(Managed, Hooks):
+    """Handle ownership, configuration, authentication, hooks: what Client and AsyncClient share."""
+
+    base_url: str
+
+    def __init__(self, base_url: str, *, timeout: Optional[float] = None, connect_timeout: Optional[float] = None,
+                 verify: bool = True, ca_file: Optional[str] = None, user_agent: Optional[str] = None,
+                 headers: HeadersArg = None, max_body_size: Optional[int] = None,
+                 follow_redirects: bool = False,
+                 entity_paths: Optional[Mapping[str, Tuple[str, str]]] = None, retries: Optional[int] = None,
+                 secret_headers: Iterable[str] = (),
+                 on_request: Optional[Callable[[RequestEdit], Any]] = None,
+                 max_connections: Optional[int] = None, busy_poll_us: int = 0, http2: bool = True) -> None:
+        """Creates a client for the site at ``base_url`` (``http(s)://host[/prefix]``). Sends nothing yet.
+
+        Args:
+            timeout: seconds for a whole request (default 60).
+            connect_timeout: seconds to connect, TCP + TLS (default 10).
+            verify: verify TLS certificates and host names (default True).
+            ca_file: a PEM file of CA certificates to trust instead of the system's.
+            user_agent: the User-Agent header (default ``drupalsdk/<version>``).
+            headers: extra headers for every request (a mapping, or ``(name, value)`` pairs).
+            max_body_size: larger responses fail with :class:`TooLargeError` (default 64 MiB).
+            follow_redirects: follow up to 5 redirects (default: a redirect raises
+                :class:`RedirectError`, with its ``location``). Credentials and bodies never go to
+                another origin.
+            entity_paths: REST paths of custom entity types (or moved core ones):
+                ``{"event": ("/event/{id}", "/event/add")}``, canonical path with ``{id}`` and create
+                path. Types without an entry use Drupal's core paths, else ``/entity/<type>/{id}``.
+            retries: how often a failed request is tried again (default 2; 0 turns it off):
+                idempotent methods after a connection failure or a 429/502/503/504, any method when
+                the connection could not be made; backoff with jitter, Retry-After honoured, never
+                past ``timeout``. Each retry is a ``"retry"`` event.
+            secret_headers: names of your own headers that carry credentials (``"X-Api-Key"``):
+                like Authorization and Cookie, never sent to another origin on a redirect, and
+                redacted in logs.
+            on_request: called with a :class:`RequestEdit` for every request just before it is
+                sent (on the thread sending it), to read it or add, change or remove headers;
+                what it raises fails the request.
+            max_connections: idle connections kept open for reuse (default 64); keep it at least
+                the number of requests you keep in flight, or connections are closed and opened
+                again (a TLS handshake each on https).
+            busy_poll_us: microseconds a blocking call keeps checking its socket before it sleeps
+                (default 0, off): more sequential requests per second from a fast server, for up
+                to that much CPU per wait.
+            http2: HTTP/2 over https when the server offers it (default True): requests in flight
+                share one connection. False: HTTP/1.1 only.
+
+        Requests and responses are logged to the ``drupalsdk`` logger at DEBUG, secrets redacted,
+        when that level is enabled as the client is made.
+
+        Raises:
+            InvalidArgumentError: a malformed URL or option.
+        """
+        options = _ffi.ClientOptions()
+        _lib.drupal_client_options_init(byref(options), _ffi.DRUPAL_CLIENT_OPTIONS_VERSION)
+        if timeout is not None:
+            options.timeout = seconds(timeout, "timeout")
+        if connect_timeout is not None:
+            options.connect_timeout = seconds(connect_timeout, "connect_timeout")
+        options.verify_tls = 1 if verify else 0
+        if ca_file is not None:
+            options.ca_bundle = text(str(ca_file), "ca_file")
+        if user_agent is not None:
+            options.user_agent = text(user_agent, "user_agent")
+        if max_body_size is not None:
+            options.max_body_size = small_int(max_body_size, "max_body_size", 1, MAX_SIZE)
+        if retries is not None:
+            options.max_retries = small_int(retries, "retries", 0, 100) or -1
+        if max_connections is not None:
+            options.max_connections = small_int(max_connections, "max_connections", 1, 10_000)
+        options.busy_poll_us = small_int(busy_poll_us, "busy_poll_us", 0, 1_000_000)
+        options.http2 = 0 if http2 else -1
+        if secret_headers:
+            options.secret_headers = _ffi.string_array([text(name, "secret header name") for name in secret_headers])
+        header_lines = header_array(headers)
+        if header_lines is not None:
+            options.headers = header_lines
+        options.follow_redirects = 1 if follow_redirects else 0
+        if entity_paths:
+            triples: List[bytes] = []
+            for entity_type, (canonical, create) in entity_paths.items():
+                triples += [text(entity_type, "entity_paths type"), text(canonical, "entity_paths canonical path"),
+                            text(create, "entity_paths create path")]
+            options.entity_paths = _ffi.string_array(triples)
+        # The C hooks live as long as the session (the library calls them until every handle on
+        # it is freed): held by ``_session``, which every language view of this client shares.
+        self._session: Dict[str, Any] = {}
+        if on_request is not None:
+            if not callable(on_request):
+                raise TypeError("on_request must be callable")
+            self._session["request_hook"] = request_hook(on_request)
+            options.request_hook = cast(self._session["request_hook"], c_void_p)
+        if log.isEnabledFor(logging.DEBUG):
+            options.log_hook = cast(LOG_HOOK, c_void_p)
+        out = c_void_p()
+        _lib.drupal_client_new(byref(out), text(base_url, "base_url"), byref(options))
+        self.base_url = base_url
+        self._setup(out.value)  # type: ignore[arg-type]
+
+    def _setup(self, handle: int) -> None:
+        self._setup_hooks()
+        self._languages: Dict[str, "_LanguageHandle"] = {}
+        self._languages_lock = threading.Lock()
+        self._adopt(handle)
+
+    @classmethod
+    def unimplemented(cls) -> Any:
+        """A client whose every call raises ``DrupalError`` with code ``DRUPAL_E_UNIMPLEMENTED``
+        naming the operation: for tests of code that must not reach a site."""
+        client = cls.__new__(cls)
+        out = c_void_p()
+        _lib.drupal_unimplemented_client_new(byref(out))
+        client.base_url = "unimplemented:"
+        client._session = {}
+        client._setup(out.value)
+        return client
+
+    @staticmethod
+    def _free_handle(handle: int) -> None:
+        _lib.drupal_client_free(handle)
+
+    def _before_free(self, handle: int) -> None:
+        with self._languages_lock:
+            views, self._languages = list(self._languages.values()), {}
+        for view in views:   # their calls in flight are cancelled too
+            view.close()
+
+    def _after_free(self) -> None:
+        self._drop_hooks()
+
+    # ---- Authentication and the session, without a request -------------------------------------
+
+    def _state_call(self, function: Callable[..., Any], *args: Any) -> Any:
+        handle = self._enter()
+        try:
+            return function(handle, *args)
+        finally:
+            self._exit()
+
+    def set_basic_auth(self, user: str, password: str) -> None:
+        """Sends HTTP Basic credentials on every following request (Drupal's basic_auth)."""
+        self._state_call(_lib.drupal_client_set_basic_auth, text(user, "user"), text(password, "password"))
+
+    def set_bearer_token(self, token: str) -> None:
+        """Sends ``Authorization: Bearer <token>`` on every following request."""
+        self._state_call(_lib.drupal_client_set_bearer_token, text(token, "token"))
+
+    def set_no_auth(self) -> None:
+        """Stops sending Basic or Bearer credentials (a login session is kept until logout)."""
+        self._state_call(_lib.drupal_client_set_no_auth)
+
+    def set_oauth(self, client_id: str, client_secret: Optional[str] = None, *, username: Optional[str] = None,
+                  password: Optional[str] = None, refresh_token: Optional[str] = None, grant: Optional[str] = None,
+                  scope: Optional[str] = None, token_path: Optional[str] = None, client_auth: str = "body",
+                  refresh_margin: Optional[float] = None) -> None:
+        """Switches to OAuth 2 (contrib simple_oauth): the library gets Bearer tokens from the site's
+        token endpoint and keeps them fresh. Nothing is sent yet (see :meth:`oauth_authenticate`).
+
+        The token is refreshed before it expires and once after a 401 that refuses it (the request
+        is then retried once); concurrent calls wait for that one refresh. Drupal rotates the
+        refresh token every time; ``client_credentials`` has none, so a new token is fetched; a
+        password session whose refresh is refused logs in again once. A failed token request
+        raises :class:`AuthenticationError` with ``oauth_error`` (``invalid_client``,
+        ``invalid_grant``, ...), never retried in a loop. Tokens and secrets are never logged.
+
+        Args:
+            client_id: the consumer's client id; client_secret: its secret (None for a public one).
+            username, password: for the password grant (simple_oauth_password_grant).
+            refresh_token: start from a refresh token obtained elsewhere.
+            grant: ``"client_credentials"``, ``"password"`` or ``"refresh_token"``; by default the
+                password grant when a username is given, the refresh_token grant when a refresh
+                token is, else client_credentials.
+            scope: space-separated scopes (default: the consumer's).
+            token_path: the token endpoint (default ``/oauth/token``).
+            client_auth: ``"body"`` (form parameters, default) or ``"basic"`` (an HTTP Basic header).
+            refresh_margin: seconds before expiry to refresh (default 30, at most half the token's
+                lifetime; 0: only on expiry or after a 401).
+        """
+        options = oauth_options(client_id, client_secret, username, password, refresh_token, grant, scope,
+                                token_path, client_auth, refresh_margin)
+        self._state_call(_lib.drupal_client_set_oauth, byref(options))
+
+    def set_token_provider(self, provider: Callable[[str], Any]) -> None:
+        """Sends Bearer tokens from ``provider(reason)``, for sites that mint tokens some other way.
+
+        ``reason`` is ``"initial"``, ``"expiring"`` (the held token expires within 30 s) or
+        ``"rejected"`` (the site refused it, or :meth:`oauth_authenticate` was called). Return the
+        token (a str), or ``(token, expires_in_seconds)``. It runs on a library thread, at most once
+        at a time for this client, with the same refreshes and single flight as :meth:`set_oauth`;
+        what it raises fails the waiting calls (a :class:`DrupalError` with its code, anything else
+        as ``DRUPAL_E_INTERNAL``, logged to the ``drupalsdk`` logger).
+        """
+        if not callable(provider):
+            raise TypeError("provider must be callable")
+        c_provider = token_provider(provider)
+        self._state_call(_lib.drupal_client_set_token_provider, c_provider, None)
+        self._session["token_provider"] = c_provider   # called until the authentication changes
+
+    @property
+    def has_session(self) -> bool:
+        """True while the client holds a login session (from :meth:`login`, not yet logged out or
+        forgotten): what :meth:`logout` needs. Sends nothing."""
+        return self._state_call(_lib.drupal_client_has_session) == 1
+
+    def forget_session(self) -> None:
+        """Drops the session cookie and tokens locally, without a request (the site keeps the
+        session until it expires; :meth:`logout` ends it there). Basic/Bearer credentials stay."""
+        self._state_call(_lib.drupal_client_forget_session)
+
+    # ---- Languages ----------------------------------------------------------------------------
+
+    def in_language(self, language: Optional[str], *, force: bool = False) -> Any:
+        """This client in a language: a client of the same class on the same session (one login,
+        one CSRF and OAuth token, one cookie jar and pool for every language) whose calls go under
+        the language's path prefix (``"fr"`` -> ``/fr/node/1``, ``/fr/jsonapi/...``; ``""`` is the
+        default language, without a prefix).
+
+        Reads of an entity with no translation in the language answer the original (no 404):
+        compare its ``langcode`` (``node["langcode"][0]["value"]``, :attr:`Response.langcode`).
+        Core REST's traps are refused with ``DRUPAL_E_STATE`` unless ``force``: an update of an
+        entity that has no such translation (Drupal would change the ORIGINAL, and a ``langcode``
+        in the body its language) and a delete (it deletes the whole entity, every translation).
+        A create makes a new entity in the default language. Closing the view does not close this
+        client; closing this client does not end the view's session.
+
+        Every method also takes ``language=`` for one call (same rules, without ``force``).
+        """
+        out = c_void_p()
+        code = text(language, "language") if language is not None else None
+        self._state_call(lambda handle: _lib.drupal_client_with_language(byref(out), handle, code,
+                                                                         1 if force else 0))
+        view = type(self).__new__(type(self))
+        view.base_url = self.base_url
+        view._session = self._session
+        view._setup(out.value)  # type: ignore[arg-type]
+        return view
+
+    def _language_owner(self, language: Any) -> Managed:
+        """The handle a ``language=`` call runs on: this client's for None, else a cached view."""
+        if language is None:
+            return self
+        key = text(language, "language").decode()
+        with self._languages_lock:
+            view = self._languages.get(key)
+            if view is None or view.closed:
+                out = c_void_p()
+                self._state_call(lambda handle: _lib.drupal_client_with_language(byref(out), handle,
+                                                                                 key.encode(), 0))
+                view = self._languages[key] = _LanguageHandle(out.value)  # type: ignore[arg-type]
+        return view
+
+    # ---- Running operations ---------------------------------------------------------------------
+
+    def _view_pager(self, path: str, query: Query, max_pages: int) -> "_Pager":
+        max_pages = small_int(max_pages, "max_pages", 1, 2 ** 32 - 1)
+        out = c_void_p()
+        self._state_call(lambda handle: _lib.drupal_view_pager_new(byref(out), handle, text(path, "path"),
+                                                                   query_array(query), max_pages))
+        return _Pager(out.value)  # type: ignore[arg-type]
+
+    def _jsonapi_pager(self, type: ResourceType, query: Optional[JSONAPIQuery], concurrency: int,
+                       max_pages: int) -> "_Pager":
+        concurrency = small_int(concurrency, "concurrency", 1, 64)
+        max_pages = small_int(max_pages, "max_pages", 0, 2 ** 32 - 1)
+        out = c_void_p()
+        self._state_call(lambda handle: _lib.drupal_jsonapi_pager_new(byref(out), handle, resource_type(type),
+                                                                      query_handle(query), concurrency, max_pages))
+        return _Pager(out.value)  # type: ignore[arg-type]
+
+    def _start(self, operation: Operation, args: Tuple[Any, ...], waiter: Any,
+               owner: Optional[Managed] = None) -> Optional[int]:
+        """Starts an operation's async C call on the handle of `owner` (this client unless given)
+        with `waiter` registered for the trampoline (which the library calls exactly once if the
+        start succeeds); returns the call handle."""
+        owner = self if owner is None else owner
+        key = new_key()
+        call = c_void_p()
+        handle = owner._enter()
+        pending[key] = waiter
+        keepalive[key] = args   # callbacks among them are called until the call completes
+        try:
+            code = operation.start(byref(call), handle, *args, TRAMPOLINE, key)
+            if code:
+                raise _last_error(code)
+        except BaseException:
+            pending.pop(key, None)
+            keepalive.pop(key, None)
+            raise
+        finally:
+            owner._exit()
+        return call.value
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return "<%s %s (%s)>" % (type(self).__name__, getattr(self, "base_url", "?"), state)
+
+
+class _LanguageHandle(Managed):
+    """Owns the drupal_client of a ``language=`` call (a handle on the same session)."""
+
+    def __init__(self, handle: int) -> None:
+        self._adopt(handle)
+
+    @staticmethod
+    def _free_handle(handle: int) -> None:
+        _lib.drupal_client_free(handle)
+
+
+class _Pager(Managed):
+    """Owns a drupal_pager: the library's paging loop, which view_all drives."""
+
+    def __init__(self, handle: int) -> None:
+        self._adopt(handle)
+
+    @staticmethod
+    def _free_handle(handle: int) -> None:
+        _lib.drupal_pager_free(handle)

@@ -219,3 +219,35 @@ def test_save_refuses_what_a_netrc_line_cannot_hold(drupal, monkeypatch, tmp_pat
     assert code == _cli.EXIT_USAGE and "DRUPAL_PASSWORD" in err
     assert "two words" not in err
     assert not (tmp_path / "config" / "drupalsdk" / "netrc").exists()
+
+
+def test_jsonapi_one_page_every_page_and_one_resource(drupal):
+    code, page, _ = drupal("jsonapi", "node--article", "--limit", "2", "--sort", "drupal_internal__nid",
+                           "--fields", "node--article=title")
+    assert code == 0 and [r["attributes"]["title"] for r in page] == ["Article 1", "Article 2"]
+    code, out, err = drupal("jsonapi", "node--article", "--all", "--limit", "2", "--filter", "title:CONTAINS=Article",
+                            "--sort=-drupal_internal__nid", "--ndjson", "--progress", "--fields", "node--article=title")
+    titles = [json.loads(line)["attributes"]["title"] for line in out.splitlines()]
+    assert code == 0 and titles == ["Article 5", "Article 4", "Article 3", "Article 2", "Article 1"]
+    assert "5 resources, done" in err
+    code, doc, _ = drupal("jsonapi", "node--article", page[0]["id"], "--include", "uid", "--fields", "user--user=name",
+                          "--document")
+    assert code == 0 and doc["data"]["attributes"]["title"] == "Article 1"
+    assert [u["attributes"] for u in doc["included"]] == [{"name": "admin"}]
+
+
+def test_jsonapi_filters_through_relationships_and_lists(drupal):
+    code, rows, _ = drupal("jsonapi", "node/article", "--filter", "uid.name=editor", "--sort", "drupal_internal__nid")
+    assert code == 0 and [r["attributes"]["title"] for r in rows] == ["Article 4", "Article 5"]
+    code, rows, _ = drupal("jsonapi", "node--article", "--filter", "drupal_internal__nid:IN=1,3",
+                           "--sort", "drupal_internal__nid", "--all", "--concurrency", "4")
+    assert code == 0 and [r["attributes"]["drupal_internal__nid"] for r in rows] == [1, 3]
+
+
+def test_jsonapi_usage_and_not_found(drupal):
+    code, _, err = drupal("jsonapi", "node--article", "--filter", "nonsense")
+    assert code == _cli.EXIT_USAGE and "PATH=VALUE" in err
+    code, _, err = drupal("jsonapi", "node--article", "--filter", "title:LIKE=x")   # refused by the builder
+    assert code == _cli.EXIT_USAGE and "LIKE" in err
+    code, _, _ = drupal("jsonapi", "node--article", "00000000-0000-0000-0000-000000000000")
+    assert code == _cli.EXIT_NOT_FOUND

@@ -3,7 +3,7 @@
 Results are JSON on stdout (one document, ``jq``-friendly; ``--ndjson`` streams rows); errors
 are one line on stderr and an exit code by class (``EXIT_CODES``). Only the public
 ``drupalsdk`` API is used. Each subcommand is one entry of ``COMMANDS`` (its arguments and its
-function), so new ones (``jsonapi`` once the library has JSON:API) are one entry more. The
+function), so a new one is one entry more (``jsonapi`` is in ``_cli_jsonapi``). The
 subcommands are in ``_cli_commands``, the entity bodies in ``_cli_bodies``, the exit codes in
 ``_cli_exits``; this module parses the command line and runs it.
 """
@@ -52,7 +52,7 @@ def add_common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="drupal", description="A Drupal 10/11 site from the shell (core REST, Views, any request). "
+        prog="drupal", description="A Drupal 10/11 site from the shell (core REST, JSON:API, Views, any request). "
         "Prints JSON; exit codes: 0 ok, 1 error, 2 usage, 3 network, 4 timeout, 5 authentication, "
         "6 forbidden, 7 not found, 8 validation (422), 9 other HTTP error, 130 interrupted.",
         epilog="Credentials: DRUPAL_USER + DRUPAL_PASSWORD, DRUPAL_TOKEN, or a netrc file "

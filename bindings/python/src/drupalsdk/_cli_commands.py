@@ -14,6 +14,7 @@ import drupalsdk
 from . import _clicreds
 from ._cli_bodies import BUNDLE_FIELDS, _pair, entity_body
 from ._cli_exits import UsageError
+from ._cli_jsonapi import args_jsonapi, cmd_jsonapi
 
 
 # ---- Output -------------------------------------------------------------------------------------
@@ -266,6 +267,8 @@ COMMANDS: Tuple[Command, ...] = (
             prepare=prepare_body),
     Command("delete", "delete entities: drupal delete node 1 2", args_delete, cmd_delete),
     Command("view", "rows of a Views REST export: drupal view /api/articles --all", args_view, cmd_view),
+    Command("jsonapi", "JSON:API reads: drupal jsonapi node--article --filter title:CONTAINS=Art --all",
+            args_jsonapi, cmd_jsonapi),
     Command("request", "any request: drupal request GET /jsonapi/node/article --no-format", args_request,
             cmd_request),
     Command("login", "check credentials (and --save them); the session itself ends with the command",

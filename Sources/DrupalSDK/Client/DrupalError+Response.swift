@@ -14,7 +14,7 @@ extension DrupalError {
         if message.isEmpty {
             message = "\(method) \(path) answered HTTP \(response.status) \(reasonPhrase(response.status))"
                 + " with no message"
-        } else if body.drupalMessage == nil && DrupalError.isHTMLPage(response) {
+        } else if body.drupalMessage == nil && body.jsonAPIErrors.isEmpty && DrupalError.isHTMLPage(response) {
             // Drupal's HTML error pages say nothing a caller can use: say what was asked instead.
             message = "\(method) \(path) answered HTTP \(response.status) \(reasonPhrase(response.status))"
                 + " as an HTML page" + (response.status == 401

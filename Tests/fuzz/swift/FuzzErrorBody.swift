@@ -98,13 +98,16 @@ private func checkMessage(_ error: DrupalError, _ message: String) {
     require(error.drupalMessage == message,
             "drupalMessage is \(shown(error.drupalMessage ?? "nil")), the body said \(shown(message))")
     require(error.jsonAPIErrors.isEmpty, "JSON:API errors from a {\"message\"} body")
-    let lines = message.split(separator: "\n")
-    guard error.status == 422, lines.first.map(String.init) == failedLine else {
+    // The first line as sent (an empty one counts: "\nUnprocessable..." has none), then the
+    // non-empty lines after it.
+    let allLines = message.split(separator: "\n", omittingEmptySubsequences: false)
+    guard error.status == 422, allLines.first.map(String.init) == failedLine else {
         require(error.violations.isEmpty, "violations from \(shown(message))")
         return
     }
-    require(error.violations.count == lines.count - 1, "\(error.violations.count) violations from \(lines.count - 1) lines")
-    for (violation, line) in zip(error.violations, lines.dropFirst()) {
+    let lines = allLines.dropFirst().filter { !$0.isEmpty }
+    require(error.violations.count == lines.count, "\(error.violations.count) violations from \(lines.count) lines")
+    for (violation, line) in zip(error.violations, lines) {
         if violation.path.isEmpty {
             require(violation.message == line, "a violation without a path is not its line: \(shown(String(line)))")
             if let colon = line.firstRange(of: ": ") {

@@ -105,3 +105,21 @@ def test_every_declared_signature_matches_the_header():
         for index, (declared, c_param) in enumerate(zip(argtypes, c_params)):
             c_type = re.sub(r"\b\w+$", "", c_param.strip()) if not c_param.strip().endswith("*") else c_param
             assert _ctypes_kind(declared) == _kind(c_type), "%s parameter %d (%s)" % (name, index, c_param)
+
+
+def test_no_trap_can_cross_the_abi():
+    """Issue 10 item 15: nothing in the library's sources may stop the process instead of
+    returning an error code to the caller (a trap inside an embedding program is its crash)."""
+    trap = re.compile(r"\bfatalError\(|\btry!|\bpreconditionFailure\(|\bprecondition\(|\bassertionFailure\(|\babort\(\)")
+    found = []
+    for folder, _, files in os.walk(os.path.join(ROOT, "Sources")):
+        for name in files:
+            if not name.endswith((".swift", ".c", ".h")):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as source:
+                for number, line in enumerate(source, 1):
+                    code = line.split("//", 1)[0]
+                    if trap.search(code):
+                        found.append("%s:%d: %s" % (os.path.relpath(path, ROOT), number, line.strip()))
+    assert found == [], "traps in the library:\n" + "\n".join(found)

@@ -76,10 +76,11 @@ private func checkHeader(_ jar: CookieJar, _ path: String) {
         return
     }
     require(HeaderSafety.problem(name: "Cookie", value: header) == nil, "the Cookie header is refused: \(shown(header))")
+    // Bytes, not Characters: a combining mark after the space of "; " would make one Character
+    // with it, and dropping that would drop the mark too.
     let pairs = header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).enumerated().map {
         index, part -> String in
-        let text = String(decoding: part, as: UTF8.self)
-        return index == 0 ? text : String(text.dropFirst())   // "; " between pairs
+        String(decoding: index == 0 ? part : part.dropFirst(), as: UTF8.self)   // "; " between pairs
     }
     require(pairs.count == expected.count, "the Cookie header for \(path) does not hold the matching cookies")
     require(Set(pairs) == Set(expected.map { "\($0.name)=\($0.value)" }),

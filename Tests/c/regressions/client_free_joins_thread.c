@@ -7,10 +7,28 @@
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <drupalsdk.h>
 
-/* How many threads of this process are named "drupalsdk-curl". */
+/* Whether the thread still has the process's memory: once a thread has ended (the point where
+ * pthread_join returns), the kernel may list it under /proc for a moment more, but without an
+ * address space (vsize, field 23 of its stat, is 0). */
+static int has_memory(const char *tid) {
+    char path[300], line[1024];
+    FILE *stat;
+    const char *cursor;
+    int field;
+    snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
+    if ((stat = fopen(path, "r")) == NULL) return 0;
+    cursor = fgets(line, sizeof line, stat) ? strrchr(line, ')') : NULL;
+    fclose(stat);
+    if (cursor == NULL) return 0;
+    for (field = 2; field < 23 && cursor; field++) cursor = strchr(cursor + 1, ' ');
+    return cursor != NULL && strtoul(cursor + 1, NULL, 10) != 0;
+}
+
+/* How many threads of this process named "drupalsdk-curl" are still running. */
 static int curl_threads(void) {
     DIR *tasks = opendir("/proc/self/task");
     struct dirent *entry;
@@ -22,7 +40,7 @@ static int curl_threads(void) {
         if (entry->d_name[0] == '.') continue;
         snprintf(path, sizeof path, "/proc/self/task/%s/comm", entry->d_name);
         if ((comm = fopen(path, "r")) == NULL) continue;
-        if (fgets(name, sizeof name, comm) && strcmp(name, "drupalsdk-curl\n") == 0) count++;
+        if (fgets(name, sizeof name, comm) && strcmp(name, "drupalsdk-curl\n") == 0 && has_memory(entry->d_name)) count++;
         fclose(comm);
     }
     closedir(tasks);

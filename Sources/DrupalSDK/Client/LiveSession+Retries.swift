@@ -31,10 +31,12 @@ extension LiveSession {
                     since started: ContinuousClock.Instant) -> Double? {
         // Bytes a sink took cannot be taken back: a streamed answer is not tried again.
         if request.bodySink != nil && (request.writer?.delivered ?? true) { return nil }
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let elapsed = {
+            let time = ContinuousClock.now - started
+            return Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
+        }
         guard let delay = configuration.retry.delay(before: attempt, method: request.method, outcome: outcome,
-                                                    elapsed: seconds, timeout: configuration.transport.timeout)
+                                                    elapsed: elapsed, timeout: configuration.transport.timeout)
         else { return nil }
         let status = try? outcome.get().status
         events.emit(.retry(method: request.method, path: request.path, attempt: attempt, status: status,

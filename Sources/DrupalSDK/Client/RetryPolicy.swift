@@ -23,28 +23,32 @@ public struct RetryPolicy: Sendable, Equatable {
     }()
 
     static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
-    static let retryableStatuses: Set<Int> = [429, 502, 503, 504]
+    static func isRetryable(status: Int) -> Bool { status == 429 || (502...504).contains(status) }
 
     /// Seconds to wait before retry number `attempt` (1-based) of a request that ended with
-    /// `outcome`, `elapsed` seconds after it started; nil when it is not to be retried.
-    func delay(before attempt: Int, method: String, outcome: Result<HTTPResponse, DrupalError>, elapsed: Double,
-               timeout: Double) -> Double? {
+    /// `outcome`, `elapsed()` seconds after it started; nil when it is not to be retried. Most
+    /// outcomes are answers that are not retried: decided on the status before anything else.
+    func delay(before attempt: Int, method: String, outcome: Result<HTTPResponse, DrupalError>,
+               elapsed: () -> Double, timeout: Double) -> Double? {
         guard attempt <= maxRetries else { return nil }
-        let idempotent = RetryPolicy.idempotentMethods.contains(method.uppercased())
         var asked: Double?
         switch outcome {
         case .success(let response):
-            guard idempotent, RetryPolicy.retryableStatuses.contains(response.status) else { return nil }
+            guard RetryPolicy.isRetryable(status: response.status), RetryPolicy.isIdempotent(method)
+            else { return nil }
             asked = response.headers["Retry-After"].flatMap(RetryPolicy.retryAfterSeconds)
         case .failure(let error):
             let failure = error.connectionFailure
-            guard error.code == .network, failure != .unknown, idempotent || failure == .notConnected else { return nil }
+            guard error.code == .network, failure != .unknown, failure == .notConnected || RetryPolicy.isIdempotent(method)
+            else { return nil }
         }
         let backoff = Double.random(in: 0...min(maxDelay, baseDelay * Double(1 << min(attempt - 1, 20))))
         let wait = asked ?? backoff
         // A retry that could not finish in time is not worth starting.
-        return elapsed + wait < timeout ? wait : nil
+        return elapsed() + wait < timeout ? wait : nil
     }
+
+    static func isIdempotent(_ method: String) -> Bool { idempotentMethods.contains(method.uppercased()) }
 
     /// Retry-After: delay-seconds, or an HTTP date.
     static func retryAfterSeconds(_ value: String) -> Double? {

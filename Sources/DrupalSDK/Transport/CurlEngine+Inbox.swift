@@ -21,12 +21,34 @@ extension CurlEngine {
 
         var hasWork: Bool { !jobs.isEmpty || !submissions.isEmpty || !cancellations.isEmpty || stopping }
 
+        /// Hands the queued work to the loop's `batch` and keeps the batch's empty arrays in its
+        /// place: both sides keep their capacity, so neither allocates in a turn (a copy of the
+        /// inbox shared its buffers, and every `removeAll(keepingCapacity:)` then allocated anew).
+        mutating func take(into batch: inout Batch) {
+            swap(&jobs, &batch.jobs)
+            swap(&submissions, &batch.submissions)
+            swap(&cancellations, &batch.cancellations)
+        }
+
         /// Called with new work queued, under the lock: wakes the loop if it sleeps (once).
         /// Under the lock because the loop frees the multi handle once `stopped` is set.
         mutating func wakeIfSleeping(_ multi: UnsafeMutableRawPointer, _ posts: borrowing Atomic<UInt64>) {
             posts.add(1, ordering: .releasing)
             if sleeping && !stopped { curl_multi_wakeup(multi) }
             sleeping = false
+        }
+    }
+
+    /// The work of one turn of the loop, taken from the inbox.
+    struct Batch {
+        var jobs: [UnownedJob] = []
+        var submissions: [CurlTransfer] = []
+        var cancellations: [CurlTransfer] = []
+
+        mutating func removeAll() {
+            jobs.removeAll(keepingCapacity: true)
+            submissions.removeAll(keepingCapacity: true)
+            cancellations.removeAll(keepingCapacity: true)
         }
     }
 

@@ -16,23 +16,30 @@ extension CurlEngine {
     /// One turn: run queued jobs, start and cancel transfers, let libcurl work, complete what
     /// finished, then wait for sockets or a wake-up if nothing else is queued. False once stopped.
     func runOnce(isDone: () -> Bool) -> Bool {
-        let work = inbox.withLock { inbox -> Inbox in
-            let taken = inbox
-            inbox.jobs.removeAll(keepingCapacity: true)
-            inbox.submissions.removeAll(keepingCapacity: true)
-            inbox.cancellations.removeAll(keepingCapacity: true)
-            return taken
+        // The spare arrays are moved out for the turn (a nested turn, from a job, finds none and
+        // allocates its own) and back, emptied, at its end.
+        var batch = Batch()
+        swap(&batch, &spareBatch)
+        defer {
+            batch.removeAll()
+            swap(&batch, &spareBatch)
         }
-        if work.stopped { return false }
-        for job in work.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
-        // Requests the jobs just made start in this same turn.
-        let madeByJobs = work.jobs.isEmpty ? [] : inbox.withLock { inbox -> [CurlTransfer] in
-            defer { inbox.submissions.removeAll(keepingCapacity: true) }
-            return inbox.submissions
+        let (stopped, stopping) = inbox.withLock { inbox -> (Bool, Bool) in
+            inbox.take(into: &batch)
+            return (inbox.stopped, inbox.stopping)
         }
-        for transfer in work.submissions + madeByJobs { start(transfer) }
-        for transfer in work.cancellations { cancel(transfer) }
-        if work.stopping {
+        if stopped { return false }
+        for job in batch.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        if !batch.jobs.isEmpty {
+            // Requests the jobs just made start in this same turn.
+            inbox.withLock { inbox in
+                batch.submissions.append(contentsOf: inbox.submissions)
+                inbox.submissions.removeAll(keepingCapacity: true)
+            }
+        }
+        for transfer in batch.submissions { start(transfer) }
+        for transfer in batch.cancellations { cancel(transfer) }
+        if stopping {
             shutDown()
             return false
         }
@@ -44,7 +51,7 @@ extension CurlEngine {
         // answers at once with its next request, so watch for it briefly before paying for a
         // sleep and a wake-up. (Only on the engine's own thread: a blocking caller drives its
         // engine itself, and with transfers in flight the network decides.)
-        if spinsForWork && active.isEmpty && (completed > 0 || !work.jobs.isEmpty) { spinForWork() }
+        if spinsForWork && active.isEmpty && (completed > 0 || !batch.jobs.isEmpty) { spinForWork() }
         // A blocking caller waits for its answer anyway: checking the socket for a few
         // microseconds answers a fast server without a sleep and a wake-up of the thread.
         if !spinsForWork && !active.isEmpty && options.busyPollMicroseconds > 0 && busyPollBudget.shouldPoll() {

@@ -34,6 +34,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     // Touched only by the thread running the loop (so no run-time exclusivity checks).
     /// Transfers added to the multi handle (an array: tens at most, and no hashing per request).
     @exclusivity(unchecked) var active: [CurlTransfer] = []
+    /// The arrays a turn of the loop takes the inbox's work into, kept between turns (empty).
+    @exclusivity(unchecked) var spareBatch = Batch()
     /// Easy handles between transfers.
     @exclusivity(unchecked) var idleHandles: [EasyHandle] = []
     /// Whether blocking calls on this engine busy-poll (see `BusyPollBudget`).

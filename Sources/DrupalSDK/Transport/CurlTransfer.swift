@@ -46,7 +46,9 @@ final class CurlTransfer: @unchecked Sendable {
         self.handle = handle
         let easy = handle.easy
         let url = request.url
-        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+        // On the bytes: String.hasPrefix made a C string copy of the URL per call here.
+        let isHTTPS = url.utf8.starts(with: "https://".utf8)
+        guard isHTTPS || url.utf8.starts(with: "http://".utf8) else {
             return .invalidArgument("only http and https URLs are supported: \(Redaction.redactURL(url))")
         }
         let unmanaged = Unmanaged.passUnretained(self).toOpaque()
@@ -56,7 +58,7 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
         // HTTP/2 (https only): wait for a connection being set up rather than open another, so
         // that transfers started together multiplex on one connection.
-        if options.http2 { _ = shim_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, url.hasPrefix("https://") ? 1 : 0) }
+        if options.http2 { _ = shim_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isHTTPS ? 1 : 0) }
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         configureMethodAndBody(easy)
         if let error = configureStreams(easy) { return error }

@@ -59,11 +59,14 @@ class Client(_ClientBase):
     Errors raise :class:`DrupalError` subclasses (see :mod:`drupalsdk`).
     """
 
+    #: Whether blocking calls may wait (on the network): only then do they watch for Ctrl-C.
+    _waits = True
+
     def _call_on(self, owner: Managed, operation: Operation, args: Tuple[Any, ...], kind: int) -> Any:
         """Runs an operation's blocking C call on the handle of `owner` and converts its outcome."""
         out = c_void_p()
         handle = owner._enter()
-        previous = _watch_interrupts()
+        previous = _watch_interrupts() if self._waits else -1
         try:
             code = operation.wait(byref(out), handle, *args)
         finally:

@@ -47,7 +47,7 @@ def text(value: Any, what: str = "argument") -> bytes:
         return text(str(value), what)
     else:
         raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
-    if b"\x00" in data:
+    if 0 in data:  # (an int: `b"\x00" in data` raises and clears a TypeError inside CPython first)
         raise invalid("%s contains a NUL character" % what)
     return data
 

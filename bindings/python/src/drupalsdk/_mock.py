@@ -129,6 +129,10 @@ class MockClient(_MockSite, Client):
     ``/api/articles``, ids, 404s, login and CSRF. Calls complete on library threads, as live ones.
     """
 
+    # A mock answers at once and never waits on a socket: its blocking calls have no wait for
+    # Ctrl-C to cut short, so they skip routing signals to the library (two system calls a call).
+    _waits = False
+
     def __init__(self) -> None:
         self._setup_mock()
 

@@ -173,6 +173,32 @@ final class EntryPointTests: FakeDrupalTestCase {
         XCTAssertEqual(try lastRequest().target, "/entity/unknown_type/a%20b?_format=json")
     }
 
+    /// A transport may complete a transfer before its `start` returns (an in-memory one does):
+    /// the retry that answer asks for is then what cancelling stops, not the finished transfer.
+    func testCancelStopsTheRetryOfATransferThatCompletedAtOnce() throws {
+        let starts = Mutex(0)
+        let transport = Transport(send: { _ in throw DrupalError(.internal, "not used: the call goes without a task") },
+                                  start: { _, completion in
+                                      starts.withLock { $0 += 1 }
+                                      var headers = HTTPHeaders()
+                                      headers.add("Retry-After", "3")
+                                      completion(.success(HTTPResponse(status: 503, headers: headers)))
+                                      return {}
+                                  })
+        let client = try DrupalClient.live(baseURL: "http://drupal.test", configuration: DrupalClient.Configuration(),
+                                           transport: transport)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<DrupalClient.Outcome?>(nil)
+        let cancel = try client.start(.get(entityType: "node", id: "1")) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        cancel()
+        XCTAssertEqual(done.wait(timeout: .now() + 1.5), .success, "cancelling ended the wait for the retry")
+        XCTAssertEqual(outcome.withLock { $0 }?.failureValue?.code, .cancelled)
+        XCTAssertEqual(starts.withLock { $0 }, 1, "the retry was not sent")
+    }
+
     /// Replacing `start` changes what every call sees: Swift's async methods come through it.
     func testAReplacedStartIsWhatEveryCallSees() async throws {
         var client = DrupalClient.unimplemented

@@ -43,6 +43,7 @@ extension LiveSession {
                               started: ContinuousClock.Instant, _ startTransfer: @escaping Transport.Start,
                               _ chain: AttemptChain, tokenRefreshed: Bool = false,
                               _ completion: @escaping DrupalClient.Completion) {
+        let partsSet = chain.partsSet
         let cancel = startTransfer(exchange.http) { result in
             let outcome = Result { try self.finishExchange(exchange, result) }.mapError(DrupalError.wrapping)
             if !tokenRefreshed, let stale = self.refusedManagedToken(exchange, outcome) {
@@ -81,7 +82,7 @@ extension LiveSession {
                 }.mapError(DrupalError.wrapping)
             })
         }
-        chain.set(cancel)
+        chain.set(cancel, unlessReplacedSince: partsSet)
     }
 
     /// The managed token a task-free attempt sent, when the answer refused it (a 401 with a

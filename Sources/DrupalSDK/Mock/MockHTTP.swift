@@ -8,9 +8,9 @@ struct MockRequest {
     let origin: String
     /// The path as sent (still percent-encoded), without the query and without a trailing slash.
     let path: String
-    /// The path's segments, percent-decoded.
-    let segments: [String]
-    let query: [(String, String)]
+    /// The query string as sent (after "?"), decoded by `query` when asked: a stubbed answer
+    /// needs neither it nor `segments` (most stubs match on method and path alone).
+    private let rawQuery: String
     let headers: HTTPHeaders
     let body: Data?
 
@@ -34,15 +34,24 @@ struct MockRequest {
         // Drupal ignores trailing slashes.
         while pathEnd - pathStart > 1 && url[pathEnd - 1] == 0x2F { pathEnd -= 1 }
         path = pathEnd > pathStart ? text(url[pathStart..<pathEnd]) : "/"
-        segments = url[pathStart..<pathEnd].split(separator: 0x2F).map { PathSafety.percentDecode(text($0)) }
-        let rawQuery = queryMark < url.endIndex ? url[(queryMark + 1)...] : []
-        query = rawQuery.split(separator: 0x26).map { pair in   // "&"
+        rawQuery = queryMark < url.endIndex ? text(url[(queryMark + 1)...]) : ""
+    }
+
+    /// The path's segments, percent-decoded.
+    var segments: [String] {
+        path.utf8.split(separator: 0x2F).map { PathSafety.percentDecode(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// The decoded query parameters, in order.
+    var query: [(String, String)] {
+        rawQuery.utf8.split(separator: 0x26).map { pair in   // "&"
             // PHP decodes "+" as a space in query strings.
-            func decode(_ bytes: ArraySlice<UInt8>) -> String {
-                PathSafety.percentDecode(text(bytes.contains(0x2B) ? ArraySlice(bytes.map { $0 == 0x2B ? 0x20 : $0 }) : bytes))
+            func decode(_ bytes: Substring.UTF8View.SubSequence) -> String {
+                let text = String(decoding: bytes, as: UTF8.self)
+                return PathSafety.percentDecode(bytes.contains(0x2B) ? text.replacingPlusWithSpace : text)
             }
             guard let equals = pair.firstIndex(of: 0x3D) else { return (decode(pair), "") }
-            return (decode(pair[..<equals]), decode(pair[(equals + 1)...]))
+            return (decode(pair[..<equals]), decode(pair[pair.index(after: equals)...]))
         }
     }
 
@@ -111,4 +120,10 @@ enum MockReply {
 
     /// The generic page Drupal sends for uncaught exceptions: text, never JSON.
     static let serverError = text(500, "The website encountered an unexpected error. Try again later.")
+}
+
+private extension String {
+    var replacingPlusWithSpace: String {
+        String(decoding: utf8.map { $0 == 0x2B ? 0x20 : $0 }, as: UTF8.self)
+    }
 }

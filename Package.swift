@@ -26,12 +26,16 @@ let package = Package(
         // The parts of the C API written in C: per-thread errors and the Jansson JSON helpers.
         .target(name: "CDrupal", dependencies: ["CJansson"],
                 cSettings: [.headerSearchPath("../../include")]),
+        // Completion queues: C, over the Swift exports for responses (kept out of CDrupal, whose
+        // JSON helpers are also built and fuzzed without the Swift part).
+        .target(name: "CDrupalQueue", dependencies: ["CDrupal"],
+                cSettings: [.headerSearchPath("../../include"), .headerSearchPath("../CDrupal/include")]),
         // The version macros of include/drupalsdk.h, for the Swift core (written in one place).
         .target(name: "CSDKVersion", dependencies: ["CJansson"]),
         // The protocol engine.
         .target(name: "DrupalSDK", dependencies: ["CCurlShim", "CSDKVersion"], swiftSettings: fastAsync),
         // @_cdecl exports over opaque handles.
-        .target(name: "DrupalCABI", dependencies: ["DrupalSDK", "CDrupal"], exclude: ["exports.map"],
+        .target(name: "DrupalCABI", dependencies: ["DrupalSDK", "CDrupal", "CDrupalQueue"], exclude: ["exports.map"],
                 swiftSettings: fastAsync,
                 linkerSettings: [.unsafeFlags([
                     "-Xlinker", "--version-script=\(exportsMap)",

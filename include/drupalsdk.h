@@ -320,6 +320,68 @@ typedef int (*drupal_interrupt_callback)(void *userdata);
  */
 drupal_code drupal_set_interrupt_fd(int fd, drupal_interrupt_callback callback, void *userdata);
 
+/* ==== Completion queues: async outcomes collected for one consumer ========================== */
+
+/*
+ * A queue takes the outcomes of async calls in place of a callback on a library thread. Start a
+ * call with drupal_queue_callback as its callback and a ticket from drupal_queue_ticket() as its
+ * userdata: when the call ends its outcome is queued and the queue's file descriptor becomes
+ * readable. The consumer (an event loop watching the fd, a thread polling it) takes the outcomes
+ * with drupal_queue_pop(), many per wake-up. None of the consumer's code runs on a library
+ * thread: for a binding whose callbacks are costly to enter (a Python callback takes the GIL),
+ * calls finishing together cost one wake-up of the consumer. Thread-safe: calls may end into one
+ * queue from any thread while one consumer pops.
+ */
+typedef struct drupal_queue drupal_queue;
+
+/** One outcome taken from a queue. */
+typedef struct drupal_completion {
+    uint64_t tag;               /**< the tag the call's ticket was made with */
+    drupal_code code;           /**< what the callback would have been given */
+    drupal_response *response;  /**< never NULL; **owned**: free with drupal_response_free() */
+} drupal_completion;
+
+/**
+ * Makes an empty queue. @param queue receives it; owned, free with drupal_queue_free().
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL; DRUPAL_E_NO_MEMORY when no memory or no
+ * file descriptor is left.
+ */
+drupal_code drupal_queue_new(drupal_queue **queue);
+
+/**
+ * The queue's file descriptor (an eventfd, non-blocking): readable while outcomes wait, not
+ * after drupal_queue_pop() has taken the last. Owned by the queue: watch it, never read or close
+ * it. @return -1 for NULL.
+ */
+int drupal_queue_fd(const drupal_queue *queue);
+
+/**
+ * Makes the userdata of one call whose outcome goes to `queue` under `tag` (start the call with
+ * drupal_queue_callback). Once the call has started the call owns it; if starting it failed
+ * (the callback will never run), free it with drupal_queue_ticket_free().
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL; DRUPAL_E_NO_MEMORY.
+ */
+drupal_code drupal_queue_ticket(void **userdata, drupal_queue *queue, uint64_t tag);
+
+/** Frees a ticket whose call did not start. NULL is a no-op. */
+void drupal_queue_ticket_free(void *userdata);
+
+/** The drupal_callback that queues a call's outcome (its userdata is a ticket). */
+void drupal_queue_callback(drupal_code code, drupal_response *response, void *userdata);
+
+/**
+ * Takes up to `capacity` outcomes, oldest first, into out[0..]. Call it from one consumer at a
+ * time. @return how many were taken: 0 when none wait (or for NULL / capacity 0).
+ */
+size_t drupal_queue_pop(drupal_completion *out, size_t capacity, drupal_queue *queue);
+
+/**
+ * Frees the queue. Outcomes still queued are dropped (their responses freed); calls still in
+ * flight with its tickets may go on: their outcomes are dropped when they end, and the memory
+ * goes with the last of them. NULL is a no-op.
+ */
+void drupal_queue_free(drupal_queue *queue);
+
 /* ==== Session: login, logout, status, CSRF ==================================================== */
 
 /**

@@ -20,6 +20,7 @@ STRUCTS = {
     "drupal_mock_answer": _ffi.MockAnswer,
     "drupal_oauth_options": _ffi.OAuthOptions,
     "drupal_transfer_options": _ffi.TransferOptions,
+    "drupal_completion": _ffi.Completion,
 }
 
 

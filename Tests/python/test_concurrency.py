@@ -302,3 +302,42 @@ def test_async_client_across_two_event_loops(base_url):
             assert asyncio.run(client.get("node", 1))["nid"][0]["value"] == 1
     finally:
         client.close()
+
+
+
+@pytest.fixture
+def decoding_threads(monkeypatch):
+    """The names of the threads on which answers are decoded (the binding's JSON decoding wrapped)."""
+    from drupalsdk import _response
+    names = []
+    decode = _response._loads
+
+    def recording(data):
+        names.append(threading.current_thread().name)
+        return decode(data)
+    monkeypatch.setattr(_response, "_loads", recording)
+    return names
+
+
+def test_futures_are_resolved_on_the_binding_thread_not_a_library_thread(client, decoding_threads):
+    # Outcomes end into a completion queue in C; the binding's drupalsdk-futures thread decodes
+    # them and resolves the futures (a library thread would take the GIL for every call), and
+    # done-callbacks run there too.
+    callbacks = []
+    futures = [client.submit_get("node", 1) for _ in range(20)]
+    for future in futures:
+        future.add_done_callback(lambda f: callbacks.append(threading.current_thread().name))
+    assert all(f.result(timeout=30)["nid"][0]["value"] == 1 for f in futures)
+    assert set(decoding_threads) == {"drupalsdk-futures"}
+    # A callback added after its future was done runs at once, on the thread that added it.
+    assert set(callbacks) <= {"drupalsdk-futures", threading.current_thread().name}
+
+
+def test_awaited_calls_are_resolved_on_the_loop_not_a_library_thread(base_url, decoding_threads):
+    async def main():
+        async with drupalsdk.AsyncClient(base_url) as client:
+            return await asyncio.gather(*(client.get("node", 1) for _ in range(32)))
+
+    rows = asyncio.run(main())
+    assert [r["nid"][0]["value"] for r in rows] == [1] * 32
+    assert set(decoding_threads) == {threading.current_thread().name}

@@ -94,6 +94,15 @@ class Event(Structure):
     ]
 
 
+class Completion(Structure):
+    """drupal_completion: one outcome taken from a drupal_queue."""
+    _fields_ = [
+        ("tag", ctypes.c_uint64),
+        ("code", c_int),
+        ("response", c_void_p),
+    ]
+
+
 #: void (*drupal_callback)(drupal_code, drupal_response *, void *userdata)
 CALLBACK = CFUNCTYPE(None, c_int, c_void_p, c_void_p)
 #: void (*drupal_event_callback)(const drupal_event *, void *userdata)

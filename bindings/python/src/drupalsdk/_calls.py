@@ -1,29 +1,27 @@
-"""Async calls: ONE ctypes trampoline, an integer-keyed registry, Futures and asyncio hand-off.
+"""Async calls: the integer-keyed registry of calls in flight, and the Future of ``submit_*``.
 
-Every async C call gets ``userdata`` = a fresh integer key into ``_pending``; the value is the
-Python object waiting for the answer (a :class:`DrupalFuture` or an :class:`AsyncCall`), kept
-alive by the registry until the library calls back (exactly once). The trampoline reads the
-borrowed response while it is valid, converts it, and hands the outcome over. Nothing raised in
-it ever reaches the library thread: failures land on the future or in the ``drupalsdk`` log.
+Every async C call is registered under a fresh integer key in ``pending``; the value is what
+waits for the answer, kept alive by the registry until the call ends (exactly once). The calls
+end into completion queues (``_queues``): no Python runs on a library thread, and a thread of
+the binding (futures) or the event loop (asyncio) resolves what waits.
 """
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import concurrent.futures._base
 import itertools
 import logging
-from collections import deque
-from typing import Any, Deque, Dict, Optional, Tuple
+from typing import Any, Dict, Optional
 
 from . import _ffi, _readers
 from ._response import convert, returns_answer
 
-__all__ = ["DrupalFuture", "AsyncCall", "LoopDispatcher", "TRAMPOLINE", "new_key", "pending", "keepalive"]
+__all__ = ["DrupalFuture", "new_key", "pending", "keepalive"]
 
 log = logging.getLogger("drupalsdk")
 
-#: key -> the object whose ``_complete(code, response)`` the trampoline calls.
+#: key -> what waits for the call's outcome (see _queues: a DrupalFuture, or an asyncio future
+#: and the kind of value it gets).
 pending: Dict[int, Any] = {}
 #: key -> what the C call still uses until it completes (progress and write callbacks).
 keepalive: Dict[int, Any] = {}
@@ -40,24 +38,6 @@ _DONE = (concurrent.futures._base.CANCELLED, concurrent.futures._base.CANCELLED_
 _HANDLE = "_call_handle"
 
 
-def _on_complete(code: int, response: int, key: int) -> None:
-    keepalive.pop(key, None)
-    try:
-        waiter = pending.pop(key)
-    except KeyError:
-        log.error("drupalsdk: completion for unknown call key %r (code %d)", key, code)
-        return
-    try:
-        waiter._complete(code, response)
-    except BaseException as error:  # never let anything escape into the library thread
-        try:
-            waiter._fail(error)
-        except BaseException:
-            log.exception("drupalsdk: a call completion failed")
-
-
-#: The single C callback object, created once and alive for the life of the process.
-TRAMPOLINE = _ffi.CALLBACK(_on_complete)
 
 
 class DrupalFuture(concurrent.futures.Future):
@@ -65,9 +45,10 @@ class DrupalFuture(concurrent.futures.Future):
 
     :meth:`cancel` cancels the C call (``drupal_call_cancel``) and resolves the future as
     cancelled at once. A call cancelled by ``Client.close()`` resolves as cancelled too.
-    Exceptions raised by done-callbacks are logged by ``concurrent.futures`` (they run on a
-    library thread), never lost. The C call handle is released as soon as the future is done
-    (or by :meth:`close`, or leaving ``with future:``, which also cancel a call still running).
+    Exceptions raised by done-callbacks are logged by ``concurrent.futures`` (they run on the
+    binding's ``drupalsdk-futures`` thread), never lost. The C call handle is released as soon
+    as the future is done (or by :meth:`close`, or leaving ``with future:``, which also cancel a
+    call still running).
     """
 
     def __init__(self, kind: int) -> None:
@@ -75,8 +56,8 @@ class DrupalFuture(concurrent.futures.Future):
         self._kind = kind
         # The owned drupal_call * lives in the instance dict under _HANDLE until one of _release,
         # cancel or close pops it: dict.pop is one atomic step under the GIL, so exactly one of
-        # the threads that race for it (the caller attaching it, the library thread completing,
-        # a cancel) frees it, without taking the future's condition lock (a Python-level lock
+        # the threads that race for it (the caller attaching it, the completion thread resolving
+        # it, a cancel) frees it, without taking the future's condition lock (a Python-level lock
         # per use: measured, 4 lock round trips per call were a fifth of a future's cost).
 
     @property
@@ -155,61 +136,3 @@ class DrupalFuture(concurrent.futures.Future):
                 _call_free(call)
         except BaseException:
             pass
-
-
-class LoopDispatcher:
-    """Hands outcomes from library threads to one event loop, batching wake-ups.
-
-    Only the first outcome queued since the last drain calls ``loop.call_soon_threadsafe``;
-    the drain then resolves everything queued, so 32 calls finishing together cost one wake-up.
-    """
-
-    __slots__ = ("loop", "_queue", "_scheduled", "__weakref__")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self._queue: Deque[Tuple[asyncio.Future, Any, Optional[BaseException]]] = deque()
-        self._scheduled = False
-
-    def post(self, future: asyncio.Future, value: Any, error: Optional[BaseException]) -> None:
-        self._queue.append((future, value, error))
-        if not self._scheduled:  # appended first, checked second: see _drain
-            self._scheduled = True
-            try:
-                self.loop.call_soon_threadsafe(self._drain)
-            except RuntimeError:  # the loop is closed: nobody is waiting any more
-                self._scheduled = False
-                self._queue.clear()
-
-    def _drain(self) -> None:
-        self._scheduled = False
-        queue = self._queue
-        popleft = queue.popleft
-        while queue:
-            future, value, error = popleft()
-            if future.done():  # the awaiting task was cancelled
-                continue
-            if error is None:
-                future.set_result(value)
-            else:
-                future.set_exception(error)
-
-
-class AsyncCall:
-    """The registry entry of an awaited call: converts on the library thread, resolves on the loop."""
-
-    __slots__ = ("dispatcher", "future", "kind")
-
-    def __init__(self, dispatcher: LoopDispatcher, future: asyncio.Future, kind: int) -> None:
-        self.dispatcher = dispatcher
-        self.future = future
-        self.kind = kind
-
-    def _complete(self, code: int, response: Optional[int]) -> None:
-        if code == 0 or returns_answer(self.kind, code):
-            self.dispatcher.post(self.future, convert(self.kind, response, False, code), None)
-        else:
-            self.dispatcher.post(self.future, None, _response_error(code, response))
-
-    def _fail(self, error: BaseException) -> None:
-        self.dispatcher.post(self.future, None, error)

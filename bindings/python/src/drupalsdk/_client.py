@@ -13,7 +13,8 @@ from ctypes import byref, c_void_p
 from typing import Any, AsyncIterator, Dict, Iterator, Optional, Tuple
 
 from . import _ffi, _interrupts, _readers
-from ._calls import AsyncCall, DrupalFuture, LoopDispatcher
+from ._calls import DrupalFuture
+from ._queues import LoopDispatcher, dispatcher_for, futures_dispatcher
 from ._client_base import _ClientBase, log  # noqa: F401 (log: drupalsdk._client.log as before)
 from ._convert import Query
 from ._jsonapi_document import Document, Resource
@@ -94,7 +95,7 @@ class Client(_ClientBase):
     def _submit(self, operation: Operation, args: Tuple[Any, ...], kind: int,
                 owner: Optional[Managed] = None) -> DrupalFuture:
         future = DrupalFuture(kind)
-        future._attach(self._start(operation, args, future, owner))
+        future._attach(self._start(operation, args, future, futures_dispatcher(), owner))
         return future
 
     def view_all(self, path: str, query: Query = None, *, max_pages: int = 1000) -> Iterator[Dict[str, Any]]:
@@ -164,15 +165,17 @@ class AsyncClient(_ClientBase):
     """
 
     _dispatcher: Optional[LoopDispatcher] = None
+    _dispatcher_loop: Any = None
 
     async def _await(self, operation: Operation, args: Tuple[Any, ...], kind: int,
                      owner: Optional[Managed] = None) -> Any:
         loop = asyncio.get_running_loop()
         dispatcher = self._dispatcher
-        if dispatcher is None or dispatcher.loop is not loop:
-            dispatcher = self._dispatcher = LoopDispatcher(loop)
+        if self._dispatcher_loop is not loop:   # (a look-up per call otherwise)
+            dispatcher = self._dispatcher = dispatcher_for(loop)
+            self._dispatcher_loop = loop
         future = loop.create_future()
-        call_handle = self._start(operation, args, AsyncCall(dispatcher, future, kind), owner)
+        call_handle = self._start(operation, args, (future, kind), dispatcher, owner)
         try:
             return await future
         except asyncio.CancelledError:

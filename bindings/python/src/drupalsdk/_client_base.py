@@ -10,7 +10,7 @@ from ctypes import byref, c_void_p, cast
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from . import _ffi
-from ._calls import TRAMPOLINE, keepalive, new_key, pending
+from ._calls import keepalive, new_key, pending
 from ._convert import (MAX_SIZE, HeadersArg, Query, header_array, invalid, query_array, seconds, small_int,
                        text)
 from ._tokens import oauth_options, token_provider
@@ -19,6 +19,7 @@ from ._hooks import LOG_HOOK, RequestEdit, request_hook
 from ._jsonapi_query import Query as JSONAPIQuery, query_handle
 from ._managed import Managed
 from ._operations import Operation, ResourceType, resource_type
+from ._queues import QUEUE_CALLBACK, ticket_free as _ticket_free
 
 log = logging.getLogger("drupalsdk")
 
@@ -296,25 +297,28 @@ class _ClientBase(Managed, Hooks):
                                                                       query_handle(query), concurrency, max_pages))
         return _Pager(out.value)  # type: ignore[arg-type]
 
-    def _start(self, operation: Operation, args: Tuple[Any, ...], waiter: Any,
+    def _start(self, operation: Operation, args: Tuple[Any, ...], waiter: Any, queue: Any,
                owner: Optional[Managed] = None) -> Optional[int]:
-        """Starts an operation's async C call on the handle of `owner` (this client unless given)
-        with `waiter` registered for the trampoline (which the library calls exactly once if the
-        start succeeds); returns the call handle."""
+        """Starts an operation's async C call on the handle of `owner` (this client unless given),
+        ending into the completion queue `queue` (``_queues``), which resolves `waiter` (what
+        that queue's kind of consumer expects); returns the call handle."""
         owner = self if owner is None else owner
         key = new_key()
         call = c_void_p()
         handle = owner._enter()
-        pending[key] = waiter
-        keepalive[key] = args   # callbacks among them are called until the call completes
         try:
-            code = operation.start(byref(call), handle, *args, TRAMPOLINE, key)
-            if code:
-                raise _last_error(code)
-        except BaseException:
-            pending.pop(key, None)
-            keepalive.pop(key, None)
-            raise
+            ticket = queue.ticket(key)
+            pending[key] = waiter
+            keepalive[key] = args   # callbacks among them are called until the call completes
+            try:
+                code = operation.start(byref(call), handle, *args, QUEUE_CALLBACK, ticket)
+                if code:
+                    raise _last_error(code)
+            except BaseException:
+                pending.pop(key, None)
+                keepalive.pop(key, None)
+                _ticket_free(ticket)   # the call did not start: the ticket is still ours
+                raise
         finally:
             owner._exit()
         return call.value

@@ -19,8 +19,8 @@ from ._c_types import (CALLBACK, DRUPAL_CLIENT_OPTIONS_VERSION, DRUPAL_E_CANCELL
                        DRUPAL_MOCK_ANSWER_VERSION, DRUPAL_OAUTH_CLIENT_CREDENTIALS, DRUPAL_OAUTH_OPTIONS_VERSION,
                        DRUPAL_OAUTH_PASSWORD, DRUPAL_OAUTH_REFRESH_TOKEN, DRUPAL_OK, DRUPAL_REQUEST_OPTIONS_VERSION,
                        DRUPAL_TRANSFER_OPTIONS_VERSION, EVENT_CALLBACK, INTERRUPT_CALLBACK, LOG_HOOK, PROGRESS_CALLBACK,
-                       REQUEST_HOOK, TOKEN_PROVIDER, WRITE_CALLBACK, ClientOptions, Event, MockAnswer, OAuthOptions,
-                       RequestOptions, TransferOptions)
+                       REQUEST_HOOK, TOKEN_PROVIDER, WRITE_CALLBACK, ClientOptions, Completion, Event, MockAnswer,
+                       OAuthOptions, RequestOptions, TransferOptions)
 from ._library import API_VERSION, LIBRARY_ENV, _pylib, lib, library_path
 
 # Handles travel as plain integers (c_void_p): drupal_client *, drupal_response *, drupal_call *.
@@ -170,6 +170,13 @@ _SIGNATURES = [
     ("drupal_response_header_at", _code, POINTER(c_char_p), POINTER(c_char_p), _h, c_size_t),
     ("drupal_response_violation_count", c_size_t, _h),
     ("drupal_response_violation_at", _code, POINTER(c_char_p), POINTER(c_char_p), _h, c_size_t),
+    # completion queues (drupal_queue_callback is used as a C function pointer, not called)
+    ("drupal_queue_new", _code, _out),
+    ("drupal_queue_fd", c_int, _h),
+    ("drupal_queue_ticket", _code, _out, _h, c_uint64),
+    ("drupal_queue_ticket_free", None, c_void_p),
+    ("drupal_queue_pop", c_size_t, POINTER(Completion), c_size_t, _h),
+    ("drupal_queue_free", None, _h),
     # events
     ("drupal_client_add_listener", _code, POINTER(c_uint64), _h, EVENT_CALLBACK, c_void_p),
     ("drupal_client_remove_listener", _code, _h, c_uint64),
@@ -196,6 +203,10 @@ _declare(_pylib, "drupal_call_cancel", _code, _h)
 _declare(_pylib, "drupal_call_free", None, _h)
 call_cancel = _pylib.drupal_call_cancel
 call_free = _pylib.drupal_call_free
+
+#: drupal_queue_callback as a drupal_callback argument: the C function itself, so an outcome is
+#: queued on the library thread without entering Python (no GIL taken there).
+QUEUE_CALLBACK = CALLBACK(ctypes.cast(lib.drupal_queue_callback, c_void_p).value)
 
 # ---- Errors --------------------------------------------------------------------------------------
 

@@ -1,0 +1,170 @@
+"""Where async calls end: completion queues (``drupal_queue``), one per event loop and one for
+futures.
+
+A call is started with the C function ``drupal_queue_callback``, so the library thread that
+ends it queues the outcome without entering Python (taking the GIL there, per call, was most of
+an async call's cost). The queue's eventfd wakes its consumer once for everything that arrived
+since it last looked: the event loop (``add_reader``) for asyncio, the ``drupalsdk-futures``
+thread for ``submit_*`` futures. The consumer converts each outcome and resolves what waits.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import select
+import threading
+import weakref
+from ctypes import byref, c_void_p
+from typing import Any, Optional
+
+from . import _ffi
+from ._calls import keepalive, log, pending
+from ._readers import response_error
+from ._response import convert, returns_answer
+
+__all__ = ["QUEUE_CALLBACK", "dispatcher_for", "futures_dispatcher", "ticket_free"]
+
+_lib = _ffi.lib
+_pop = _lib.drupal_queue_pop
+_response_free = _lib.drupal_response_free
+_BATCH = 64   # outcomes taken per drupal_queue_pop
+QUEUE_CALLBACK = _ffi.QUEUE_CALLBACK
+ticket_free = _lib.drupal_queue_ticket_free
+
+
+class _Queue:
+    """A drupal_queue and the batch its outcomes are taken into."""
+
+    __slots__ = ("_queue", "fd", "_batch", "__weakref__")
+
+    def __init__(self) -> None:
+        queue = c_void_p()
+        code = _lib.drupal_queue_new(byref(queue))
+        if code:
+            raise _ffi.last_error(code)
+        self._queue = queue.value
+        self.fd = _lib.drupal_queue_fd(self._queue)
+        self._batch = (_ffi.Completion * _BATCH)()
+
+    def ticket(self, key: int) -> int:
+        """The userdata of a call whose outcome comes back under `key`."""
+        ticket = c_void_p()
+        code = _lib.drupal_queue_ticket(byref(ticket), self._queue, key)
+        if code:
+            raise _ffi.last_error(code)
+        return ticket.value  # type: ignore[return-value]
+
+    def drain(self) -> None:
+        """Resolves every outcome waiting (the responses are freed after)."""
+        batch, queue, resolve = self._batch, self._queue, self._resolve
+        while True:
+            taken = _pop(batch, _BATCH, queue)
+            for index in range(taken):
+                completion = batch[index]
+                key, code, response = completion.tag, completion.code, completion.response
+                keepalive.pop(key, None)
+                waiter = pending.pop(key, None)
+                try:
+                    if waiter is None:
+                        log.error("drupalsdk: completion for unknown call key %r (code %d)", key, code)
+                    else:
+                        resolve(waiter, code, response)
+                except BaseException:  # pragma: no cover - resolve catches what it can
+                    log.exception("drupalsdk: a call completion failed")
+                finally:
+                    _response_free(response)
+            if taken < _BATCH:
+                return
+
+    def _resolve(self, waiter: Any, code: int, response: int) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __del__(self) -> None:
+        # Calls still in flight then end into nothing: the queue drops their outcomes.
+        try:
+            _lib.drupal_queue_free(self._queue)
+        except BaseException:
+            pass
+
+
+class LoopDispatcher(_Queue):
+    """The queue of one event loop's calls; ``pending`` holds (asyncio future, kind) for each."""
+
+    __slots__ = ()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        loop.add_reader(self.fd, self.drain)
+
+    def _resolve(self, waiter: Any, code: int, response: int) -> None:
+        future, kind = waiter
+        if future.done():  # the awaiting task was cancelled
+            return
+        try:
+            if code == 0 or returns_answer(kind, code):
+                future.set_result(convert(kind, response, False, code))
+            else:
+                future.set_exception(response_error(code, response))
+        except BaseException as error:  # a conversion that failed lands on the future
+            future.set_exception(error)
+
+
+#: The loop -> its dispatcher; an entry goes with its loop (whose reader keeps the dispatcher).
+_loops: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopDispatcher]" = weakref.WeakKeyDictionary()
+
+
+def dispatcher_for(loop: asyncio.AbstractEventLoop) -> LoopDispatcher:
+    """The dispatcher of `loop`, made on first use (on the loop's thread)."""
+    dispatcher = _loops.get(loop)
+    if dispatcher is None:
+        dispatcher = _loops[loop] = LoopDispatcher(loop)
+    return dispatcher
+
+
+class FuturesDispatcher(_Queue):
+    """The queue of every ``submit_*`` call, drained by the ``drupalsdk-futures`` thread (where
+    done-callbacks run); ``pending`` holds the DrupalFuture of each."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__()
+        threading.Thread(target=self._run, name="drupalsdk-futures", daemon=True).start()
+
+    def _run(self) -> None:
+        poll = select.poll()
+        poll.register(self.fd, select.POLLIN)
+        while True:
+            poll.poll()   # the GIL is released while it waits
+            self.drain()
+
+    def _resolve(self, waiter: Any, code: int, response: int) -> None:
+        try:
+            waiter._complete(code, response)
+        except BaseException as error:
+            waiter._fail(error)
+
+
+_futures: Optional[FuturesDispatcher] = None
+_futures_lock = threading.Lock()
+
+
+def futures_dispatcher() -> FuturesDispatcher:
+    """The process's futures dispatcher, started on first use."""
+    global _futures
+    dispatcher = _futures
+    if dispatcher is None:
+        with _futures_lock:
+            if _futures is None:
+                _futures = FuturesDispatcher()
+            dispatcher = _futures
+    return dispatcher
+
+
+def _forget_after_fork() -> None:
+    """A forked child has no drupalsdk-futures thread: it starts its own when it needs one."""
+    global _futures
+    _futures = None
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)

@@ -26,7 +26,7 @@ __all__ = ["QUEUE_CALLBACK", "dispatcher_for", "futures_dispatcher", "ticket_fre
 
 _lib = _ffi.lib
 _pop = _lib.drupal_queue_pop
-_response_free = _lib.drupal_response_free
+_response_free = _ffi.response_free
 _BATCH = 64   # outcomes taken per drupal_queue_pop
 QUEUE_CALLBACK = _ffi.QUEUE_CALLBACK
 ticket_free = _lib.drupal_queue_ticket_free

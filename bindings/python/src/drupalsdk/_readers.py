@@ -6,14 +6,14 @@ import ctypes
 from ctypes import byref, c_char_p, c_size_t
 from typing import List, Optional
 
-from . import _errors
+from . import _errors, _ffi
 from ._ffi import DRUPAL_OK, code_name, lib
 
 __all__ = ["response_headers", "response_body", "response_error", "response_jsonapi_errors"]
 
-_response_status = lib.drupal_response_status
+_response_status = _ffi.response_status
 _response_message = lib.drupal_response_error_message
-_response_body = lib.drupal_response_body
+_response_body = _ffi.response_body
 _header_count = lib.drupal_response_header_count
 _header_at = lib.drupal_response_header_at
 _violation_count = lib.drupal_response_violation_count

@@ -12,10 +12,10 @@ from ._jsonapi_document import Document
 
 __all__ = ["Response"]
 
-_free = _ffi.lib.drupal_response_free
+_free = _ffi.response_free
 _logged_in = _ffi.lib.drupal_response_logged_in
 _retain = _ffi.lib.drupal_response_retain
-_status = _ffi.lib.drupal_response_status
+_status = _ffi.response_status
 _langcode = _ffi.lib.drupal_response_langcode
 _body = _readers.response_body
 _UNREAD = object()

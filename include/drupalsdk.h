@@ -373,7 +373,7 @@ void drupal_queue_callback(drupal_code code, drupal_response *response, void *us
  * Takes up to `capacity` outcomes, oldest first, into out[0..]. Call it from one consumer at a
  * time. @return how many were taken: 0 when none wait (or for NULL / capacity 0).
  */
-size_t drupal_queue_pop(drupal_completion *out, size_t capacity, drupal_queue *queue);
+size_t drupal_queue_pop(drupal_completion *out, drupal_queue *queue, size_t capacity);
 
 /**
  * Frees the queue. Outcomes still queued are dropped (their responses freed); calls still in

@@ -108,7 +108,7 @@ void drupal_queue_callback(drupal_code code, drupal_response *response, void *us
     pthread_mutex_unlock(&queue->lock);
 }
 
-size_t drupal_queue_pop(drupal_completion *out, size_t capacity, drupal_queue *queue) {
+size_t drupal_queue_pop(drupal_completion *out, drupal_queue *queue, size_t capacity) {
     if (out == NULL || queue == NULL) return 0;
     size_t taken = 0;
     pthread_mutex_lock(&queue->lock);

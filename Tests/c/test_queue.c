@@ -19,12 +19,12 @@ static void test_bad_input(void) {
     CHECK_CODE(drupal_queue_ticket(NULL, NULL, 1), DRUPAL_E_INVALID_ARGUMENT);
     CHECK_CODE(drupal_queue_ticket(&ticket, NULL, 1), DRUPAL_E_INVALID_ARGUMENT);
     CHECK(ticket == NULL);
-    CHECK_INT((int)drupal_queue_pop(out, 1, NULL), 0);
+    CHECK_INT((int)drupal_queue_pop(out, NULL, 1), 0);
     CHECK_CODE(drupal_queue_new(&queue), DRUPAL_OK);
     CHECK(drupal_queue_fd(queue) >= 0);
-    CHECK_INT((int)drupal_queue_pop(NULL, 1, queue), 0);
-    CHECK_INT((int)drupal_queue_pop(out, 0, queue), 0);
-    CHECK_INT((int)drupal_queue_pop(out, 1, queue), 0);   /* empty */
+    CHECK_INT((int)drupal_queue_pop(NULL, queue, 1), 0);
+    CHECK_INT((int)drupal_queue_pop(out, queue, 0), 0);
+    CHECK_INT((int)drupal_queue_pop(out, queue, 1), 0);   /* empty */
     CHECK(!readable_within(queue, 0));
     drupal_queue_ticket_free(NULL);
     drupal_queue_callback(DRUPAL_OK, NULL, NULL);          /* no ticket: nothing to do */
@@ -52,7 +52,7 @@ static void collect(drupal_queue *queue, int n) {
         wakeups++;
         drupal_completion batch[8];
         size_t got;
-        while ((got = drupal_queue_pop(batch, 8, queue)) > 0) {
+        while ((got = drupal_queue_pop(batch, queue, 8)) > 0) {
             for (size_t i = 0; i < got; i++) {
                 CHECK_INT(batch[i].code, DRUPAL_OK);
                 CHECK(batch[i].response != NULL);
@@ -93,7 +93,7 @@ static void test_outcomes_from_a_mock_and_errors(void) {
     CHECK_CODE(drupal_queue_ticket(&ticket, queue, 7), DRUPAL_OK);
     CHECK_CODE(drupal_entity_get(NULL, mock, "node", "999", drupal_queue_callback, ticket), DRUPAL_OK);
     CHECK(readable_within(queue, 5000));
-    CHECK_INT((int)drupal_queue_pop(out, 2, queue), 1);
+    CHECK_INT((int)drupal_queue_pop(out, queue, 2), 1);
     CHECK(out[0].tag == 7);
     CHECK_INT(out[0].code, DRUPAL_E_HTTP);            /* the failure travels with its response */
     CHECK_INT(drupal_response_status(out[0].response), 404);
@@ -103,7 +103,7 @@ static void test_outcomes_from_a_mock_and_errors(void) {
     CHECK_CODE(drupal_entity_get(NULL, mock, "not a type", "1", drupal_queue_callback, ticket),
                DRUPAL_E_INVALID_ARGUMENT);
     drupal_queue_ticket_free(ticket);
-    CHECK_INT((int)drupal_queue_pop(out, 2, queue), 0);
+    CHECK_INT((int)drupal_queue_pop(out, queue, 2), 0);
     drupal_queue_free(queue);
     drupal_client_free(mock);
 }

@@ -175,7 +175,7 @@ _SIGNATURES = [
     ("drupal_queue_fd", c_int, _h),
     ("drupal_queue_ticket", _code, _out, _h, c_uint64),
     ("drupal_queue_ticket_free", None, c_void_p),
-    ("drupal_queue_pop", c_size_t, POINTER(Completion), c_size_t, _h),
+    ("drupal_queue_pop", c_size_t, POINTER(Completion), _h, c_size_t),
     ("drupal_queue_free", None, _h),
     # events
     ("drupal_client_add_listener", _code, POINTER(c_uint64), _h, EVENT_CALLBACK, c_void_p),

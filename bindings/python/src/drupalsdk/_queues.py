@@ -58,7 +58,7 @@ class _Queue:
         """Resolves every outcome waiting (the responses are freed after)."""
         batch, queue, resolve = self._batch, self._queue, self._resolve
         while True:
-            taken = _pop(batch, _BATCH, queue)
+            taken = _pop(batch, queue, _BATCH)
             for index in range(taken):
                 completion = batch[index]
                 key, code, response = completion.tag, completion.code, completion.response

@@ -149,6 +149,23 @@ def test_close_with_stalled_requests_in_flight(base_url):
         client.submit_get("node", 1)
 
 
+def test_close_resolves_the_cancelled_futures_even_while_a_done_callback_runs(base_url):
+    # Outcomes are resolved on the drupalsdk-futures thread; close() resolves the ones its free
+    # cancelled itself, so they are done when it returns even while that thread is busy.
+    client = drupalsdk.Client(base_url, timeout=60)
+    busy = threading.Event()
+
+    def slow_callback(future):
+        busy.set()
+        time.sleep(1)
+    client.submit_get("node", 1).add_done_callback(slow_callback)
+    assert busy.wait(10)
+    stalled = [client.submit_request("GET", "/node/1", headers=STALL) for _ in range(5)]
+    time.sleep(0.2)
+    client.close()
+    assert all(future.cancelled() for future in stalled)
+
+
 def test_blocking_call_in_another_thread_when_closed(base_url):
     client = drupalsdk.Client(base_url, timeout=2)
     errors = []

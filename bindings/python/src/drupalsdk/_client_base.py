@@ -19,7 +19,7 @@ from ._hooks import LOG_HOOK, RequestEdit, request_hook
 from ._jsonapi_query import Query as JSONAPIQuery, query_handle
 from ._managed import Managed
 from ._operations import Operation, ResourceType, resource_type
-from ._queues import QUEUE_CALLBACK, ticket_free as _ticket_free
+from ._queues import QUEUE_CALLBACK, settle_futures, ticket_free as _ticket_free
 
 log = logging.getLogger("drupalsdk")
 
@@ -157,6 +157,7 @@ class _ClientBase(Managed, Hooks):
 
     def _after_free(self) -> None:
         self._drop_hooks()
+        settle_futures()   # the calls the free cancelled resolve before close() returns
 
     # ---- Authentication and the session, without a request -------------------------------------
 

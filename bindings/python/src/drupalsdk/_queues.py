@@ -22,7 +22,7 @@ from ._calls import keepalive, log, pending
 from ._readers import response_error
 from ._response import convert, returns_answer
 
-__all__ = ["QUEUE_CALLBACK", "dispatcher_for", "futures_dispatcher", "ticket_free"]
+__all__ = ["QUEUE_CALLBACK", "dispatcher_for", "futures_dispatcher", "settle_futures", "ticket_free"]
 
 _lib = _ffi.lib
 _pop = _lib.drupal_queue_pop
@@ -35,7 +35,7 @@ ticket_free = _lib.drupal_queue_ticket_free
 class _Queue:
     """A drupal_queue and the batch its outcomes are taken into."""
 
-    __slots__ = ("_queue", "fd", "_batch", "__weakref__")
+    __slots__ = ("_queue", "fd", "_batch", "_draining", "__weakref__")
 
     def __init__(self) -> None:
         queue = c_void_p()
@@ -45,6 +45,10 @@ class _Queue:
         self._queue = queue.value
         self.fd = _lib.drupal_queue_fd(self._queue)
         self._batch = (_ffi.Completion * _BATCH)()
+        # Held while outcomes are taken and resolved, so that another thread's drain (settle)
+        # returns only once what was taken before it is resolved; re-entrant for a done-callback
+        # that closes a client.
+        self._draining = threading.RLock()
 
     def ticket(self, key: int) -> int:
         """The userdata of a call whose outcome comes back under `key`."""
@@ -56,6 +60,10 @@ class _Queue:
 
     def drain(self) -> None:
         """Resolves every outcome waiting (the responses are freed after)."""
+        with self._draining:
+            self._drain()
+
+    def _drain(self) -> None:
         batch, queue, resolve = self._batch, self._queue, self._resolve
         while True:
             taken = _pop(batch, queue, _BATCH)
@@ -159,6 +167,15 @@ def futures_dispatcher() -> FuturesDispatcher:
                 _futures = FuturesDispatcher()
             dispatcher = _futures
     return dispatcher
+
+
+def settle_futures() -> None:
+    """Resolves, on the calling thread, the futures whose outcomes are queued: once a client is
+    freed every call it cancelled has queued its outcome, so ``close()`` returns with their
+    futures done, as it did when they were resolved on library threads."""
+    dispatcher = _futures
+    if dispatcher is not None:
+        dispatcher.drain()
 
 
 def _forget_after_fork() -> None:

@@ -166,6 +166,26 @@ def test_close_resolves_the_cancelled_futures_even_while_a_done_callback_runs(ba
     assert all(future.cancelled() for future in stalled)
 
 
+def test_a_done_callback_that_closes_another_client_loses_no_outcome(base_url):
+    # Closing a client from a done-callback resolves that client's cancelled futures on the
+    # futures thread, in the middle of resolving a batch: the rest of the batch must survive.
+    first, second = drupalsdk.Client(base_url, timeout=60), drupalsdk.Client(base_url, timeout=60)
+    stalled = [second.submit_request("GET", "/node/1", headers=STALL) for _ in range(5)]
+    time.sleep(0.2)
+    busy = threading.Event()
+
+    def slow_callback(future):
+        busy.set()
+        time.sleep(0.5)   # the next answers queue up meanwhile: one batch
+    first.submit_get("node", 1).add_done_callback(slow_callback)
+    assert busy.wait(10)
+    quick = [first.submit_get("node", 1) for _ in range(10)]
+    quick[0].add_done_callback(lambda future: second.close())
+    assert [future.result(10)["nid"][0]["value"] for future in quick] == [1] * 10
+    assert all(future.cancelled() for future in stalled)
+    first.close()
+
+
 def test_blocking_call_in_another_thread_when_closed(base_url):
     client = drupalsdk.Client(base_url, timeout=2)
     errors = []

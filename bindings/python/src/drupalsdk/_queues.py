@@ -67,9 +67,10 @@ class _Queue:
         batch, queue, resolve = self._batch, self._queue, self._resolve
         while True:
             taken = _pop(batch, queue, _BATCH)
-            for index in range(taken):
-                completion = batch[index]
-                key, code, response = completion.tag, completion.code, completion.response
+            # Copied out before anything is resolved: resolving runs Python (done-callbacks, the
+            # collector closing another client) that may drain again on this thread into `batch`.
+            outcomes = [(completion.tag, completion.code, completion.response) for completion in batch[:taken]]
+            for key, code, response in outcomes:
                 keepalive.pop(key, None)
                 waiter = pending.pop(key, None)
                 try:

@@ -186,6 +186,30 @@ def test_a_done_callback_that_closes_another_client_loses_no_outcome(base_url):
     first.close()
 
 
+def test_a_drain_nested_right_after_taking_a_batch_loses_no_outcome(base_url, monkeypatch):
+    # The collector may close a client at any allocation, also between taking a batch from the
+    # queue and reading it: that close drains again on the same thread (CI: a segfault freeing a
+    # response twice, while the batch was shared). Here the close happens at exactly that point.
+    from drupalsdk import _queues
+    first, second = drupalsdk.Client(base_url, timeout=60), drupalsdk.Client(base_url, timeout=60)
+    stalled = [second.submit_request("GET", "/node/1", headers=STALL) for _ in range(5)]
+    time.sleep(0.2)
+    take = _queues._pop
+    closed = []
+
+    def take_then_close(batch, queue, capacity):
+        taken = take(batch, queue, capacity)
+        if taken and not closed:
+            closed.append(True)
+            second.close()   # its cancelled calls are drained here, before this batch is read
+        return taken
+    monkeypatch.setattr(_queues, "_pop", take_then_close)
+    quick = [first.submit_get("node", 1) for _ in range(10)]
+    assert [future.result(10)["nid"][0]["value"] for future in quick] == [1] * 10
+    assert closed and all(future.cancelled() for future in stalled)
+    first.close()
+
+
 def test_blocking_call_in_another_thread_when_closed(base_url):
     client = drupalsdk.Client(base_url, timeout=2)
     errors = []

@@ -28,14 +28,15 @@ _lib = _ffi.lib
 _pop = _lib.drupal_queue_pop
 _response_free = _ffi.response_free
 _BATCH = 64   # outcomes taken per drupal_queue_pop
+_Batch = _ffi.Completion * _BATCH
 QUEUE_CALLBACK = _ffi.QUEUE_CALLBACK
 ticket_free = _lib.drupal_queue_ticket_free
 
 
 class _Queue:
-    """A drupal_queue and the batch its outcomes are taken into."""
+    """A drupal_queue and its consumer's side."""
 
-    __slots__ = ("_queue", "fd", "_batch", "_draining", "__weakref__")
+    __slots__ = ("_queue", "fd", "_draining", "__weakref__")
 
     def __init__(self) -> None:
         queue = c_void_p()
@@ -44,7 +45,6 @@ class _Queue:
             raise _ffi.last_error(code)
         self._queue = queue.value
         self.fd = _lib.drupal_queue_fd(self._queue)
-        self._batch = (_ffi.Completion * _BATCH)()
         # Held while outcomes are taken and resolved, so that another thread's drain (settle)
         # returns only once what was taken before it is resolved; re-entrant for a done-callback
         # that closes a client.
@@ -64,13 +64,14 @@ class _Queue:
             self._drain()
 
     def _drain(self) -> None:
-        batch, queue, resolve = self._batch, self._queue, self._resolve
+        # A batch of its own: any Python run from here (a done-callback, the collector closing
+        # another client) may drain again on this thread, and must not take into this one.
+        batch, queue, resolve = _Batch(), self._queue, self._resolve
         while True:
             taken = _pop(batch, queue, _BATCH)
-            # Copied out before anything is resolved: resolving runs Python (done-callbacks, the
-            # collector closing another client) that may drain again on this thread into `batch`.
-            outcomes = [(completion.tag, completion.code, completion.response) for completion in batch[:taken]]
-            for key, code, response in outcomes:
+            for index in range(taken):
+                completion = batch[index]
+                key, code, response = completion.tag, completion.code, completion.response
                 keepalive.pop(key, None)
                 waiter = pending.pop(key, None)
                 try:

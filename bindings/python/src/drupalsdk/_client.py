@@ -159,21 +159,20 @@ install(Client, "blocking")
 class AsyncClient(_ClientBase):
     """As :class:`Client`, with awaitable methods for asyncio.
 
-    The library runs each call on its own threads and hands the result to the event loop
-    (``loop.call_soon_threadsafe``, batched). Cancelling the awaiting task cancels the C call.
+    The library runs each call on its own threads and queues its outcome for the event loop,
+    which the loop takes and resolves (one wake-up per batch). Cancelling the awaiting task
+    cancels the C call.
     Use ``async with AsyncClient(url) as client:`` or call :meth:`aclose`.
     """
 
     _dispatcher: Optional[LoopDispatcher] = None
-    _dispatcher_loop: Any = None
 
     async def _await(self, operation: Operation, args: Tuple[Any, ...], kind: int,
                      owner: Optional[Managed] = None) -> Any:
         loop = asyncio.get_running_loop()
         dispatcher = self._dispatcher
-        if self._dispatcher_loop is not loop:   # (a look-up per call otherwise)
+        if dispatcher is None or dispatcher.loop() is not loop:   # (else a registry look-up per call)
             dispatcher = self._dispatcher = dispatcher_for(loop)
-            self._dispatcher_loop = loop
         future = loop.create_future()
         call_handle = self._start(operation, args, (future, kind), dispatcher, owner)
         try:

@@ -100,10 +100,12 @@ class _Queue:
 class LoopDispatcher(_Queue):
     """The queue of one event loop's calls; ``pending`` holds (asyncio future, kind) for each."""
 
-    __slots__ = ()
+    __slots__ = ("loop",)
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__()
+        #: The loop, weakly: the registry below holds dispatchers until their loop goes.
+        self.loop = weakref.ref(loop)
         loop.add_reader(self.fd, self.drain)
 
     def _resolve(self, waiter: Any, code: int, response: int) -> None:

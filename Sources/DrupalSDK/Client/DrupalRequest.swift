@@ -1,38 +1,146 @@
 import FoundationEssentials
 
 /// A request relative to the site's base URL, for `DrupalClient.request`.
+///
+/// A value type whose fields live in one shared box until a copy is changed: a request passes
+/// through several layers and closures, and copying sixteen fields (a retain each) at every hop
+/// cost more than building it.
 public struct DrupalRequest: Sendable {
-    public var method: String
+    public var method: String {
+        get { fields.method }
+        _modify { yield &unique().method }
+    }
     /// A path under the base URL, e.g. "/node/1" or "api/articles". Never a full URL.
-    public var path: String
-    public var query: [(String, String)]
-    public var headers: HTTPHeaders
-    public var body: Data?
+    public var path: String {
+        get { fields.path }
+        _modify { yield &unique().path }
+    }
+    public var query: [(String, String)] {
+        get { fields.query }
+        _modify { yield &unique().query }
+    }
+    public var headers: HTTPHeaders {
+        get { fields.headers }
+        _modify { yield &unique().headers }
+    }
+    public var body: Data? {
+        get { fields.body }
+        _modify { yield &unique().body }
+    }
     /// A body streamed from a file instead of `body` (uploads).
-    public var bodyFile: HTTPBodyFile?
+    public var bodyFile: HTTPBodyFile? {
+        get { fields.bodyFile }
+        _modify { yield &unique().bodyFile }
+    }
     /// Reports the bytes as they move; false cancels (`.cancelled`).
-    public var progress: TransferProgress?
+    public var progress: TransferProgress? {
+        get { fields.progress }
+        _modify { yield &unique().progress }
+    }
     /// Takes a successful answer's body as it arrives (downloads); the response's body stays
     /// empty. A request whose sink got bytes is not retried.
-    public var bodySink: BodySink?
+    public var bodySink: BodySink? {
+        get { fields.bodySink }
+        _modify { yield &unique().bodySink }
+    }
     /// The `_format` query value added to the request; nil sends none (JSON:API, /session/token).
-    public var format: String?
+    public var format: String? {
+        get { fields.format }
+        _modify { yield &unique().format }
+    }
     /// Send X-CSRF-Token on unsafe methods when a session cookie is held (what REST routes need).
-    public var sendsCSRFToken: Bool
+    public var sendsCSRFToken: Bool {
+        get { fields.sendsCSRFToken }
+        _modify { yield &unique().sendsCSRFToken }
+    }
     /// Send the Authorization header of Basic/Bearer authentication.
-    public var sendsAuthorization: Bool
+    public var sendsAuthorization: Bool {
+        get { fields.sendsAuthorization }
+        _modify { yield &unique().sendsAuthorization }
+    }
     /// What a successful answer must hold: an entity read that is not a JSON object (an empty
     /// 200, `null`) is a `.decode` error, not an empty entity.
-    public var expectedBody: ExpectedBody
+    public var expectedBody: ExpectedBody {
+        get { fields.expectedBody }
+        _modify { yield &unique().expectedBody }
+    }
     /// Set by the client once it checked the target: `path` is then normalized and the query
     /// string it carried is here, so building the URL checks nothing twice.
-    var targetIsNormalized = false
-    var targetQuery: String?
+    var targetIsNormalized: Bool {
+        get { fields.targetIsNormalized }
+        _modify { yield &unique().targetIsNormalized }
+    }
+    var targetQuery: String? {
+        get { fields.targetQuery }
+        _modify { yield &unique().targetQuery }
+    }
     /// Where a download writes (tells the retries whether bytes were delivered).
-    var writer: DownloadWriter?
+    var writer: DownloadWriter? {
+        get { fields.writer }
+        _modify { yield &unique().writer }
+    }
     /// The managed OAuth token this attempt sends (set by the pipeline, so that a 401 tells which
     /// token was refused).
-    var bearerToken: String?
+    var bearerToken: String? {
+        get { fields.bearerToken }
+        _modify { yield &unique().bearerToken }
+    }
+
+    private var fields: Fields
+
+    /// The stored fields; changed only through `unique()`, so a box that two values share is
+    /// never written (hence Sendable, and no run-time exclusivity checks: accesses cannot overlap).
+    private final class Fields: @unchecked Sendable {
+        @exclusivity(unchecked) var method: String
+        @exclusivity(unchecked) var path: String
+        @exclusivity(unchecked) var query: [(String, String)]
+        @exclusivity(unchecked) var headers: HTTPHeaders
+        @exclusivity(unchecked) var body: Data?
+        @exclusivity(unchecked) var bodyFile: HTTPBodyFile?
+        @exclusivity(unchecked) var progress: TransferProgress?
+        @exclusivity(unchecked) var bodySink: BodySink?
+        @exclusivity(unchecked) var format: String?
+        @exclusivity(unchecked) var sendsCSRFToken: Bool
+        @exclusivity(unchecked) var sendsAuthorization: Bool
+        @exclusivity(unchecked) var expectedBody: ExpectedBody
+        @exclusivity(unchecked) var targetIsNormalized = false
+        @exclusivity(unchecked) var targetQuery: String?
+        @exclusivity(unchecked) var writer: DownloadWriter?
+        @exclusivity(unchecked) var bearerToken: String?
+
+        init(method: String, path: String, query: [(String, String)], headers: HTTPHeaders, body: Data?,
+             format: String?, sendsCSRFToken: Bool, sendsAuthorization: Bool, expectedBody: ExpectedBody) {
+            self.method = method
+            self.path = path
+            self.query = query
+            self.headers = headers
+            self.body = body
+            self.format = format
+            self.sendsCSRFToken = sendsCSRFToken
+            self.sendsAuthorization = sendsAuthorization
+            self.expectedBody = expectedBody
+        }
+
+        func copy() -> Fields {
+            let copy = Fields(method: method, path: path, query: query, headers: headers, body: body, format: format,
+                              sendsCSRFToken: sendsCSRFToken, sendsAuthorization: sendsAuthorization,
+                              expectedBody: expectedBody)
+            copy.bodyFile = bodyFile
+            copy.progress = progress
+            copy.bodySink = bodySink
+            copy.targetIsNormalized = targetIsNormalized
+            copy.targetQuery = targetQuery
+            copy.writer = writer
+            copy.bearerToken = bearerToken
+            return copy
+        }
+    }
+
+    /// The box, copied first when another value shares it.
+    private mutating func unique() -> Fields {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+        return fields
+    }
 
     /// The shape a successful answer's body must have.
     public enum ExpectedBody: Sendable {
@@ -46,15 +154,9 @@ public struct DrupalRequest: Sendable {
     public init(method: String, path: String, query: [(String, String)] = [], headers: HTTPHeaders = HTTPHeaders(),
                 body: Data? = nil, format: String? = "json", sendsCSRFToken: Bool = true,
                 sendsAuthorization: Bool = true, expectedBody: ExpectedBody = .any) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.body = body
-        self.format = format
-        self.sendsCSRFToken = sendsCSRFToken
-        self.sendsAuthorization = sendsAuthorization
-        self.expectedBody = expectedBody
+        fields = Fields(method: method, path: path, query: query, headers: headers, body: body, format: format,
+                        sendsCSRFToken: sendsCSRFToken, sendsAuthorization: sendsAuthorization,
+                        expectedBody: expectedBody)
     }
 
     var isUnsafeMethod: Bool {

@@ -27,7 +27,7 @@ extension LiveSession {
     /// Checks the operation's input (once: what it builds is sent as is) and builds its request,
     /// under the prefix of `language` when one is given (`DrupalOperation.inLanguage`).
     func prepare(_ operation: DrupalOperation, language: String? = nil, force: Bool = false) throws -> Prepared {
-        func checked(_ request: DrupalRequest) throws -> DrupalRequest { try self.checked(request, language: language) }
+        func checked(_ request: consuming DrupalRequest) throws -> DrupalRequest { try self.checked(request, language: language) }
         switch operation {
         case .inLanguage(let inner, let operation, let force):
             return try prepare(operation, language: try LanguagePrefix.validate(inner), force: force)
@@ -90,11 +90,14 @@ extension LiveSession {
 
     /// A caller's request with its method, target and headers checked; its target is stored
     /// normalized (under the language's prefix, if any), so building the URL checks nothing again.
-    func checked(_ request: DrupalRequest, language: String?) throws -> DrupalRequest {
+    func checked(_ request: consuming DrupalRequest, language: String?) throws -> DrupalRequest {
         var request = request
-        guard !request.method.isEmpty, request.method.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
-        else { throw DrupalError.invalidArgument("method is not an HTTP method name (letters only)") }
-        request.method = request.method.uppercased()
+        var lowerCase = false
+        guard !request.method.isEmpty, request.method.utf8AllSatisfy({ byte in
+            if byte >= 0x61 && byte <= 0x7A { lowerCase = true }
+            return (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        }) else { throw DrupalError.invalidArgument("method is not an HTTP method name (letters only)") }
+        if lowerCase { request.method = request.method.uppercased() }
         try request.headers.validate()
         let (path, query) = try PathSafety.normalizeTarget(request.path, baseURL: baseURL)
         request.path = language.map { LanguagePrefix.apply($0, to: path) } ?? path

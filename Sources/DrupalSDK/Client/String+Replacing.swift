@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension String {
     /// Every occurrence of `target` replaced (FoundationEssentials has no such method).
     func replacingOccurrences(of target: String, with replacement: String) -> String {
@@ -18,6 +22,15 @@ extension String {
     func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         var copy = self   // shares the storage; withUTF8 copies only strings that are not contiguous
         return try copy.withUTF8(body)
+    }
+
+    /// Whether the string starts with `prefix`, byte for byte: `hasPrefix` makes a C string copy
+    /// and `utf8.starts(with:)` walks both views generically, at every request's URL.
+    func hasUTF8Prefix(_ prefix: StaticString) -> Bool {
+        withUTF8Bytes { bytes in
+            bytes.count >= prefix.utf8CodeUnitCount
+                && memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+        }
     }
 
     func utf8AllSatisfy(_ predicate: (UInt8) -> Bool) -> Bool {

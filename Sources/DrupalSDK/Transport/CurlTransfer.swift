@@ -46,9 +46,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.handle = handle
         let easy = handle.easy
         let url = request.url
-        // On the bytes: String.hasPrefix made a C string copy of the URL per call here.
-        let isHTTPS = url.utf8.starts(with: "https://".utf8)
-        guard isHTTPS || url.utf8.starts(with: "http://".utf8) else {
+        let isHTTPS = url.hasUTF8Prefix("https://")
+        guard isHTTPS || url.hasUTF8Prefix("http://") else {
             return .invalidArgument("only http and https URLs are supported: \(Redaction.redactURL(url))")
         }
         let unmanaged = Unmanaged.passUnretained(self).toOpaque()

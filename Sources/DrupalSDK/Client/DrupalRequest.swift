@@ -2,95 +2,94 @@ import FoundationEssentials
 
 /// A request relative to the site's base URL, for `DrupalClient.request`.
 ///
-/// A value type whose fields live in one shared box until a copy is changed: a request passes
-/// through several layers and closures, and copying sixteen fields (a retain each) at every hop
-/// cost more than building it.
+/// A value type whose fields live in one box that its copies share until one changes
+/// (`SharedFields`).
 public struct DrupalRequest: Sendable {
     public var method: String {
-        get { fields.method }
-        _modify { yield &unique().method }
+        get { fields.read.method }
+        _modify { yield &fields.write().method }
     }
     /// A path under the base URL, e.g. "/node/1" or "api/articles". Never a full URL.
     public var path: String {
-        get { fields.path }
-        _modify { yield &unique().path }
+        get { fields.read.path }
+        _modify { yield &fields.write().path }
     }
     public var query: [(String, String)] {
-        get { fields.query }
-        _modify { yield &unique().query }
+        get { fields.read.query }
+        _modify { yield &fields.write().query }
     }
     public var headers: HTTPHeaders {
-        get { fields.headers }
-        _modify { yield &unique().headers }
+        get { fields.read.headers }
+        _modify { yield &fields.write().headers }
     }
     public var body: Data? {
-        get { fields.body }
-        _modify { yield &unique().body }
+        get { fields.read.body }
+        _modify { yield &fields.write().body }
     }
     /// A body streamed from a file instead of `body` (uploads).
     public var bodyFile: HTTPBodyFile? {
-        get { fields.bodyFile }
-        _modify { yield &unique().bodyFile }
+        get { fields.read.bodyFile }
+        _modify { yield &fields.write().bodyFile }
     }
     /// Reports the bytes as they move; false cancels (`.cancelled`).
     public var progress: TransferProgress? {
-        get { fields.progress }
-        _modify { yield &unique().progress }
+        get { fields.read.progress }
+        _modify { yield &fields.write().progress }
     }
     /// Takes a successful answer's body as it arrives (downloads); the response's body stays
     /// empty. A request whose sink got bytes is not retried.
     public var bodySink: BodySink? {
-        get { fields.bodySink }
-        _modify { yield &unique().bodySink }
+        get { fields.read.bodySink }
+        _modify { yield &fields.write().bodySink }
     }
     /// The `_format` query value added to the request; nil sends none (JSON:API, /session/token).
     public var format: String? {
-        get { fields.format }
-        _modify { yield &unique().format }
+        get { fields.read.format }
+        _modify { yield &fields.write().format }
     }
     /// Send X-CSRF-Token on unsafe methods when a session cookie is held (what REST routes need).
     public var sendsCSRFToken: Bool {
-        get { fields.sendsCSRFToken }
-        _modify { yield &unique().sendsCSRFToken }
+        get { fields.read.sendsCSRFToken }
+        _modify { yield &fields.write().sendsCSRFToken }
     }
     /// Send the Authorization header of Basic/Bearer authentication.
     public var sendsAuthorization: Bool {
-        get { fields.sendsAuthorization }
-        _modify { yield &unique().sendsAuthorization }
+        get { fields.read.sendsAuthorization }
+        _modify { yield &fields.write().sendsAuthorization }
     }
     /// What a successful answer must hold: an entity read that is not a JSON object (an empty
     /// 200, `null`) is a `.decode` error, not an empty entity.
     public var expectedBody: ExpectedBody {
-        get { fields.expectedBody }
-        _modify { yield &unique().expectedBody }
+        get { fields.read.expectedBody }
+        _modify { yield &fields.write().expectedBody }
     }
     /// Set by the client once it checked the target: `path` is then normalized and the query
     /// string it carried is here, so building the URL checks nothing twice.
     var targetIsNormalized: Bool {
-        get { fields.targetIsNormalized }
-        _modify { yield &unique().targetIsNormalized }
+        get { fields.read.targetIsNormalized }
+        _modify { yield &fields.write().targetIsNormalized }
     }
     var targetQuery: String? {
-        get { fields.targetQuery }
-        _modify { yield &unique().targetQuery }
+        get { fields.read.targetQuery }
+        _modify { yield &fields.write().targetQuery }
     }
     /// Where a download writes (tells the retries whether bytes were delivered).
     var writer: DownloadWriter? {
-        get { fields.writer }
-        _modify { yield &unique().writer }
+        get { fields.read.writer }
+        _modify { yield &fields.write().writer }
     }
     /// The managed OAuth token this attempt sends (set by the pipeline, so that a 401 tells which
     /// token was refused).
     var bearerToken: String? {
-        get { fields.bearerToken }
-        _modify { yield &unique().bearerToken }
+        get { fields.read.bearerToken }
+        _modify { yield &fields.write().bearerToken }
     }
 
-    private var fields: Fields
+    private var fields: SharedFields<Fields>
 
-    /// The stored fields; changed only through `unique()`, so a box that two values share is
-    /// never written (hence Sendable, and no run-time exclusivity checks: accesses cannot overlap).
-    private final class Fields: @unchecked Sendable {
+    /// Written only through `SharedFields.write()`, so accesses cannot overlap: no run-time
+    /// exclusivity checks.
+    private final class Fields: CopyableBox {
         @exclusivity(unchecked) var method: String
         @exclusivity(unchecked) var path: String
         @exclusivity(unchecked) var query: [(String, String)]
@@ -136,12 +135,6 @@ public struct DrupalRequest: Sendable {
         }
     }
 
-    /// The box, copied first when another value shares it.
-    private mutating func unique() -> Fields {
-        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
-        return fields
-    }
-
     /// The shape a successful answer's body must have.
     public enum ExpectedBody: Sendable {
         case any
@@ -154,9 +147,9 @@ public struct DrupalRequest: Sendable {
     public init(method: String, path: String, query: [(String, String)] = [], headers: HTTPHeaders = HTTPHeaders(),
                 body: Data? = nil, format: String? = "json", sendsCSRFToken: Bool = true,
                 sendsAuthorization: Bool = true, expectedBody: ExpectedBody = .any) {
-        fields = Fields(method: method, path: path, query: query, headers: headers, body: body, format: format,
-                        sendsCSRFToken: sendsCSRFToken, sendsAuthorization: sendsAuthorization,
-                        expectedBody: expectedBody)
+        fields = SharedFields(Fields(method: method, path: path, query: query, headers: headers, body: body,
+                                     format: format, sendsCSRFToken: sendsCSRFToken,
+                                     sendsAuthorization: sendsAuthorization, expectedBody: expectedBody))
     }
 
     var isUnsafeMethod: Bool {

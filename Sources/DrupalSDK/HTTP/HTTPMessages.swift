@@ -2,46 +2,45 @@ import FoundationEssentials
 
 /// One HTTP request as the transport sends it: an absolute URL and everything to put on the wire.
 ///
-/// Its fields live in one shared box until a copy is changed (as `DrupalRequest`'s): a request
-/// is handed from the client to the transport through several closures.
+/// Its fields live in one box that its copies share until one changes (`SharedFields`).
 public struct HTTPRequest: Sendable {
     public var method: String {
-        get { fields.method }
-        _modify { yield &unique().method }
+        get { fields.read.method }
+        _modify { yield &fields.write().method }
     }
     public var url: String {
-        get { fields.url }
-        _modify { yield &unique().url }
+        get { fields.read.url }
+        _modify { yield &fields.write().url }
     }
     public var headers: HTTPHeaders {
-        get { fields.headers }
-        _modify { yield &unique().headers }
+        get { fields.read.headers }
+        _modify { yield &fields.write().headers }
     }
     public var body: Data? {
-        get { fields.body }
-        _modify { yield &unique().body }
+        get { fields.read.body }
+        _modify { yield &fields.write().body }
     }
     /// A body streamed from a file instead (see HTTPStreams.swift).
     public var bodyFile: HTTPBodyFile? {
-        get { fields.bodyFile }
-        _modify { yield &unique().bodyFile }
+        get { fields.read.bodyFile }
+        _modify { yield &fields.write().bodyFile }
     }
     /// Called as the bytes move; false cancels.
     public var progress: TransferProgress? {
-        get { fields.progress }
-        _modify { yield &unique().progress }
+        get { fields.read.progress }
+        _modify { yield &fields.write().progress }
     }
     /// Takes a successful answer's body as it arrives (the response's `body` then stays empty).
     public var bodySink: BodySink? {
-        get { fields.bodySink }
-        _modify { yield &unique().bodySink }
+        get { fields.read.bodySink }
+        _modify { yield &fields.write().bodySink }
     }
 
-    private var fields: Fields
+    private var fields: SharedFields<Fields>
 
-    /// Changed only through `unique()`, so a box two values share is never written (hence
-    /// Sendable, and no run-time exclusivity checks: accesses cannot overlap).
-    private final class Fields: @unchecked Sendable {
+    /// Written only through `SharedFields.write()`, so accesses cannot overlap: no run-time
+    /// exclusivity checks.
+    private final class Fields: CopyableBox {
         @exclusivity(unchecked) var method: String
         @exclusivity(unchecked) var url: String
         @exclusivity(unchecked) var headers: HTTPHeaders
@@ -66,14 +65,8 @@ public struct HTTPRequest: Sendable {
         }
     }
 
-    /// The box, copied first when another value shares it.
-    private mutating func unique() -> Fields {
-        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
-        return fields
-    }
-
     public init(method: String, url: String, headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil) {
-        fields = Fields(method: method, url: url, headers: headers, body: body)
+        fields = SharedFields(Fields(method: method, url: url, headers: headers, body: body))
     }
 
     /// The request line and headers with every secret replaced by "<redacted>", safe to log.

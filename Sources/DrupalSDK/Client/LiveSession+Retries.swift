@@ -31,7 +31,8 @@ extension LiveSession {
                     since started: ContinuousClock.Instant) -> Double? {
         // Bytes a sink took cannot be taken back: a streamed answer is not tried again.
         if request.bodySink != nil && (request.writer?.delivered ?? true) { return nil }
-        let elapsed = {
+        // A local function, not a closure value: a closure stored in a constant is allocated.
+        func elapsed() -> Double {
             let time = ContinuousClock.now - started
             return Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
         }

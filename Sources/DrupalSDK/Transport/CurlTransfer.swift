@@ -51,7 +51,8 @@ final class CurlTransfer: @unchecked Sendable {
             return .invalidArgument("only http and https URLs are supported: \(Redaction.redactURL(url))")
         }
         let unmanaged = Unmanaged.passUnretained(self).toOpaque()
-        _ = shim_curl_easy_setopt_str(easy, CURLOPT_URL, url)
+        // withCString: passing a String where C wants a pointer copies it into a new array first.
+        _ = url.withCString { shim_curl_easy_setopt_str(easy, CURLOPT_URL, $0) }
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, unmanaged)
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, unmanaged)
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
@@ -91,7 +92,7 @@ final class CurlTransfer: @unchecked Sendable {
         case "GET": _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
         case "HEAD": _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
         case "POST": _ = shim_curl_easy_setopt_long(easy, CURLOPT_POST, 1)
-        default: _ = shim_curl_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, method)
+        default: _ = method.withCString { shim_curl_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, $0) }
         }
         if let body = request.body {
             _ = shim_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
@@ -121,7 +122,7 @@ final class CurlTransfer: @unchecked Sendable {
         var outOfMemory = false
         func add(_ line: String) {
             // curl_slist_append returns NULL (keeping the list) when out of memory.
-            if let longer = curl_slist_append(list, line) { list = longer } else { outOfMemory = true }
+            if let longer = line.withCString({ curl_slist_append(list, $0) }) { list = longer } else { outOfMemory = true }
         }
         // No "Expect: 100-continue" round trip, and no form Content-Type on body-less POSTs.
         add("Expect:")

@@ -1213,7 +1213,8 @@ drupal_code drupal_client_remove_listener(drupal_client *client, uint64_t id);
  * Creates a client backed by an in-memory Drupal with the same semantics as a real site: users
  * admin/admin and editor/editor, bundles article and page, a tags vocabulary, a paged view at
  * /api/articles, ids, 404s, login, CSRF. Use it with every function above; free it with
- * drupal_client_free(). Callbacks run on library threads, as with a live client.
+ * drupal_client_free(). Callbacks run on library threads, as with a live client (most on the
+ * client's "drupalsdk-mock" thread, as a live client's run on its curl thread).
  */
 drupal_code drupal_mock_client_new(drupal_client **out);
 

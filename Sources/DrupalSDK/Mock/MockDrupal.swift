@@ -20,7 +20,8 @@ public enum MockStubAnswer: Sendable {
 /// status codes, headers and `{"message": ...}` bodies a real site sends (drupal-http-api.md and the
 /// recordings). A client built with `DrupalClient.mock(site)` runs the live protocol code
 /// (cookies, CSRF fetch and retry, error mapping, events, middleware) against it, with no network
-/// and no threads. Each site has its own state; tests can seed it and inspect it.
+/// (async calls are answered on one thread of the client's). Each site has its own state; tests
+/// can seed it and inspect it.
 ///
 /// Seeded by default: users `admin`/`admin` (uid 1, administrator) and `editor`/`editor` (uid 2,
 /// content_editor); node bundles `article` and `page`; the `tags` vocabulary; comment type
@@ -43,11 +44,20 @@ public final class MockDrupal: Sendable {
         addView(path: "/api/articles", entityType: "node", bundle: "article", itemsPerPage: 2)
     }
 
-    /// The transport a client uses to reach this site. Answers synchronously, in memory; a
-    /// blocking call runs entirely on the caller's thread.
+    /// The transport a client uses to reach this site. Answers in memory: a blocking call runs
+    /// entirely on the caller's thread, async calls are answered on one thread of the client's
+    /// (`MockAnswerer`), as a live client's are on its curl thread.
     public var transport: Transport {
-        Transport(send: { [self] request in try outcome(of: request).get() },
-                  runBlocking: { register, work in CallerThreadExecutor.run(register: register, work) })
+        let answerer = MockAnswerer()
+        return Transport(send: { [self] request in try outcome(of: request).get() },
+                         runBlocking: { register, work in CallerThreadExecutor.run(register: register, work) },
+                         shutdown: { answerer.stop() },
+                         start: { [self] request, completion in
+                             answerer.submit { [self] cancelled in
+                                 completion(cancelled ? .failure(DrupalError.cancelled())
+                                                      : outcome(of: request).mapError { $0 })
+                             }
+                         })
     }
 
     /// Answers one request as the site would (a stub that fails answers status 0 here; through

@@ -1,0 +1,100 @@
+import CCurlShim
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The thread a mock client's async requests are answered on, as a live client's are on its curl
+/// thread: in the order they were started, without a Swift task per request (the task cost more
+/// than the in-memory answer). Its thread starts with the first request and ends at `stop()`.
+final class MockAnswerer: @unchecked Sendable {
+    /// One started request: what answers it, and whether it was cancelled before its turn.
+    private final class Job: Sendable {
+        let answer: @Sendable (_ cancelled: Bool) -> Void
+        let cancelled = Atomic<Bool>(false)
+        init(_ answer: @escaping @Sendable (Bool) -> Void) { self.answer = answer }
+    }
+
+    private struct State {
+        var jobs: [Job] = []
+        var sleeping = false
+        var stopped = false
+        var thread: pthread_t?
+    }
+
+    private let state = Mutex(State())
+    /// Signalled when work arrives for a sleeping thread, or at `stop()`.
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// The name of the answering thread (at most 15 bytes).
+    static let threadName = "drupalsdk-mock"
+
+    /// Queues `answer(false)` for the answering thread; the returned closure makes it run as
+    /// `answer(true)` instead when it has not run yet. After `stop()` it runs cancelled.
+    func submit(_ answer: @escaping @Sendable (_ cancelled: Bool) -> Void) -> @Sendable () -> Void {
+        let job = Job(answer)
+        let (queued, signal) = state.withLock { state -> (Bool, Bool) in
+            if state.stopped { return (false, false) }
+            if state.thread == nil { state.thread = startThread() }
+            // No thread (out of resources): the request is answered in a task instead.
+            guard state.thread != nil else { return (false, false) }
+            state.jobs.append(job)
+            defer { state.sleeping = false }
+            return (true, state.sleeping)
+        }
+        if signal { wake.signal() }
+        if !queued {
+            let stopped = state.withLock { $0.stopped }
+            Task { job.answer(stopped || job.cancelled.load(ordering: .relaxed)) }
+        }
+        return { job.cancelled.store(true, ordering: .relaxed) }
+    }
+
+    /// Ends the thread: requests still queued are answered as cancelled first. From the answering
+    /// thread itself (a callback that frees its client) the thread ends after its current batch.
+    func stop() {
+        let thread = state.withLock { state -> pthread_t? in
+            state.stopped = true
+            return state.thread
+        }
+        wake.signal()
+        guard let thread else { return }
+        if pthread_equal(thread, pthread_self()) != 0 {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
+    }
+
+    private func startThread() -> pthread_t? {
+        var thread = pthread_t()
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(&thread, nil, { argument in
+            let answerer = Unmanaged<MockAnswerer>.fromOpaque(argument!).takeRetainedValue()
+            shim_name_this_thread(MockAnswerer.threadName)
+            answerer.loop()
+            return nil
+        }, retained)
+        guard created == 0 else {
+            Unmanaged<MockAnswerer>.fromOpaque(retained).release()
+            return nil
+        }
+        return thread
+    }
+
+    private func loop() {
+        var batch: [Job] = []
+        while true {
+            let stopped = state.withLock { state -> Bool in
+                swap(&batch, &state.jobs)
+                if batch.isEmpty && !state.stopped { state.sleeping = true }
+                return state.stopped
+            }
+            for job in batch { job.answer(stopped || job.cancelled.load(ordering: .relaxed)) }
+            if stopped && batch.isEmpty { return }
+            if batch.isEmpty { wake.wait() }
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+}

@@ -1,4 +1,3 @@
-import CCurlShim
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -36,20 +35,23 @@ final class MockAnswerer: @unchecked Sendable {
     /// `answer(true)` instead when it has not run yet. After `stop()` it runs cancelled.
     func submit(_ answer: @escaping @Sendable (_ cancelled: Bool) -> Void) -> @Sendable () -> Void {
         let job = Job(answer)
-        let (queued, signal) = state.withLock { state -> (Bool, Bool) in
-            if state.stopped { return (false, false) }
-            if state.thread == nil { state.thread = startThread() }
-            // No thread (out of resources): the request is answered in a task instead.
-            guard state.thread != nil else { return (false, false) }
+        enum Outcome { case queued(threadWasSleeping: Bool), stopped, noThread }
+        let outcome = state.withLock { state -> Outcome in
+            if state.stopped { return .stopped }
+            if state.thread == nil {
+                state.thread = LibraryThread.start(named: MockAnswerer.threadName) { [self] in loop() }
+            }
+            guard state.thread != nil else { return .noThread }
             state.jobs.append(job)
             submitted.add(1, ordering: .releasing)
             defer { state.sleeping = false }
-            return (true, state.sleeping)
+            return .queued(threadWasSleeping: state.sleeping)
         }
-        if signal { wake.signal() }
-        if !queued {
-            let stopped = state.withLock { $0.stopped }
-            Task { job.answer(stopped || job.cancelled.load(ordering: .relaxed)) }
+        switch outcome {
+        case .queued(let sleeping): if sleeping { wake.signal() }
+        // Answered on a library thread all the same: in a task (no thread could be made).
+        case .stopped: Task { job.answer(true) }
+        case .noThread: Task { job.answer(job.cancelled.load(ordering: .relaxed)) }
         }
         return { job.cancelled.store(true, ordering: .relaxed) }
     }
@@ -62,28 +64,7 @@ final class MockAnswerer: @unchecked Sendable {
             return state.thread
         }
         wake.signal()
-        guard let thread else { return }
-        if pthread_equal(thread, pthread_self()) != 0 {
-            pthread_detach(thread)
-        } else {
-            pthread_join(thread, nil)
-        }
-    }
-
-    private func startThread() -> pthread_t? {
-        var thread = pthread_t()
-        let retained = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { argument in
-            let answerer = Unmanaged<MockAnswerer>.fromOpaque(argument!).takeRetainedValue()
-            shim_name_this_thread(MockAnswerer.threadName)
-            answerer.loop()
-            return nil
-        }, retained)
-        guard created == 0 else {
-            Unmanaged<MockAnswerer>.fromOpaque(retained).release()
-            return nil
-        }
-        return thread
+        if let thread { LibraryThread.join(thread) }
     }
 
     private func loop() {
@@ -92,7 +73,7 @@ final class MockAnswerer: @unchecked Sendable {
         while true {
             // A caller often starts its next request as soon as its answer arrives: watch for it
             // briefly (as the curl engine does) before paying for a sleep and a wake-up.
-            if !batch.isEmpty { spinForWork(since: taken) }
+            if !batch.isEmpty { watchForWork(submitted, changedFrom: taken) }
             batch.removeAll(keepingCapacity: true)
             let stopped = state.withLock { state -> Bool in
                 swap(&batch, &state.jobs)
@@ -104,13 +85,5 @@ final class MockAnswerer: @unchecked Sendable {
             if stopped && batch.isEmpty { return }
             if batch.isEmpty { wake.wait() }
         }
-    }
-
-    /// Returns as soon as a request is submitted after the `seen`th, or after 20 us.
-    private func spinForWork(since seen: UInt64) {
-        let deadline = DispatchTime.now().uptimeNanoseconds + 20_000
-        repeat {
-            for _ in 0..<64 where submitted.load(ordering: .acquiring) != seen { return }
-        } while DispatchTime.now().uptimeNanoseconds < deadline
     }
 }

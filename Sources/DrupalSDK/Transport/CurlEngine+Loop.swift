@@ -9,10 +9,6 @@ import Glibc
 #endif
 
 extension CurlEngine {
-    /// How long the loop keeps checking for new work after delivering results before it sleeps:
-    /// a caller that answers a callback with its next request is then served without a wake-up.
-    private static let spinNanoseconds: UInt64 = 20_000
-
     /// One turn: run queued jobs, start and cancel transfers, let libcurl work, complete what
     /// finished, then wait for sockets or a wake-up if nothing else is queued. False once stopped.
     func runOnce(isDone: () -> Bool) -> Bool {
@@ -98,17 +94,6 @@ extension CurlEngine {
 
     /// Checks for queued work for a few microseconds before the loop goes to sleep.
     private func spinForWork() {
-        let seen = posts.load(ordering: .acquiring)
-        let deadline = monotonicNanoseconds() + CurlEngine.spinNanoseconds
-        repeat {
-            // Read the clock only now and then: the counter is the cheap part.
-            for _ in 0..<64 where posts.load(ordering: .acquiring) != seen { return }
-        } while monotonicNanoseconds() < deadline
+        watchForWork(posts, changedFrom: posts.load(ordering: .acquiring))
     }
-}
-
-private func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }

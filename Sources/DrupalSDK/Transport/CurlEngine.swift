@@ -79,20 +79,10 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// Runs the loop on a new thread of its own until `stop()`.
     func startThread() {
         spinsForWork = true
-        var thread = pthread_t()
-        let retained = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { argument in
-            let engine = Unmanaged<CurlEngine>.fromOpaque(argument!).takeRetainedValue()
-            // Named, so a user's debugger or top shows whose thread it is.
-            shim_name_this_thread(CurlEngine.threadName)
-            while engine.runOnce(isDone: { false }) {}
-            return nil
-        }, retained)
-        if created == 0 {
-            self.thread.withLock { $0 = thread }
-        } else {
-            Unmanaged<CurlEngine>.fromOpaque(retained).release()
+        let started = LibraryThread.start(named: CurlEngine.threadName) { [self] in
+            while runOnce(isDone: { false }) {}
         }
+        thread.withLock { $0 = started }
     }
 
     /// `stop()`, then waits until the thread has ended and let go of everything it held (so
@@ -104,11 +94,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             defer { state = nil }
             return state
         }) else { return }
-        if pthread_equal(thread, pthread_self()) != 0 {
-            pthread_detach(thread)
-        } else {
-            pthread_join(thread, nil)
-        }
+        LibraryThread.join(thread)
     }
 
     /// Runs `start` and then the loop on the calling thread until `isDone()` holds. Only one

@@ -302,9 +302,10 @@ drupal_code drupal_call_cancel(drupal_call *call);
 void drupal_call_free(drupal_call *call);
 
 /**
- * Called on the waiting thread when the fd given to drupal_set_interrupt_fd() becomes readable
- * during a blocking call. Return nonzero to cancel the call, 0 to go on waiting (having read what
- * made the fd readable, else it is called again at once).
+ * Called on the waiting thread during a blocking call when the fd given to
+ * drupal_set_interrupt_fd() or drupal_set_interrupt_watch() becomes readable, or when the watch's
+ * interval is up. Return nonzero to cancel the call, 0 to go on waiting (having read what made
+ * the fd readable, else it is called again at once).
  */
 typedef int (*drupal_interrupt_callback)(void *userdata);
 
@@ -316,9 +317,23 @@ typedef int (*drupal_interrupt_callback)(void *userdata);
  * transfers aborted (a request already sent may have reached the server). The library never reads
  * or closes fd. The setting is per thread and stays until changed; fd -1 removes it.
  * Blocking calls of mock clients answer at once and do not watch fd.
+ * The same as drupal_set_interrupt_watch(fd, 0, callback, userdata).
  * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for an fd below -1.
  */
 drupal_code drupal_set_interrupt_fd(int fd, drupal_interrupt_callback callback, void *userdata);
+
+/**
+ * drupal_set_interrupt_fd() with a periodic check as well: while a *_sync call on this thread
+ * waits, callback(userdata) also runs every interval_ms milliseconds (measured from the call's
+ * first wait; a call answered without waiting never runs it). fd -1: no fd, only the interval;
+ * interval_ms 0: no interval, only the fd; both remove the setting. For a runtime whose signal
+ * handlers run when the thread re-enters it (Python: entering the callback runs them), the
+ * interval covers a wake-up fd that another library owns.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for an fd below -1 or an interval_ms outside
+ *         0..600000.
+ */
+drupal_code drupal_set_interrupt_watch(int fd, int interval_ms, drupal_interrupt_callback callback,
+                                       void *userdata);
 
 /* ==== Completion queues: async outcomes collected for one consumer ========================== */
 

@@ -16,6 +16,19 @@ SCRIPT = textwrap.dedent("""
     client = drupalsdk.Client(base, timeout=30)
     if mode == "delay":
         signal.signal(signal.SIGUSR1, lambda number, frame: None)  # a handler that returns
+    if mode == "owned":  # another library (an asyncio loop) owns the wake-up fd
+        theirs_r, theirs_w = os.pipe()
+        os.set_blocking(theirs_w, False)
+        signal.set_wakeup_fd(theirs_w)
+    if mode == "count":  # after the first call, blocking calls touch the wake-up fd no more
+        client.request("GET", "/node/1")
+        calls = []
+        real = signal.set_wakeup_fd
+        signal.set_wakeup_fd = lambda *a, **k: calls.append(a) or real(*a, **k)
+        for _ in range(20):
+            client.request("GET", "/node/1")
+        print("set_wakeup_fd calls: %d" % len(calls), flush=True)
+        sys.exit(0)
     print("ready", flush=True)
     started = time.monotonic()
     try:
@@ -29,6 +42,9 @@ SCRIPT = textwrap.dedent("""
         print("KeyboardInterrupt after %.1f" % (time.monotonic() - started), flush=True)
         # The client still works afterwards.
         print("then %d" % client.request("GET", "/node/1").status, flush=True)
+        if mode == "owned":
+            print("theirs still %s, got %r" % (signal.set_wakeup_fd(-1) == theirs_w, os.read(theirs_r, 16)),
+                  flush=True)
 """)
 
 
@@ -60,3 +76,20 @@ def test_a_signal_whose_handler_returns_does_not_end_the_call(base_url):
     out, err = _run(base_url, "delay", send, wait=0.2)
     assert out.startswith("answered 200 after "), (out, err)
     assert float(out.split()[-1]) >= 1.4, "the call waited for its answer"
+
+
+def test_ctrl_c_interrupts_a_blocking_call_while_another_library_owns_the_wakeup_fd(base_url):
+    out, err = _run(base_url, "owned", lambda p: p.send_signal(signal.SIGINT))
+    lines = out.splitlines()
+    assert lines and lines[0].startswith("KeyboardInterrupt after "), (out, err)
+    assert float(lines[0].split()[-1]) < 3, "woke at the periodic check, not at the stall's end"
+    assert lines[1] == "then 200", (out, err)
+    # Their fd stayed theirs, and their pipe got the signal.
+    assert lines[2] == "theirs still True, got %r" % bytes([signal.SIGINT]), (out, err)
+    assert "Exception ignored" not in err, err
+
+
+def test_blocking_calls_do_not_touch_the_wakeup_fd_after_the_first(base_url):
+    process = subprocess.run([sys.executable, "-c", SCRIPT, base_url, "count"], capture_output=True,
+                             text=True, timeout=25)
+    assert process.stdout.strip() == "set_wakeup_fd calls: 0", (process.stdout, process.stderr)

@@ -62,16 +62,39 @@ extension CurlEngine {
         }
         if sleep {
             if let watch = interruptWatch {
-                var extra = curl_waitfd(fd: watch.fileDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
-                curl_multi_poll(multi, &extra, 1, 1000, nil)
-                inbox.withLock { $0.sleeping = false }
-                if extra.revents & Int16(CURL_WAIT_POLLIN) != 0 && watch.shouldCancel() { interrupt() }
+                sleepWatching(watch)
             } else {
                 curl_multi_poll(multi, nil, 0, 1000, nil)
                 inbox.withLock { $0.sleeping = false }
             }
         }
         return true
+    }
+
+    /// Sleeps until a socket, a wake-up, the watch's descriptor or its interval check; then runs
+    /// the watch's check if the descriptor is readable or the check is due.
+    private func sleepWatching(_ watch: BlockingInterrupt.Watch) {
+        let interval = UInt64(max(watch.checkIntervalMilliseconds, 0)) * 1_000_000
+        if interval > 0 && nextInterruptCheck == 0 {
+            nextInterruptCheck = monotonicNanoseconds() + interval   // from this drive's first sleep
+        }
+        var extra = curl_waitfd(fd: watch.fileDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
+        let timeout = interval > 0 ? Int32(min(watch.checkIntervalMilliseconds, 1000)) : 1000
+        if watch.fileDescriptor >= 0 {
+            curl_multi_poll(multi, &extra, 1, timeout, nil)
+        } else {
+            curl_multi_poll(multi, nil, 0, timeout, nil)
+        }
+        inbox.withLock { $0.sleeping = false }
+        var due = extra.revents & Int16(CURL_WAIT_POLLIN) != 0
+        if interval > 0 {
+            let now = monotonicNanoseconds()
+            if now >= nextInterruptCheck {
+                due = true
+                nextInterruptCheck = now + interval
+            }
+        }
+        if due && watch.shouldCancel() { interrupt() }
     }
 
     /// Ends every transfer of this drive as cancelled, and the ones it would start later.

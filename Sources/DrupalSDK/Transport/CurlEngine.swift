@@ -70,6 +70,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) private(set) var interruptWatch: BlockingInterrupt.Watch?
     /// Set once the watch cancelled this drive: transfers it starts from then on fail at once.
     @exclusivity(unchecked) var interrupted = false
+    /// When the watch's interval check is next due (0: not since this drive's first sleep).
+    @exclusivity(unchecked) var nextInterruptCheck: UInt64 = 0
 
     /// The name of an engine's own thread (at most 15 bytes).
     static let threadName = "drupalsdk-curl"
@@ -105,6 +107,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         defer {
             interruptWatch = nil
             interrupted = false
+            nextInterruptCheck = 0
         }
         start()
         while !isDone() {

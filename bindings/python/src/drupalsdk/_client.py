@@ -31,14 +31,14 @@ _response_error = _readers.response_error
 _response_free = _ffi.response_free
 _call_cancel = _ffi.call_cancel
 _call_free = _ffi.call_free
-_watch_interrupts = _interrupts.watch
+_install_interrupts = _interrupts.install
 
 
-def _reraise_interrupt(previous: int, response: Optional[int]) -> None:
+def _reraise_interrupt(response: Optional[int]) -> None:
     """Raises what a signal handler raised during a blocking call (KeyboardInterrupt), after
     freeing the call's response."""
     try:
-        _interrupts.reraise(previous)
+        _interrupts.reraise()
     except BaseException:
         if response:
             _response_free(response)
@@ -67,15 +67,15 @@ class Client(_ClientBase):
         """Runs an operation's blocking C call on the handle of `owner` and converts its outcome."""
         out = c_void_p()
         handle = owner._enter()
-        previous = _watch_interrupts() if self._waits else -1
+        if self._waits and not _interrupts.installed:
+            _install_interrupts()
         try:
             code = operation.wait(byref(out), handle, *args)
         finally:
             owner._exit()
         response = out.value
-        # The common case calls nothing: no other wake-up fd owner, no signal during the call.
-        if previous != -1 or _interrupts.signalled:
-            _reraise_interrupt(previous, response)
+        if _interrupts.signalled:  # (the common case calls nothing)
+            _reraise_interrupt(response)
         if response is None:
             if code == 0:  # a call that ends with no response (a pager past its end)
                 return convert(kind, None, True)

@@ -47,7 +47,7 @@ _SIGNATURES = [
     ("drupal_last_error", c_char_p),
     ("drupal_last_error_code", c_int),
     ("drupal_free", None, c_void_p),
-    ("drupal_set_interrupt_fd", _code, c_int, INTERRUPT_CALLBACK, c_void_p),
+    ("drupal_set_interrupt_watch", _code, c_int, c_int, INTERRUPT_CALLBACK, c_void_p),
     # clients
     ("drupal_client_options_init", _code, POINTER(ClientOptions), c_uint),
     ("drupal_client_new", _code, _out, _s, POINTER(ClientOptions)),

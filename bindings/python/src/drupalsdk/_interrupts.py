@@ -1,13 +1,18 @@
 """Ctrl-C for blocking calls made on the main thread, the way ``time.sleep`` wakes up.
 
 A blocking call waits inside the C library, where Python cannot run its signal handlers. So the
-main thread's blocking calls also watch a pipe that Python's C-level signal handler writes to
-(``signal.set_wakeup_fd``), given to the library with ``drupal_set_interrupt_fd``. When it becomes
-readable the library calls :func:`_on_wakeup` on the waiting thread. Python runs pending signal
-handlers as that callback starts; a handler that raises (``KeyboardInterrupt``) makes the callback
-fail before its body runs, which ctypes reports to ``sys.unraisablehook`` instead of raising: the
-hook below keeps that exception, the next wake-up (the pipe is still readable) cancels the call,
-and :func:`reraise` raises it in the caller. Signals whose handlers return do not cancel anything.
+main thread gives the library a watch once (``drupal_set_interrupt_watch``): a pipe that Python's
+C-level signal handler writes to (``signal.set_wakeup_fd``), and a check every
+``CHECK_INTERVAL_MS`` for when another library (an asyncio loop) owns the wake-up fd. When the
+pipe is readable or the interval is up, the library calls :func:`_on_wakeup` on the waiting
+thread. Python runs pending signal handlers as that callback starts; a handler that raises
+(``KeyboardInterrupt``) makes the callback fail before its body runs, which ctypes reports to
+``sys.unraisablehook`` instead of raising: the hook below keeps that exception, the next wake-up
+(the pipe is still readable, or the next interval) cancels the call, and :func:`reraise` raises it
+in the caller. Signals whose handlers return do not cancel anything.
+
+Nothing of this runs per call once installed: the wake-up fd is set once (only if no one else
+owns it; theirs stays theirs), and the binding reads :data:`signalled` after each blocking call.
 """
 from __future__ import annotations
 
@@ -19,35 +24,31 @@ from typing import Any, Optional
 
 from . import _ffi
 
-__all__ = ["watch", "reraise"]
+__all__ = ["install", "installed", "signalled", "reraise", "CHECK_INTERVAL_MS"]
+
+#: How often a waiting blocking call on the main thread lets Python run its signal handlers when
+#: the wake-up pipe is not ours: Ctrl-C then ends the call within two intervals.
+CHECK_INTERVAL_MS = 50
 
 _main_thread_id = threading.main_thread().ident
-_pipe: Optional[tuple] = None     # (read fd, write fd), made on the first blocking call
+_read_fd = -1
 _caught: Optional[BaseException] = None   # what a signal handler raised during a blocking call
 _previous_hook: Any = None
-_received = bytearray()   # the signal numbers read from the pipe, for another wake-up fd owner
-# Whether a signal arrived since the last reraise (_received or _caught set): read by the binding
-# after every blocking call, so that the common case (none, and no other fd owner to give the fd
-# back to: watch() returned -1) costs no call to reraise.
+#: True once the main thread's watch is set (read by the binding before each blocking call).
+installed = False
+#: Whether a signal handler raised during a blocking call since the last reraise (read by the
+#: binding after each blocking call: the common case calls nothing).
 signalled = False
 
 
-def _drain() -> None:
-    global signalled
-    signalled = True
+def _on_wakeup(_userdata: Any) -> int:
+    """Runs on the main thread inside a blocking C call: the pipe is readable or the interval is
+    up (Python has run the pending signal handlers as this started)."""
     try:
-        while True:
-            chunk = os.read(_pipe[0], 4096)  # type: ignore[index]
-            if not chunk:
-                return
-            _received.extend(chunk)
+        while os.read(_read_fd, 4096):
+            pass
     except OSError:  # empty (non-blocking)
         pass
-
-
-def _on_wakeup(_userdata: Any) -> int:
-    """Runs on the main thread inside a blocking C call when the pipe is readable."""
-    _drain()
     return 1 if _caught is not None else 0
 
 
@@ -63,46 +64,35 @@ def _unraisable(unraisable: Any) -> None:
     _previous_hook(unraisable)
 
 
-def _setup() -> tuple:
-    global _pipe, _previous_hook
+def install() -> None:
+    """Before a blocking call: on the main thread, the first time, sets the library's watch for
+    it (other threads: nothing, and the main thread's first call still installs it)."""
+    global installed, _read_fd, _previous_hook
+    if threading.get_ident() != _main_thread_id:   # (cheaper than current_thread())
+        return
+    installed = True
     read_fd, write_fd = os.pipe()
     os.set_blocking(read_fd, False)
     os.set_blocking(write_fd, False)
-    _previous_hook = sys.unraisablehook
-    sys.unraisablehook = _unraisable
-    _ffi.lib.drupal_set_interrupt_fd(read_fd, _WAKEUP, None)
-    _pipe = (read_fd, write_fd)
-    return _pipe
-
-
-def watch() -> int:
-    """Before a blocking call: on the main thread, routes signals to the library's wait. Returns
-    the wake-up fd to give back to :func:`reraise` (-1 when there is none to give back)."""
-    if threading.get_ident() != _main_thread_id:   # (cheaper than current_thread(): per call)
-        return -1
-    write_fd = (_pipe or _setup())[1]
     try:
         previous = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
-    except ValueError:  # not the main interpreter
-        return -1
-    # Ours already (every call after the first), or none: nothing to give back afterwards.
-    return -1 if previous == write_fd else previous
-
-
-def reraise(previous: int) -> None:
-    """After a blocking call: gives another owner its wake-up fd back, and raises what a signal
-    handler raised during the call (the call then ended as cancelled)."""
-    global _caught, signalled
-    if _pipe is not None and previous not in (-1, _pipe[1]):
-        # Someone else (an asyncio loop) owns the wake-up fd: it gets it back, with the signal
-        # numbers that arrived meanwhile.
+    except ValueError:  # not the main interpreter: its signal handlers do not run here
+        os.close(read_fd)
+        os.close(write_fd)
+        return
+    if previous != -1:
+        # Someone else's (an asyncio loop's) stays theirs: the interval check is enough.
         signal.set_wakeup_fd(previous)
-        _drain()
-        try:
-            os.write(previous, bytes(_received))
-        except OSError:
-            pass
-    _received.clear()
+    _read_fd = read_fd
+    _previous_hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable
+    _ffi.lib.drupal_set_interrupt_watch(read_fd, CHECK_INTERVAL_MS, _WAKEUP, None)
+
+
+def reraise() -> None:
+    """After a blocking call during which a signal handler raised: raises it in the caller (the
+    call then ended as cancelled)."""
+    global _caught, signalled
     signalled = False
     error, _caught = _caught, None
     if error is not None:

@@ -201,18 +201,23 @@ private func milliseconds(_ seconds: Double) -> Int {
 private let curlWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
     data, size, count, userdata in
     guard let userdata else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
     guard length > 0, let data else { return length }
-    return transfer.appendBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    // The engine holds the transfer while libcurl runs it: no retain and release per call.
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+        $0.appendBody(UnsafeRawBufferPointer(start: data, count: length))
+    } ? length : 0
 }
 
 private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
     data, size, count, userdata in
     guard let userdata else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
-    if length > 0, let data { transfer.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) }
+    if length > 0, let data {
+        Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+            $0.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+        }
+    }
     return length
 }
 

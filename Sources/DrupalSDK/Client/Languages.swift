@@ -32,7 +32,7 @@ extension HTTPResponse {
     /// `data.attributes.langcode`; nil for other answers. A read under a language prefix of an
     /// entity without that translation answers the original: compare this with the language asked.
     public var langcode: String? {
-        guard body.looksLikeJSON(("{", "}")), let json = JSONValue.parse(body) else { return nil }
+        guard body.looksLikeJSON(object: true), let json = JSONValue.parse(body) else { return nil }
         if let rest = json["langcode"]?[0]?["value"]?.stringValue { return rest }
         return json["data"]?["attributes"]?["langcode"]?.stringValue
     }

@@ -112,7 +112,7 @@ final class LiveSession: Sendable {
         if response.status >= 300 && response.status != 304 {
             throw DrupalError(redirect: response, method: method, path: path)
         }
-        if expected != .any && !response.body.looksLikeJSON(expected == .object ? ("{", "}") : ("[", "]")) {
+        if expected != .any && !response.body.looksLikeJSON(object: expected == .object) {
             throw DrupalError(.decode, "\(method) \(path) answered HTTP \(response.status) without the JSON "
                               + (expected == .object ? "object" : "array") + " expected (\(response.body.count) bytes)",
                               status: response.status, headers: response.headers, body: response.body)

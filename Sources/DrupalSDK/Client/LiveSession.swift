@@ -243,6 +243,8 @@ final class LiveSession: Sendable {
         if request.query.isEmpty && targetQuery == nil {
             // The common case: no query items, maybe `_format`.
             guard let format = request.format else { return (String.concatenating(baseURL, path), path) }
+            // Nearly every request's: nothing to check or encode.
+            if format == "json" { return (String.concatenating(baseURL, path, "?_format=json"), path) }
             try PathSafety.rejectControlCharacters(format, what: "query")
             return (String.concatenating(baseURL, path, "?_format=", PathSafety.percentEncode(format)), path)
         }

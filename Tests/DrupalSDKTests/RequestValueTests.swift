@@ -2,8 +2,8 @@ import DrupalSDK
 import FoundationEssentials
 import XCTest
 
-/// DrupalRequest and HTTPRequest keep their fields in a box their copies share: a change to one
-/// copy must never show in another.
+/// DrupalRequest, HTTPRequest and HTTPResponse keep their fields in a box their copies share: a
+/// change to one copy must never show in another.
 final class RequestValueTests: XCTestCase {
     func testChangingACopyOfADrupalRequestLeavesTheOriginalAlone() {
         let original = DrupalRequest(method: "GET", path: "/node/1", query: [("a", "1")],
@@ -51,6 +51,27 @@ final class RequestValueTests: XCTestCase {
         XCTAssertEqual(original.url, "http://drupal.test/node/2")
         XCTAssertEqual(original.headers["Accept"], "text/html")
         XCTAssertNotNil(original.progress)
+    }
+
+    func testChangingACopyOfAResponseLeavesTheOriginalAlone() {
+        var original = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                                    body: Data("{}".utf8))
+        var copy = original
+        copy.status = 404
+        copy.headers.set("Content-Type", "text/html")
+        copy.body.append(contentsOf: Data(" ".utf8))
+        XCTAssertEqual(original.status, 200)
+        XCTAssertEqual(original.headers["Content-Type"], "application/json")
+        XCTAssertEqual(original.body, Data("{}".utf8))
+
+        let second = original
+        original.body = Data()
+        original.headers.add("Set-Cookie", "a=b")
+        XCTAssertEqual(second.body, Data("{}".utf8))
+        XCTAssertNil(second.headers["Set-Cookie"])
+        XCTAssertEqual(copy.status, 404)
+        XCTAssertEqual(copy.headers["Content-Type"], "text/html")
+        XCTAssertEqual(copy.body, Data("{} ".utf8))
     }
 
     func testAnUnsharedRequestChangesInPlace() {

@@ -2,8 +2,8 @@ import DrupalSDK
 import FoundationEssentials
 import XCTest
 
-/// DrupalRequest, HTTPRequest and HTTPResponse keep their fields in a box their copies share: a
-/// change to one copy must never show in another.
+/// DrupalRequest and HTTPRequest keep their fields in a box their copies share: a change to one
+/// copy must never show in another. (HTTPResponse is checked too, should it get a box as well.)
 final class RequestValueTests: XCTestCase {
     func testChangingACopyOfADrupalRequestLeavesTheOriginalAlone() {
         let original = DrupalRequest(method: "GET", path: "/node/1", query: [("a", "1")],

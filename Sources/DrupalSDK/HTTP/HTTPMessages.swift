@@ -83,39 +83,15 @@ public struct HTTPRequest: Sendable {
 }
 
 /// One HTTP response: status, headers and the whole body.
-///
-/// Its headers and body live in one box that its copies share until one changes
-/// (`SharedFields`): a response is handed through as many layers as a request.
 public struct HTTPResponse: Sendable {
     public var status: Int
-    public var headers: HTTPHeaders {
-        get { fields.read.headers }
-        _modify { yield &fields.write().headers }
-    }
-    public var body: Data {
-        get { fields.read.body }
-        _modify { yield &fields.write().body }
-    }
-
-    private var fields: SharedFields<Fields>
-
-    /// Written only through `SharedFields.write()`, so accesses cannot overlap: no run-time
-    /// exclusivity checks.
-    private final class Fields: CopyableBox {
-        @exclusivity(unchecked) var headers: HTTPHeaders
-        @exclusivity(unchecked) var body: Data
-
-        init(headers: HTTPHeaders, body: Data) {
-            self.headers = headers
-            self.body = body
-        }
-
-        func copy() -> Fields { Fields(headers: headers, body: body) }
-    }
+    public var headers: HTTPHeaders
+    public var body: Data
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.status = status
-        fields = SharedFields(Fields(headers: headers, body: body))
+        self.headers = headers
+        self.body = body
     }
 
     /// The response with its Set-Cookie values hidden, safe to log.

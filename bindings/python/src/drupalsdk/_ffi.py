@@ -7,7 +7,7 @@ _ffi only.
 from __future__ import annotations
 
 import ctypes
-from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint64, c_void_p
+from ctypes import POINTER, byref, c_char, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint64, c_void_p
 from typing import List, NoReturn
 
 from . import _errors
@@ -164,7 +164,8 @@ _SIGNATURES = [
     ("drupal_response_jsonapi_error_count", c_size_t, _h),
     ("drupal_response_jsonapi_error_member_at", _code, POINTER(c_char_p), POINTER(c_char_p), _h, c_size_t,
      c_size_t),
-    ("drupal_response_body", c_void_p, _h, POINTER(c_size_t)),
+    # A char pointer, not c_void_p: slicing it makes the bytes in C (string_at is a Python call).
+    ("drupal_response_body", POINTER(c_char), _h, POINTER(c_size_t)),
     ("drupal_response_header", c_char_p, _h, _s),
     ("drupal_response_header_count", c_size_t, _h),
     ("drupal_response_header_at", _code, POINTER(c_char_p), POINTER(c_char_p), _h, c_size_t),

@@ -133,8 +133,8 @@ def _request(method: str, path: str, *, query: Query = None, headers: HeadersArg
     Returns:
         a :class:`Response`.
     """
-    return Call((text(method, "method"), text(path, "path"), request_options(query, headers, body, format)),
-                KIND_RESPONSE if raise_for_status else KIND_ANSWER)
+    return Call(((text(method, "method"), text(path, "path"), request_options(query, headers, body, format)),
+                 KIND_RESPONSE if raise_for_status else KIND_ANSWER))
 
 
 def _optional_text(value: Optional[str], what: str) -> Optional[bytes]:

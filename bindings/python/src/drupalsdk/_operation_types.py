@@ -14,10 +14,11 @@ ResourceType = Union[str, Tuple[str, str]]
 Target = Union[Resource, Tuple[str, str], Dict[str, Any], List[Any], None]
 
 
-class Call(NamedTuple):
-    """What an ``arguments`` function gives when the answer's kind depends on the arguments."""
-    args: Tuple[Any, ...]
-    kind: int
+class Call(tuple):
+    """What an ``arguments`` function gives when the answer's kind depends on the arguments:
+    ``Call((args, kind))``, the C inputs and the kind of answer. A bare tuple subclass, built by
+    tuple's own constructor: a NamedTuple's ``__new__`` is a Python function, a frame per call."""
+    __slots__ = ()
 
 
 class Operation(NamedTuple):

@@ -130,7 +130,7 @@ def _blocking(operation: Operation) -> Callable[..., Any]:
         prepared = arguments(*args, **kwargs)
         owner = self if language is None else self._language_owner(language)
         if prepared.__class__ is Call:
-            return self._call_on(owner, operation, prepared.args, prepared.kind)
+            return self._call_on(owner, operation, prepared[0], prepared[1])
         return self._call_on(owner, operation, prepared, default_kind)
     _describe(method, operation.name, operation, operation.returns, operation.arguments.__doc__ or "")
     return method
@@ -143,7 +143,7 @@ def _submitting(operation: Operation) -> Callable[..., Any]:
         prepared = arguments(*args, **kwargs)
         owner = None if language is None else self._language_owner(language)
         if prepared.__class__ is Call:
-            return self._submit(operation, prepared.args, prepared.kind, owner)
+            return self._submit(operation, prepared[0], prepared[1], owner)
         return self._submit(operation, prepared, default_kind, owner)
     _describe(method, "submit_" + operation.name, operation, DrupalFuture,
               "As :meth:`%s`, returning a ``concurrent.futures.Future`` at once." % operation.name)
@@ -157,7 +157,7 @@ def _awaiting(operation: Operation) -> Callable[..., Any]:
         prepared = arguments(*args, **kwargs)
         owner = None if language is None else self._language_owner(language)
         if prepared.__class__ is Call:
-            return await self._await(operation, prepared.args, prepared.kind, owner)
+            return await self._await(operation, prepared[0], prepared[1], owner)
         return await self._await(operation, prepared, default_kind, owner)
     _describe(method, operation.name, operation, operation.returns,
               "As :meth:`Client.%s`, awaitable." % operation.name)

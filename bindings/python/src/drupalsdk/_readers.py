@@ -2,7 +2,6 @@
 (code, kind, status, Drupal's message, violations, JSON:API errors)."""
 from __future__ import annotations
 
-import ctypes
 from ctypes import byref, c_char_p, c_size_t
 from typing import List, Optional
 
@@ -71,7 +70,7 @@ def response_headers(response: int) -> _errors.Headers:
 def response_body(response: int) -> bytes:
     length = c_size_t()
     pointer = _response_body(response, byref(length))
-    return ctypes.string_at(pointer, length.value) if length.value else b""
+    return pointer[:length.value] if length.value else b""
 
 
 _error_kind = lib.drupal_response_error_kind

@@ -74,7 +74,7 @@ class Client(_ClientBase):
         finally:
             owner._exit()
         response = out.value
-        if _interrupts.signalled:  # (the common case calls nothing)
+        if _interrupts.caught is not None:  # (the common case calls nothing)
             _reraise_interrupt(response)
         if response is None:
             if code == 0:  # a call that ends with no response (a pager past its end)

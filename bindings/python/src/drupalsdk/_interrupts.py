@@ -12,7 +12,7 @@ thread. Python runs pending signal handlers as that callback starts; a handler t
 in the caller. Signals whose handlers return do not cancel anything.
 
 Nothing of this runs per call once installed: the wake-up fd is set once (only if no one else
-owns it; theirs stays theirs), and the binding reads :data:`signalled` after each blocking call.
+owns it; theirs stays theirs), and the binding reads :data:`caught` after each blocking call.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 from . import _ffi
 
-__all__ = ["install", "installed", "signalled", "reraise", "CHECK_INTERVAL_MS"]
+__all__ = ["install", "installed", "caught", "reraise", "CHECK_INTERVAL_MS"]
 
 #: How often a waiting blocking call on the main thread lets Python run its signal handlers when
 #: the wake-up pipe is not ours: Ctrl-C then ends the call within two intervals.
@@ -32,13 +32,12 @@ CHECK_INTERVAL_MS = 50
 
 _main_thread_id = threading.main_thread().ident
 _read_fd = -1
-_caught: Optional[BaseException] = None   # what a signal handler raised during a blocking call
 _previous_hook: Any = None
 #: True once the main thread's watch is set (read by the binding before each blocking call).
 installed = False
-#: Whether a signal handler raised during a blocking call since the last reraise (read by the
-#: binding after each blocking call: the common case calls nothing).
-signalled = False
+#: What a signal handler raised during a blocking call, until :func:`reraise` raises it (read by
+#: the binding after each blocking call: the common case, None, calls nothing).
+caught: Optional[BaseException] = None
 
 
 def _on_wakeup(_userdata: Any) -> int:
@@ -49,17 +48,16 @@ def _on_wakeup(_userdata: Any) -> int:
             pass
     except OSError:  # empty (non-blocking)
         pass
-    return 1 if _caught is not None else 0
+    return 1 if caught is not None else 0
 
 
 _WAKEUP = _ffi.INTERRUPT_CALLBACK(_on_wakeup)
 
 
 def _unraisable(unraisable: Any) -> None:
-    global _caught, signalled
+    global caught
     if unraisable.object is _on_wakeup and isinstance(unraisable.exc_value, BaseException):
-        _caught = unraisable.exc_value
-        signalled = True
+        caught = unraisable.exc_value
         return
     _previous_hook(unraisable)
 
@@ -92,8 +90,7 @@ def install() -> None:
 def reraise() -> None:
     """After a blocking call during which a signal handler raised: raises it in the caller (the
     call then ended as cancelled)."""
-    global _caught, signalled
-    signalled = False
-    error, _caught = _caught, None
+    global caught
+    error, caught = caught, None
     if error is not None:
         raise error

@@ -85,6 +85,15 @@ final class ViewAndRequestTests: FakeDrupalTestCase {
         XCTAssertFalse(response.text.isEmpty)
     }
 
+    /// A method is sent upper-cased, however the caller wrote it (HTTP methods are
+    /// case-sensitive: the server would not know "get").
+    func testLowerCaseMethodIsSentUpperCase() async throws {
+        let client = try makeClient()
+        let response = try await client.request(DrupalRequest(method: "get", path: "/session/token", format: nil))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertFalse(response.text.isEmpty)
+    }
+
     func testUnsafePathsAreRejectedBeforeAnythingIsSent() async throws {
         let client = try makeClient()
         let before = try server.stats().requests

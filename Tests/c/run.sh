@@ -2,7 +2,6 @@
 # The single entry point for the C tests. Builds the library if needed, starts a private fake
 # Drupal server, builds every test and example (C99, -Wall -Wextra -Werror, via pkg-config),
 # runs the tests under ASan+UBSan, the JSON helper suite (Tests/c/json/run.sh), scripts/check-abi,
-# and every example against the server, also under valgrind.
 # and every example against the server, also under valgrind, plus the regression programs of
 # fixed library bugs (Tests/c/regressions/).
 # Last line: "N passed, M failed" (every check summed); exits non-zero on any failure.

@@ -199,8 +199,9 @@ final class LiveSession: Sendable {
     }
 
     private func buildHTTPRequest(_ request: DrupalRequest, csrfToken: String?) throws -> (HTTPRequest, String) {
-        let method = request.method.utf8AllSatisfy({ $0 < 0x61 || $0 > 0x7A })
-            ? request.method : request.method.uppercased()
+        // `checked` upper-cased a caller's method; the session's own requests are written so.
+        let method = request.method
+        assert(method.utf8AllSatisfy({ $0 < 0x61 || $0 > 0x7A }), "unchecked method \(method)")
         let (url, path) = try requestURL(request)
         let cookiePath = basePath.isEmpty ? path : basePath + path
 

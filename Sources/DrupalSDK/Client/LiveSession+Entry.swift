@@ -34,8 +34,16 @@ extension LiveSession {
 /// on the driving thread).
 final class OutcomeBox: Sendable {
     private let slot = Mutex<DrupalClient.Outcome?>(nil)
-    func set(_ outcome: DrupalClient.Outcome) { slot.withLock { $0 = outcome } }
-    var isSet: Bool { slot.withLock { $0 != nil } }
+    /// Set (after the slot) when the outcome is in: a driving loop asks after every wake-up, and
+    /// `slot != nil` under the lock copied the whole outcome to compare it (~460 instructions).
+    private let filled = Atomic<Bool>(false)
+
+    func set(_ outcome: DrupalClient.Outcome) {
+        slot.withLock { $0 = outcome }
+        filled.store(true, ordering: .releasing)
+    }
+
+    var isSet: Bool { filled.load(ordering: .acquiring) }
     /// Moves the outcome out: the task that set it may end after the waiter has returned (and
     /// freed the response), and must not be left holding the answer then.
     func take() -> DrupalClient.Outcome? {

@@ -70,7 +70,7 @@ extension CurlEngine {
             var status = 0
             _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             return .success(HTTPResponse(status: status, headers: HTTPHeaders(raw: transfer.responseHeaders),
-                                         body: transfer.responseBody))
+                                         body: transfer.responseBody.take()))
         }
         return .failure(CurlErrors.error(for: code, transfer: transfer, options: options))
     }

@@ -17,6 +17,8 @@ enum CurlErrors {
             return DrupalError(.network, "\(transfer.request.method) \(url): reading the upload file failed: \(detail)")
         case CURLE_OPERATION_TIMEDOUT:
             return DrupalError(.timeout, "\(transfer.request.method) \(url) timed out: \(detail)")
+        case CURLE_WRITE_ERROR where transfer.bodyOutOfMemory:
+            return DrupalError(.noMemory, "out of memory receiving the response to \(transfer.request.method) \(url)")
         case CURLE_WRITE_ERROR where transfer.exceededMaxBody, CURLE_FILESIZE_EXCEEDED:
             return DrupalError(.tooLarge, "the response to \(transfer.request.method) \(url) is larger than the "
                                + "limit of \(options.maxBodySize) bytes")

@@ -19,8 +19,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// The header list this transfer allocated (nil when it uses the engine's shared one).
     var headerList: UnsafeMutablePointer<curl_slist>?
     @exclusivity(unchecked) var responseHeaders = RawHeaderBlock()
-    @exclusivity(unchecked) var responseBody = Data()
+    @exclusivity(unchecked) var responseBody = ResponseBodyBuffer()
     var exceededMaxBody = false
+    /// The body buffer could not grow (malloc failed): the transfer stops with `.noMemory`.
+    var bodyOutOfMemory = false
     /// Streams (CurlTransfer+Streams): the upload file's descriptor, and what the sink was told.
     var uploadDescriptor: Int32 = -1
     var streamState = StreamState()
@@ -33,6 +35,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.request = request
         self.maxBodySize = maxBodySize
     }
+
+    deinit { responseBody.release() }
 
     /// True for the requests that leave an easy handle as they found it (plain GETs), so the
     /// handle can be reused without a reset and its fixed options set again.
@@ -158,7 +162,10 @@ final class CurlTransfer: @unchecked Sendable {
             exceededMaxBody = true
             return false
         }
-        responseBody.append(bytes.assumingMemoryBound(to: UInt8.self))
+        guard responseBody.append(bytes) else {
+            bodyOutOfMemory = true
+            return false
+        }
         return true
     }
 
@@ -181,7 +188,7 @@ final class CurlTransfer: @unchecked Sendable {
         // Size the body buffer once instead of growing it chunk by chunk.
         if colon == 14 && asciiLowercaseEquals(line, "content-length"), let length = decimal(line + start, end - start),
            length > 0, length <= maxBodySize {
-            responseBody.reserveCapacity(length)
+            _ = responseBody.reserve(length)   // a failure shows when the body arrives
         }
         responseHeaders.append(line: UnsafeBufferPointer(start: line, count: end), nameCount: colon, valueStart: start)
     }

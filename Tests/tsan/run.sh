@@ -17,7 +17,8 @@ SWIFT_LIBS=$(readlink -f "$toolchain/../lib/swift/linux")
 out=$root/build/tsan
 mkdir -p "$out/lib" "$out/bin"
 # halt_on_error=0: every report of a run is printed; TSan still exits with 66 when it reported.
-export TSAN_OPTIONS="suppressions=$root/Tests/tsan/suppressions.txt halt_on_error=0 ${TSAN_OPTIONS:-}"
+# allocator_may_return_null: the tests check that a failed allocation is reported, not fatal.
+export TSAN_OPTIONS="suppressions=$root/Tests/tsan/suppressions.txt halt_on_error=0 allocator_may_return_null=1 ${TSAN_OPTIONS:-}"
 
 passed=0 failed=0 failures=()
 ok() { passed=$((passed + 1)); echo "ok: $1"; }

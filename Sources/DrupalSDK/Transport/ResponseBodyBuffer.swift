@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// The body of a response as libcurl delivers it, in one malloc'ed buffer that becomes the
-/// response's `Data` without a copy. Growing a `Data` chunk by chunk cost ~1.5k instructions a
-/// response (its storage's exclusivity checks, capacity and replace calls) against one memcpy.
+/// response's `Data` without a copy. Growing a `Data` chunk by chunk (its storage's exclusivity
+/// checks, capacity and replace calls) cost ~540 instructions a response more than this.
 /// Owned by one transfer on the engine thread; `release` frees a buffer never taken.
 struct ResponseBodyBuffer {
     private var bytes: UnsafeMutableRawPointer?

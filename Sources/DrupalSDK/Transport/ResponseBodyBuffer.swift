@@ -35,17 +35,13 @@ struct ResponseBodyBuffer {
     mutating func take() -> Data {
         guard let taken = bytes, count > 0 else { return Data() }
         let data = Data(bytesNoCopy: taken, count: count, deallocator: .free)
-        bytes = nil
-        count = 0
-        capacity = 0
+        self = ResponseBodyBuffer()
         return data
     }
 
     /// Frees what was never taken.
     mutating func release() {
         free(bytes)
-        bytes = nil
-        count = 0
-        capacity = 0
+        self = ResponseBodyBuffer()
     }
 }

@@ -3,17 +3,13 @@ import XCTest
 
 /// Headers as received (raw bytes, read lazily) behave exactly like headers built from Strings.
 final class HTTPHeadersTests: XCTestCase {
+    /// The fields as libcurl hands them to a transfer: a status line, "Name: value\r\n" lines, a blank line.
     private func raw(_ fields: [(String, String)]) -> HTTPHeaders {
-        var block = RawHeaderBlock()
-        block.reset()
-        for (name, value) in fields {
-            var line = Array("\(name): \(value)".utf8)
-            let nameCount = name.utf8.count
-            line.withUnsafeMutableBufferPointer { bytes in
-                block.append(line: UnsafeBufferPointer(bytes), nameCount: nameCount, valueStart: nameCount + 2)
-            }
+        let transfer = CurlTransfer(request: HTTPRequest(method: "GET", url: "http://example.invalid/"), maxBodySize: 1 << 16)
+        for line in ["HTTP/1.1 200 OK\r\n"] + fields.map({ "\($0.0): \($0.1)\r\n" }) + ["\r\n"] {
+            XCTAssertTrue(Array(line.utf8).withUnsafeBytes { transfer.appendHeaderLine($0) })
         }
-        return HTTPHeaders(raw: block)
+        return transfer.takeHeaders()
     }
 
     private let sample = [("Content-Type", "application/json"), ("Set-Cookie", "a=1; path=/"),
@@ -57,5 +53,37 @@ final class HTTPHeadersTests: XCTestCase {
     func testUTF8ValuesSurvive() {
         let received = raw([("X-Title", "Crème brûlée")])
         XCTAssertEqual(received["x-title"], "Crème brûlée")
+    }
+
+    func testLinesAreSplitAtTheFirstColonAndTrimmed() {
+        let received = raw([("Date", "Sun, 29 Nov 2026 16:00:00 GMT"), ("X-Empty", ""), ("X-Spaced", " \t a b \t")])
+        XCTAssertEqual(received["date"], "Sun, 29 Nov 2026 16:00:00 GMT", "a value may hold colons")
+        XCTAssertEqual(received["X-Empty"], "")
+        XCTAssertEqual(received["x-spaced"], "a b")
+        XCTAssertNil(received["Date:"], "a name never holds a colon")
+        XCTAssertNil(received["Date: Sun"])
+        XCTAssertEqual(received.count, 3, "the status line and the blank line are no fields")
+    }
+
+    func testOnlyTheLastResponsesHeadersAreKept() {
+        let transfer = CurlTransfer(request: HTTPRequest(method: "GET", url: "http://example.invalid/"), maxBodySize: 1 << 16)
+        let lines = ["HTTP/1.1 100 Continue\r\n", "X-First: 1\r\n", "\r\n", "HTTP/1.1 200 OK\r\n",
+                     " folded continuation\r\n", "X-Last: 2\r\n", ": nameless\r\n", "\r\n"]
+        for line in lines {
+            XCTAssertTrue(Array(line.utf8).withUnsafeBytes { transfer.appendHeaderLine($0) })
+        }
+        let received = transfer.takeHeaders()
+        XCTAssertNil(received["X-First"])
+        XCTAssertEqual(received.fields.map(\.name), ["X-Last", ""], "a line without a colon is no field")
+        XCTAssertEqual(received[""], "nameless")
+        XCTAssertEqual(transfer.takeHeaders().count, 0, "taken once")
+    }
+
+    func testManyHeadersGrowTheBuffer() {
+        let fields = (0..<200).map { ("X-Header-\($0)", String(repeating: "v", count: $0)) }
+        let received = raw(fields)
+        XCTAssertEqual(received.count, 200)
+        XCTAssertEqual(received["x-header-199"], String(repeating: "v", count: 199))
+        XCTAssertEqual(received.fields.map(\.name), fields.map(\.0))
     }
 }

@@ -1,3 +1,8 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// An ordered list of header fields with case-insensitive lookup, as HTTP defines them.
 ///
 /// Headers that arrive off the wire are kept as the raw bytes libcurl delivered (`RawHeaderBlock`)
@@ -84,45 +89,39 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 }
 
-/// Header lines as received: one byte buffer and where each name and value lies in it.
+/// Header lines as received, each kept whole behind its length in one byte buffer, and read
+/// (split at the colon, trimmed, compared) only when a field is asked for: a response is usually
+/// asked for one header (Set-Cookie), and indexing every line as it arrived cost more than that.
 struct RawHeaderBlock: Sendable {
-    private struct Field: Sendable {
-        var nameStart: Int32
-        var nameCount: Int32
-        var valueStart: Int32
-        var valueCount: Int32
+    /// Records: a line's byte count (native UInt32), then the line as libcurl delivered it.
+    private let records: OwnedBytes?
+
+    init(records: OwnedBytes? = nil) { self.records = records }
+
+    /// Appends one received line as a record; false when the buffer could not grow.
+    static func append(line: UnsafeRawBufferPointer, to buffer: inout ReceiveBuffer) -> Bool {
+        guard let record = buffer.extend(by: 4 + line.count) else { return false }
+        record.storeBytes(of: UInt32(truncatingIfNeeded: line.count), as: UInt32.self)
+        if let source = line.baseAddress { (record + 4).copyMemory(from: source, byteCount: line.count) }
+        return true
     }
 
-    private var bytes: [UInt8] = []
-    private var ranges: [Field] = []
-
-    var count: Int { ranges.count }
-
-    init() {}
-
-    /// Empties the block for a new response (after a 100 Continue or a redirect), with room for
-    /// a typical set of headers.
-    mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        ranges.removeAll(keepingCapacity: true)
-        bytes.reserveCapacity(512)
-        ranges.reserveCapacity(16)
-    }
-
-    /// Appends one field from a header line: the name is `line[..<nameCount]`, the value
-    /// `line[valueStart...]` (already trimmed). One copy of the line's bytes.
-    mutating func append(line: UnsafeBufferPointer<UInt8>, nameCount: Int, valueStart: Int) {
-        let base = bytes.count
-        bytes.append(contentsOf: line)
-        ranges.append(Field(nameStart: Int32(truncatingIfNeeded: base), nameCount: Int32(truncatingIfNeeded: nameCount),
-                            valueStart: Int32(truncatingIfNeeded: base + valueStart),
-                            valueCount: Int32(truncatingIfNeeded: line.count - valueStart)))
+    var count: Int {
+        var count = 0
+        forEachField { _, _ in
+            count += 1
+            return true
+        }
+        return count
     }
 
     func fieldStrings() -> [(name: String, value: String)] {
-        bytes.withUnsafeBufferPointer { buffer in
-            ranges.map { (string(buffer, $0.nameStart, $0.nameCount), string(buffer, $0.valueStart, $0.valueCount)) }
+        var result: [(name: String, value: String)] = []
+        forEachField { line, nameCount in
+            result.append((string(UnsafeBufferPointer(rebasing: line[..<nameCount])), value(line, nameCount)))
+            return true
         }
+        return result
     }
 
     func firstValue(named name: String) -> String? {
@@ -143,23 +142,47 @@ struct RawHeaderBlock: Sendable {
         return result
     }
 
-    /// Calls `body` with each value whose name matches (ASCII case-insensitively) until it says stop.
+    /// Calls `body` with each line as received until it says stop.
+    private func forEachLine(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        guard let records else { return }
+        let base = records.start
+        var offset = 0
+        while offset + 4 <= records.count {
+            let length = Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            let line = UnsafeBufferPointer(start: (base + offset + 4).assumingMemoryBound(to: UInt8.self), count: length)
+            offset += 4 + length
+            if !body(line) { return }
+        }
+    }
+
+    /// Calls `body` with each field's line and the length of its name (up to the first colon)
+    /// until it says stop. Lines without a colon are not fields.
+    private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Bool) {
+        forEachLine { line in
+            guard let start = line.baseAddress, let colon = memchr(start, 0x3A, line.count) else { return true }
+            return body(line, UnsafeRawPointer(colon) - UnsafeRawPointer(start))
+        }
+    }
+
+    /// Calls `body` with each value whose name matches (ASCII case-insensitively) until it says
+    /// stop. A name is what comes before a line's first colon, so a wanted name with a colon
+    /// matches nothing, and one without matches where the line has a colon just after it.
     private func forEachValue(named name: String, _ body: (String) -> Bool) {
         var name = name
         name.withUTF8 { wanted in
-            bytes.withUnsafeBufferPointer { buffer in
-                for field in ranges where Int(field.nameCount) == wanted.count
-                    && asciiCaseInsensitiveEqual(buffer, Int(field.nameStart), wanted) {
-                    if !body(string(buffer, field.valueStart, field.valueCount)) { return }
-                }
+            guard !wanted.contains(0x3A) else { return }
+            forEachLine { line in
+                guard line.count > wanted.count && line[wanted.count] == 0x3A
+                        && asciiCaseInsensitiveEqual(line, wanted) else { return true }
+                return body(value(line, wanted.count))
             }
         }
     }
 
-    private func asciiCaseInsensitiveEqual(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int,
-                                           _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether the line starts with `wanted`, letters compared without regard to case.
+    private func asciiCaseInsensitiveEqual(_ line: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         for index in 0..<wanted.count {
-            let a = buffer[start + index], b = wanted[index]
+            let a = line[index], b = wanted[index]
             if a == b { continue }
             let folded = a | 0x20
             if folded != b | 0x20 || folded < 0x61 || folded > 0x7A { return false }
@@ -167,10 +190,19 @@ struct RawHeaderBlock: Sendable {
         return true
     }
 
-    private func string(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int32, _ count: Int32) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(start)..<Int(start + count)]), as: UTF8.self)
+    /// The value after the colon at `nameCount`, without surrounding SP, HT, CR, LF.
+    private func value(_ line: UnsafeBufferPointer<UInt8>, _ nameCount: Int) -> String {
+        var start = nameCount + 1, end = line.count
+        while start < end && isHeaderSpace(line[start]) { start += 1 }
+        while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
+        return string(UnsafeBufferPointer(rebasing: line[start..<end]))
     }
+
+    private func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 }
+
+/// The space HTTP allows around a header value (and the line's CR LF).
+func isHeaderSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
 
 extension String {
     /// ASCII case-insensitive comparison, as header names need; no allocation.

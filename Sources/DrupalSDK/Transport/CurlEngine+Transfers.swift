@@ -69,7 +69,7 @@ extension CurlEngine {
         if code == CURLE_OK {
             var status = 0
             _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            return .success(HTTPResponse(status: status, headers: HTTPHeaders(raw: transfer.responseHeaders),
+            return .success(HTTPResponse(status: status, headers: transfer.takeHeaders(),
                                          body: transfer.responseBody.take()))
         }
         return .failure(CurlErrors.error(for: code, transfer: transfer, options: options))

@@ -17,7 +17,7 @@ enum CurlErrors {
             return DrupalError(.network, "\(transfer.request.method) \(url): reading the upload file failed: \(detail)")
         case CURLE_OPERATION_TIMEDOUT:
             return DrupalError(.timeout, "\(transfer.request.method) \(url) timed out: \(detail)")
-        case CURLE_WRITE_ERROR where transfer.bodyOutOfMemory:
+        case CURLE_WRITE_ERROR where transfer.outOfMemory:
             return DrupalError(.noMemory, "out of memory receiving the response to \(transfer.request.method) \(url)")
         case CURLE_WRITE_ERROR where transfer.exceededMaxBody, CURLE_FILESIZE_EXCEEDED:
             return DrupalError(.tooLarge, "the response to \(transfer.request.method) \(url) is larger than the "

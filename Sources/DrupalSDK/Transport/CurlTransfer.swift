@@ -18,11 +18,12 @@ final class CurlTransfer: @unchecked Sendable {
     var easy: UnsafeMutableRawPointer? { handle?.easy }
     /// The header list this transfer allocated (nil when it uses the engine's shared one).
     var headerList: UnsafeMutablePointer<curl_slist>?
-    @exclusivity(unchecked) var responseHeaders = RawHeaderBlock()
-    @exclusivity(unchecked) var responseBody = ResponseBodyBuffer()
+    /// The header lines received so far (RawHeaderBlock's records) and the body.
+    @exclusivity(unchecked) var responseHeaderRecords = ReceiveBuffer()
+    @exclusivity(unchecked) var responseBody = ReceiveBuffer()
     var exceededMaxBody = false
-    /// The body buffer could not grow (malloc failed): the transfer stops with `.noMemory`.
-    var bodyOutOfMemory = false
+    /// A receive buffer could not grow (malloc failed): the transfer stops with `.noMemory`.
+    var outOfMemory = false
     /// Streams (CurlTransfer+Streams): the upload file's descriptor, and what the sink was told.
     var uploadDescriptor: Int32 = -1
     var streamState = StreamState()
@@ -36,7 +37,14 @@ final class CurlTransfer: @unchecked Sendable {
         self.maxBodySize = maxBodySize
     }
 
-    deinit { responseBody.release() }
+    deinit {
+        responseHeaderRecords.release()
+        responseBody.release()
+    }
+
+    /// The headers received (of the last response, after a 100 Continue or a redirect); the
+    /// transfer keeps none.
+    func takeHeaders() -> HTTPHeaders { HTTPHeaders(raw: RawHeaderBlock(records: responseHeaderRecords.takeOwned())) }
 
     /// True for the requests that leave an easy handle as they found it (plain GETs), so the
     /// handle can be reused without a reset and its fixed options set again.
@@ -163,7 +171,7 @@ final class CurlTransfer: @unchecked Sendable {
             return false
         }
         guard responseBody.append(bytes) else {
-            bodyOutOfMemory = true
+            outOfMemory = true
             return false
         }
         return true
@@ -171,26 +179,31 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// One header line from libcurl ("Name: value\r\n"), parsed with plain byte loops: this runs
     /// for every header of every response, so it avoids generic sequence and Character work.
-    func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        guard let line = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+    /// False when the line could not be kept (out of memory): the transfer then stops.
+    func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let line = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
         let count = bytes.count
         if count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F {
             // A new status line ("HTTP/", after 100 Continue or a redirect): start over.
-            responseHeaders.reset()
-            return
+            responseHeaderRecords.removeAll()
+            return true
         }
-        guard let colonPointer = memchr(line, 0x3A, count) else { return }
-        let colon = UnsafeRawPointer(colonPointer) - UnsafeRawPointer(line)
-        var start = colon + 1
-        var end = count
-        while start < end && isHeaderSpace(line[start]) { start += 1 }
-        while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
+        // A line without a colon (the blank one that ends the headers) is no field.
+        guard memchr(line, 0x3A, count) != nil else { return true }
         // Size the body buffer once instead of growing it chunk by chunk.
-        if colon == 14 && asciiLowercaseEquals(line, "content-length"), let length = decimal(line + start, end - start),
-           length > 0, length <= maxBodySize {
-            _ = responseBody.reserve(length)   // a failure shows when the body arrives
+        if count > 15 && line[14] == 0x3A && asciiLowercaseEquals(line, "content-length") {
+            var start = 15, end = count
+            while start < end && isHeaderSpace(line[start]) { start += 1 }
+            while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
+            if let length = decimal(line + start, end - start), length > 0, length <= maxBodySize {
+                _ = responseBody.reserve(length)   // a failure shows when the body arrives
+            }
         }
-        responseHeaders.append(line: UnsafeBufferPointer(start: line, count: end), nameCount: colon, valueStart: start)
+        guard RawHeaderBlock.append(line: bytes, to: &responseHeaderRecords) else {
+            outOfMemory = true
+            return false
+        }
+        return true
     }
 
     /// libcurl's detail of a failure; read before the handle goes back to the pool.
@@ -220,15 +233,11 @@ private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, 
     data, size, count, userdata in
     guard let userdata else { return 0 }
     let length = size * count
-    if length > 0, let data {
-        Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
-            $0.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
-        }
-    }
-    return length
+    guard length > 0, let data else { return length }
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+        $0.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+    } ? length : 0
 }
-
-private func isHeaderSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
 
 /// Whether the bytes equal a lower-case ASCII word, ignoring case.
 private func asciiLowercaseEquals(_ bytes: UnsafePointer<UInt8>, _ word: StaticString) -> Bool {

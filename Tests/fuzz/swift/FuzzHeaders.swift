@@ -1,5 +1,5 @@
 // libFuzzer target: header validation (HeaderSafety, HTTPHeaders.validate), header lines as
-// received (CurlTransfer.appendHeaderLine into a RawHeaderBlock), lookup and redaction.
+// received (CurlTransfer.appendHeaderLine into RawHeaderBlock's records), lookup and redaction.
 //
 // The input is cut at 0xFF bytes into up to 16 pieces: read in pairs they are (name, value)
 // fields to send; read one by one they are header lines as libcurl hands them over. Asserted:
@@ -69,7 +69,7 @@ private func checkReceivedLines(_ pieces: [[UInt8]]) -> HTTPHeaders {
     let transfer = CurlTransfer(request: HTTPRequest(method: "GET", url: "http://fuzz.invalid/"), maxBodySize: 1 << 16)
     var expected: [(name: [UInt8], value: [UInt8])] = []
     for line in pieces {
-        line.withUnsafeBytes { transfer.appendHeaderLine($0) }
+        require(line.withUnsafeBytes { transfer.appendHeaderLine($0) }, "a header line was refused (out of memory)")
         if line.starts(with: "HTTP/".utf8) {
             expected.removeAll()
             continue
@@ -80,7 +80,7 @@ private func checkReceivedLines(_ pieces: [[UInt8]]) -> HTTPHeaders {
         while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
         expected.append((Array(line[..<colon]), Array(line[start..<end])))
     }
-    let received = HTTPHeaders(raw: transfer.responseHeaders)
+    let received = transfer.takeHeaders()
     let fields = received.fields
     require(fields.count == expected.count && zip(fields, expected).allSatisfy {
         $0.name == $1.name.text && $0.value == $1.value.text

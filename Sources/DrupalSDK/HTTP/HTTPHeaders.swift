@@ -98,7 +98,8 @@ struct RawHeaderBlock: Sendable {
 
     init(records: OwnedBytes? = nil) { self.records = records }
 
-    /// Appends one received line as a record; false when the buffer could not grow.
+    /// Appends one received line as a record; false when the buffer could not grow. (libcurl
+    /// refuses a header line over 100 KiB, so every length fits the UInt32.)
     static func append(line: UnsafeRawBufferPointer, to buffer: inout ReceiveBuffer) -> Bool {
         guard let record = buffer.extend(by: 4 + line.count) else { return false }
         record.storeBytes(of: UInt32(truncatingIfNeeded: line.count), as: UInt32.self)

@@ -177,9 +177,10 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    /// One header line from libcurl ("Name: value\r\n"), parsed with plain byte loops: this runs
-    /// for every header of every response, so it avoids generic sequence and Character work.
-    /// False when the line could not be kept (out of memory): the transfer then stops.
+    /// One header line from libcurl ("Name: value\r\n"), kept whole for RawHeaderBlock to read
+    /// later; only a Content-Length is parsed here, to size the body buffer. This runs for every
+    /// header of every response, so it uses plain byte loops. False when the line could not be
+    /// kept (out of memory): the transfer then stops.
     func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let line = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
         let count = bytes.count

@@ -19,7 +19,10 @@ final class ResponseHandle: @unchecked Sendable {
     let kind: Int32
     /// Nil for success (the accessors then return ""): most responses need no message copy.
     private let ownedMessage: UnsafeMutablePointer<CChar>?
-    /// malloc'ed, one NUL past the end; nil for an empty body (or one that could not be copied).
+    /// The body with a NUL after it: the response's own bytes when it still has the ones
+    /// received (they live as long as `drupalResponse`), else a malloc'ed copy (`ownedBody`);
+    /// nil for an empty body (or one that could not be copied).
+    private let bodyStart: UnsafePointer<CChar>?
     private let ownedBody: UnsafeMutablePointer<CChar>?
     let bodyLength: Int
     /// The answer as the client gave it, for the core's readers (nil for errors).
@@ -52,7 +55,7 @@ final class ResponseHandle: @unchecked Sendable {
     }
 
     init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
-         drupalMessage: String? = nil, violations: [DrupalError.Violation] = [],
+         borrowedBody: UnsafePointer<CChar>? = nil, drupalMessage: String? = nil, violations: [DrupalError.Violation] = [],
          jsonAPIErrors: [JSONAPIError] = [], response: DrupalResponse? = nil, kind: DrupalError.Kind = .other,
          oauthError: OAuthError? = nil) {
         self.drupalResponse = response
@@ -61,7 +64,8 @@ final class ResponseHandle: @unchecked Sendable {
         self.ownedMessage = message.isEmpty ? nil : duplicateCString(message)
         self.drupalMessage = drupalMessage.flatMap(duplicateCString)
         // One extra NUL so C callers may treat a text body as a string.
-        let buffer = body.isEmpty ? nil : malloc(body.count + 1)?.assumingMemoryBound(to: CChar.self)
+        let buffer = body.isEmpty || borrowedBody != nil ? nil
+            : malloc(body.count + 1)?.assumingMemoryBound(to: CChar.self)
         if let buffer {
             body.withUnsafeBytes { bytes in
                 if let base = bytes.baseAddress { memcpy(buffer, base, body.count) }
@@ -69,9 +73,10 @@ final class ResponseHandle: @unchecked Sendable {
             buffer[body.count] = 0
         }
         self.ownedBody = buffer
-        self.bodyLength = buffer == nil ? 0 : body.count
+        self.bodyStart = body.isEmpty ? nil : borrowedBody ?? buffer.map { UnsafePointer($0) }
+        self.bodyLength = bodyStart == nil ? 0 : body.count
         let copied = (message.isEmpty || ownedMessage != nil) && (drupalMessage == nil || self.drupalMessage != nil)
-            && (body.isEmpty || buffer != nil)
+            && (body.isEmpty || bodyStart != nil)
         self.code = copied ? code?.cCode ?? drupalOK : DrupalError.Code.noMemory.cCode
         self.headerFields = headers
         self.violationList = violations
@@ -84,7 +89,7 @@ final class ResponseHandle: @unchecked Sendable {
     }
 
     var message: UnsafePointer<CChar> { ownedMessage.map { UnsafePointer($0) } ?? emptyCString }
-    var body: UnsafePointer<CChar> { ownedBody.map { UnsafePointer($0) } ?? emptyCString }
+    var body: UnsafePointer<CChar> { bodyStart ?? emptyCString }
 
     var headerCount: Int { headerFields.count }
     var violationCount: Int { violationList.count }
@@ -119,7 +124,7 @@ final class ResponseHandle: @unchecked Sendable {
 
     convenience init(_ response: DrupalResponse) {
         self.init(code: nil, status: response.status, message: "", headers: response.headers, body: response.body,
-                  response: response)
+                  borrowedBody: response.receivedBody, response: response)
     }
 
     convenience init(_ error: any Error) {

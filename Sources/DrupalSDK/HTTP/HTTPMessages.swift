@@ -86,12 +86,34 @@ public struct HTTPRequest: Sendable {
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
-    public var body: Data
+    public var body: Data {
+        get { storedBody }
+        set {
+            storedBody = newValue
+            receivedBody = nil
+        }
+    }
+
+    private var storedBody: Data
+    /// The body's bytes followed by a NUL, while the body is the one received (nil once it is
+    /// set, or when it did not come from the transport): the C response hands them out without
+    /// a copy. Valid as long as this response's `body` lives: they are its storage. (Sendable as
+    /// the body is: the bytes are never written after the response is made.)
+    nonisolated(unsafe) package private(set) var receivedBody: UnsafePointer<CChar>?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.status = status
         self.headers = headers
-        self.body = body
+        self.storedBody = body
+    }
+
+    /// A response whose body was made over bytes at `start` followed by a NUL (ReceiveBuffer).
+    /// Data may copy a small body into itself instead: then the bytes are not its storage, and
+    /// the response does not point at them.
+    init(status: Int, headers: HTTPHeaders, body: Data, nulTerminatedAt start: UnsafePointer<CChar>?) {
+        self.init(status: status, headers: headers, body: body)
+        let storage = body.withUnsafeBytes { $0.baseAddress }
+        if let start, storage == UnsafeRawPointer(start) { receivedBody = start }
     }
 
     /// The response with its Set-Cookie values hidden, safe to log.

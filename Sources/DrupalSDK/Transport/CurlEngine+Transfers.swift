@@ -69,8 +69,9 @@ extension CurlEngine {
         if code == CURLE_OK {
             var status = 0
             _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            return .success(HTTPResponse(status: status, headers: transfer.takeHeaders(),
-                                         body: transfer.responseBody.take()))
+            let body = transfer.responseBody.take()
+            return .success(HTTPResponse(status: status, headers: transfer.takeHeaders(), body: body.data,
+                                         nulTerminatedAt: body.start))
         }
         return .failure(CurlErrors.error(for: code, transfer: transfer, options: options))
     }

@@ -13,10 +13,11 @@ struct ReceiveBuffer {
     private(set) var count = 0
     private var capacity = 0
 
-    /// Makes room for `total` bytes (a Content-Length); false when memory ran out.
+    /// Makes room for `total` bytes (a Content-Length); false when memory ran out. One byte more
+    /// is allocated, for the NUL that `take` puts after the bytes.
     mutating func reserve(_ total: Int) -> Bool {
         guard total > capacity else { return true }
-        guard let grown = realloc(bytes, total) else { return false }
+        guard total < Int.max, let grown = realloc(bytes, total + 1) else { return false }
         bytes = grown
         capacity = total
         return true
@@ -43,12 +44,14 @@ struct ReceiveBuffer {
     /// Forgets the bytes, keeping the memory for the next ones.
     mutating func removeAll() { count = 0 }
 
-    /// The bytes as `Data`, which now owns them; the buffer is left empty.
-    mutating func take() -> Data {
-        guard let taken = bytes, count > 0 else { return Data() }
+    /// The bytes as `Data`, which now owns them, and where they lie, followed by a NUL (C callers
+    /// borrow them as a string: `HTTPResponse.receivedBody`); the buffer is left empty.
+    mutating func take() -> (data: Data, start: UnsafePointer<CChar>?) {
+        guard let taken = bytes, count > 0 else { return (Data(), nil) }
+        taken.storeBytes(of: 0, toByteOffset: count, as: UInt8.self)
         let data = Data(bytesNoCopy: taken, count: count, deallocator: .free)
         self = ReceiveBuffer()
-        return data
+        return (data, UnsafePointer(taken.assumingMemoryBound(to: CChar.self)))
     }
 
     /// The bytes in an object that frees them, for readers that need only a pointer (no `Data`

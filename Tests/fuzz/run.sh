@@ -47,9 +47,10 @@ CFLAGS="-std=c11 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer"
 # lld: the toolchain's default gold linker warns about every ASan helper symbol.
 LDFLAGS="-fuse-ld=lld"
 CSAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-# As Package.swift builds DrupalSDK (Swift 6 mode, tools-version 6.0), plus -enable-testing so
-# the targets can reach internal API through @testable import.
-SWIFTFLAGS="-swift-version 6 -enable-upcoming-feature NonisolatedNonsendingByDefault -O -g"
+# As Package.swift builds DrupalSDK (Swift 6 mode, tools-version 6.0, a package name: the module
+# has `package` members for DrupalCABI), plus -enable-testing so the targets can reach internal
+# API through @testable import.
+SWIFTFLAGS="-swift-version 6 -enable-upcoming-feature NonisolatedNonsendingByDefault -O -g -package-name drupalsdk"
 
 build_c_objects() {   # the library's C sources, instrumented once for every C target
     [ -n "${c_built:-}" ] && return 0

@@ -191,19 +191,23 @@ struct RawHeaderBlock: Sendable {
         return true
     }
 
-    /// The value after the colon at `nameCount`, without surrounding SP, HT, CR, LF.
+    /// The value after the colon at `nameCount`.
     private func value(_ line: UnsafeBufferPointer<UInt8>, _ nameCount: Int) -> String {
-        var start = nameCount + 1, end = line.count
-        while start < end && isHeaderSpace(line[start]) { start += 1 }
-        while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
-        return string(UnsafeBufferPointer(rebasing: line[start..<end]))
+        string(UnsafeBufferPointer(rebasing: line[headerValueRange(line, colonAt: nameCount)]))
     }
 
     private func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
-/// The space HTTP allows around a header value (and the line's CR LF).
-func isHeaderSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+/// Where a header line's value lies: after the colon at `colon`, without the SP, HT, CR and LF
+/// around it (the space HTTP allows, and the line's end).
+func headerValueRange(_ line: UnsafeBufferPointer<UInt8>, colonAt colon: Int) -> Range<Int> {
+    func isHeaderSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+    var start = colon + 1, end = line.count
+    while start < end && isHeaderSpace(line[start]) { start += 1 }
+    while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
+    return start..<end
+}
 
 extension String {
     /// ASCII case-insensitive comparison, as header names need; no allocation.

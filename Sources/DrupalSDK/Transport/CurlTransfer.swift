@@ -193,10 +193,8 @@ final class CurlTransfer: @unchecked Sendable {
         guard memchr(line, 0x3A, count) != nil else { return true }
         // Size the body buffer once instead of growing it chunk by chunk.
         if count > 15 && line[14] == 0x3A && asciiLowercaseEquals(line, "content-length") {
-            var start = 15, end = count
-            while start < end && isHeaderSpace(line[start]) { start += 1 }
-            while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
-            if let length = decimal(line + start, end - start), length > 0, length <= maxBodySize {
+            let value = headerValueRange(UnsafeBufferPointer(start: line, count: count), colonAt: 14)
+            if let length = decimal(line + value.lowerBound, value.count), length > 0, length <= maxBodySize {
                 _ = responseBody.reserve(length)   // a failure shows when the body arrives
             }
         }

@@ -104,12 +104,15 @@ enum CInput {
         var headers = HTTPHeaders()
         for (index, line) in try stringList(list, name).enumerated() {
             // The line is not quoted: without a colon, nothing tells its name from a secret value.
-            guard let colon = line.firstIndex(of: ":") else {
+            // Found on the bytes: ":" followed by a combining mark is no Character of its own.
+            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else {
                 throw DrupalError(.invalidArgument, "\(name)[\(index)] is not a \"Name: value\" line")
             }
             let headerName = String(line[..<colon])
-            var value = Substring(line[line.index(after: colon)...])
-            while value.first == " " || value.first == "\t" { value = value.dropFirst() }
+            var value = Substring(line[line.utf8.index(after: colon)...])
+            while value.utf8.first == UInt8(ascii: " ") || value.utf8.first == UInt8(ascii: "\t") {
+                value = value[value.utf8.index(after: value.startIndex)...]
+            }
             headers.add(headerName, String(value))
         }
         return headers

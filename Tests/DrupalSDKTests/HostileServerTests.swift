@@ -38,6 +38,25 @@ final class HostileServerTests: FakeDrupalTestCase {
         }
     }
 
+    /// Regression: the redirect target's origin was parsed Character by Character, and "?" followed
+    /// by a combining mark (U+0301) is one Character, so "http://other?\u{301}@site/x" read as the
+    /// site (after the "@") while libcurl, on the bytes, connects to "other" with the session.
+    func testACombiningMarkCannotDisguiseAnotherOriginAsTheSite() async throws {
+        let client = try makeClient { $0.transport.followRedirects = true; $0.secretHeaders = ["X-Api-Key"] }
+        _ = try await client.login("admin", "admin")
+        let site = server.baseURL.dropFirst("http://".count)
+        // The fake writes headers as Latin-1: U+00CC U+0081 go out as the UTF-8 bytes of U+0301.
+        try redirectOnce(302, to: Self.other.baseURL + "?\\u00cc\\u0081@" + site + "/node/1")
+        var headers = HTTPHeaders()
+        headers.add("X-Api-Key", "k-123")
+        _ = try? await client.request(DrupalRequest(method: "GET", path: "/node/2", headers: headers))
+        let seen = try otherSaw()
+        XCTAssertTrue(seen.contains("\"get\""), "the redirect was followed to the other origin: \(seen)")
+        for secret in ["cookie", "authorization", "x-api-key", "k-123"] {
+            XCTAssertFalse(seen.contains(secret), "\(secret) reached the other origin: \(seen)")
+        }
+    }
+
     func testABodyIsNeverReplayedToAnotherOrigin() async throws {
         let client = try makeClient { $0.transport.followRedirects = true }
         _ = try await client.login("admin", "admin")

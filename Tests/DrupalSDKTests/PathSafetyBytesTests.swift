@@ -44,3 +44,51 @@ final class PathSafetyBytesTests: XCTestCase {
         }
     }
 }
+
+/// Regression (found by the path_safety fuzz target in CI): the rest of the URL code still found
+/// "?", "/", "@", "=" and "&" Character by Character, so a combining mark after one hid it.
+final class URLDelimiterBytesTests: XCTestCase {
+    func testATargetChecksFindTheQueryOnTheBytes() throws {
+        // The fuzz input: without a base URL, the query after "?\u{301}" was dropped.
+        let target = try PathSafety.normalizeTarget("https://site.e\u{301}xq=?\u{301}", baseURL: nil)
+        XCTAssertEqual(target.path, "/")
+        XCTAssertEqual(target.query, "%CC%81")
+        let under = try PathSafety.normalizeTarget("https://site.example/a/\u{301}b?\u{301}x=1", baseURL: nil)
+        XCTAssertEqual(under.path, "/a/%CC%81b")
+        XCTAssertEqual(under.query, "%CC%81x=1")
+    }
+
+    func testRefusedURLsNeverQuoteTheirQuery() {
+        let url = "https://evil.example/x?\u{301}token=s3cret"
+        XCTAssertThrowsError(try PathSafety.normalizeTarget(url, baseURL: "https://site.example")) { error in
+            let message = (error as? DrupalError)?.message ?? ""
+            XCTAssertFalse(message.contains("s3cret"), message)
+            XCTAssertTrue(message.contains("https://evil.example/x?..."), message)
+        }
+    }
+
+    func testTheOriginIsReadOnTheBytesAsLibcurlReadsIt() throws {
+        for (url, host, port) in [("http://other.example?\u{301}@site.example/x", "other.example", 80),
+                                  ("http://other.example/\u{301}@site.example/x", "other.example", 80),
+                                  ("http://other.example#\u{301}@site.example/x", "other.example", 80),
+                                  ("https://other.example:8443?\u{301}@site.example:443/", "other.example", 8443),
+                                  ("https://user@\u{301}site.example/", "\u{301}site.example", 443)] {
+            let parts = try XCTUnwrap(URLParts(url), url.debugDescription)
+            XCTAssertEqual(parts.host, host, url.debugDescription)
+            XCTAssertEqual(parts.port, port, url.debugDescription)
+        }
+        XCTAssertEqual(URLParts("https://site.example/a/\u{301}b?\u{301}c")?.path, "/a/\u{301}b")
+        XCTAssertNil(URLParts("http:/\u{301}/site.example/"))
+        XCTAssertNil(URLParts("http://site.example:+80/"), "a port is digits only, as libcurl reads it")
+        XCTAssertEqual(URLParts.resolve("?\u{301}x", against: "http://site.example/a/b"), "http://site.example/a/b?\u{301}x")
+        XCTAssertEqual(URLParts.resolve("/\u{301}x#\u{301}y", against: "http://site.example/a/b"),
+                       "http://site.example/\u{301}x")
+    }
+
+    func testLoggedURLsHideSecretQueryValuesOnTheBytes() {
+        let shown = Redaction.redactURL("https://site.example/user/logout?a=1&token=\u{301}s3cret&%74oken=s3cret2&x=\u{301}")
+        XCTAssertFalse(shown.contains("s3cret"), shown)
+        XCTAssertEqual(shown, "https://site.example/user/logout?a=1&token=<redacted>&%74oken=<redacted>&x=\u{301}")
+        XCTAssertEqual(Redaction.redactURL("https://site.example/x?\u{301}"), "https://site.example/x?\u{301}")
+    }
+}

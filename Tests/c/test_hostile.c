@@ -99,6 +99,52 @@ static void test_credentials_stay_on_the_site(void) {
     drupal_client_free(c);
 }
 
+/* Regression: a redirect to "http://other?<U+0301>@site/x" was taken for the site (the origin was
+ * parsed by Characters, and "?" + a combining mark is one), so the session and the client's
+ * secret header went to the other origin, where libcurl connects. */
+static void test_a_combining_mark_cannot_disguise_another_origin(void) {
+    drupal_client *c = redirecting_client(1);
+    drupal_response *r = NULL;
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    const char *headers[] = {"X-Api-Key: k-123", NULL};
+    const char *secrets[] = {"cookie", "authorization", "x-api-key", "k-123", NULL};
+    char to[256], seen[8192];
+    int i;
+
+    /* The fake writes headers as Latin-1: U+00CC U+0081 go out as the UTF-8 bytes of U+0301. */
+    snprintf(to, sizeof to, "%s?\\u00cc\\u0081@%s/node/1", other_url(), base_url() + strlen("http://"));
+    redirect_once(302, to);
+    o.headers = headers;
+    (void)drupal_request_sync(&r, c, "GET", "/node/2", &o);
+    drupal_response_free(r);
+    CHECK_CODE(control(other_url(), "GET", "/__fake/last-request", NULL, seen, sizeof seen), DRUPAL_OK);
+    CHECK(contains_ci(seen, "\"get\""));
+    for (i = 0; secrets[i]; i++) {
+        char what[128];
+        snprintf(what, sizeof what, "%s reached the other origin", secrets[i]);
+        check_record(!contains_ci(seen, secrets[i]), __FILE__, __LINE__, what, seen);
+    }
+    drupal_client_free(c);
+}
+
+/* A header line's colon is found on the bytes: followed by a combining mark, it still ends the
+ * name (it used to be skipped, and the line refused or split at a later colon). */
+static void test_a_header_colon_before_a_combining_mark(void) {
+    drupal_client *c = new_client();
+    drupal_response *r = NULL;
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    const char *headers[] = {"X-Note:\xcc\x81 a: b", NULL};
+    char seen[8192];
+
+    o.headers = headers;
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_CODE(control(base_url(), "GET", "/__fake/last-request", NULL, seen, sizeof seen), DRUPAL_OK);
+    check_record(strstr(seen, "[\"X-Note\", \"\\u00cc\\u0081 a: b\"]") != NULL, __FILE__, __LINE__,
+                 "the header went out as X-Note with the rest as its value", seen);
+    drupal_client_free(c);
+}
+
 static void test_cookies_of_another_origin_are_not_kept(void) {
     drupal_client *c = redirecting_client(1);
     drupal_response *r = NULL;
@@ -378,6 +424,8 @@ int main(void) {
     fake_reset();
     test_credentials_stay_on_the_site();
     test_cookies_of_another_origin_are_not_kept();
+    test_a_combining_mark_cannot_disguise_another_origin();
+    test_a_header_colon_before_a_combining_mark();
     test_framing_headers_and_secrets();
     test_not_successes();
     test_huge_inputs();

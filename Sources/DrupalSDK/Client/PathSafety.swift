@@ -98,10 +98,11 @@ public enum PathSafety {
                                                       + "base URL")
                 }
                 rest = relative
-            } else if let scheme = rest.firstRange(of: "://") {
+            } else if let scheme = rest.utf8.firstRange(of: "://".utf8) {
                 // Checked against the base URL when sent; here only the rest of it is checked.
                 let afterScheme = rest[scheme.upperBound...]
-                rest = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? ""
+                rest = afterScheme.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+                    .map { afterScheme[$0...] } ?? ""
             }
         }
         var query: String?
@@ -114,8 +115,9 @@ public enum PathSafety {
     }
 
     private static func isAbsoluteURL(_ text: Substring) -> Bool {
-        let lower = text.prefix(8).lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        // On the bytes, ASCII case folded: "https:/" + "/\u{301}" is not "https://" to Characters.
+        let lower = text.utf8.prefix(8).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return lower.starts(with: "http://".utf8) || lower.starts(with: "https://".utf8)
     }
 
     /// The part of `url` after `baseURL` ("/jsonapi/node/article?page..." of
@@ -125,7 +127,7 @@ public enum PathSafety {
         let base = baseURL.utf8.count
         guard url.utf8.count >= base else { return nil }
         let head = url.utf8.prefix(base)
-        guard let schemeEnd = baseURL.firstRange(of: "://") else { return nil }
+        guard let schemeEnd = baseURL.utf8.firstRange(of: "://".utf8) else { return nil }
         let authorityEnd = baseURL.utf8[schemeEnd.upperBound...].firstIndex(of: UInt8(ascii: "/")) ?? baseURL.endIndex
         let caseless = baseURL.utf8.distance(from: baseURL.startIndex, to: authorityEnd)
         guard String(decoding: head.prefix(caseless), as: UTF8.self).lowercased()
@@ -169,9 +171,10 @@ public enum PathSafety {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A URL for an error message: without its query, whose values may be secrets.
+    /// A URL for an error message: without its query, whose values may be secrets. The "?" is
+    /// found on the bytes: followed by a combining mark it is no Character of its own.
     static func redactedForError(_ url: Substring) -> String {
-        guard let mark = url.firstIndex(of: "?") else { return String(url) }
+        guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return String(url) }
         return String(url[..<mark]) + "?..."
     }
 

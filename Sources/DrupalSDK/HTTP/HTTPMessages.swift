@@ -139,13 +139,17 @@ enum Redaction {
         isSecretHeader(name) || extra.contains { $0.caseInsensitiveEquals(name) }
     }
 
-    /// Hides the values of query parameters such as the logout `token`.
+    /// Hides the values of query parameters such as the logout `token`. Split on the bytes, as
+    /// the server splits: "=" or "&" followed by a combining mark is no Character of its own. A
+    /// key is compared decoded ("%74oken" is PHP's "token").
     static func redactURL(_ url: String) -> String {
-        guard let questionMark = url.firstIndex(of: "?") else { return url }
-        let query = url[url.index(after: questionMark)...]
-        let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return secretQueryKeys.contains(key.lowercased()) ? "\(key)=<redacted>" : String(pair)
+        guard let questionMark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
+        let query = url.utf8[url.utf8.index(after: questionMark)...]
+        let parts = query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair -> String in
+            let key = pair.prefix { $0 != UInt8(ascii: "=") }
+            let name = String(decoding: PathSafety.percentDecodedBytes(key), as: UTF8.self).lowercased()
+            return secretQueryKeys.contains(name)
+                ? String(decoding: key, as: UTF8.self) + "=<redacted>" : String(decoding: pair, as: UTF8.self)
         }
         return url[..<questionMark] + "?" + parts.joined(separator: "&")
     }

@@ -9,30 +9,38 @@ struct URLParts: Equatable, Sendable {
 
     /// nil for anything but an absolute http or https URL with a host.
     init?(_ url: String) {
-        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
+        // Every delimiter is found on the UTF-8 bytes, as libcurl finds them: "?" followed by a
+        // combining mark is one Character, so a Character search would read
+        // "http://other?\u{301}@site/" as site while libcurl connects to other.
+        let bytes = url.utf8
+        guard let schemeEnd = bytes.firstRange(of: "://".utf8) else { return nil }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
         let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authorityEnd = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? rest.endIndex
         var authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: at)...] }
         var host = authority
         var port = scheme == "https" ? 443 : 80
         // "[::1]:8080", "example.com:8080", "example.com"
-        let portSeparator = authority.hasPrefix("[")
-            ? authority.firstIndex(of: "]").flatMap { authority[$0...].firstIndex(of: ":") }
-            : authority.lastIndex(of: ":")
+        let portSeparator = authority.utf8.first == UInt8(ascii: "[")
+            ? authority.utf8.firstIndex(of: UInt8(ascii: "]")).flatMap { authority.utf8[$0...].firstIndex(of: UInt8(ascii: ":")) }
+            : authority.utf8.lastIndex(of: UInt8(ascii: ":"))
         if let colon = portSeparator {
-            let digits = authority[authority.index(after: colon)...]
+            let digits = authority[authority.utf8.index(after: colon)...]
             if !digits.isEmpty {
-                guard let number = Int(digits), (1...65535).contains(number) else { return nil }
+                // Digits only, as libcurl takes them (Int alone would also read "+80").
+                guard digits.utf8.count <= 5, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                      let number = Int(digits), (1...65535).contains(number) else { return nil }
                 port = number
             }
             host = authority[..<colon]
         }
         guard !host.isEmpty else { return nil }
         let afterAuthority = rest[authorityEnd...]
-        let pathEnd = afterAuthority.firstIndex { $0 == "?" || $0 == "#" } ?? afterAuthority.endIndex
+        let pathEnd = afterAuthority.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? afterAuthority.endIndex
         let path = afterAuthority[..<pathEnd]
         self.scheme = scheme
         self.host = host.lowercased()
@@ -48,19 +56,24 @@ struct URLParts: Equatable, Sendable {
     /// for the forms servers send: absolute, scheme-relative, absolute-path, relative). The
     /// fragment is dropped. Nil when the result is not an http(s) URL.
     static func resolve(_ location: String, against base: String) -> String? {
+        // On the bytes, like init: a mark after "#", "/" or "?" must not hide it.
         var location = Substring(location.trimmedWhitespace)
-        if let hash = location.firstIndex(of: "#") { location = location[..<hash] }
-        if location.contains("://") { return URLParts(String(location)) == nil ? nil : String(location) }
+        if let hash = location.utf8.firstIndex(of: UInt8(ascii: "#")) { location = location[..<hash] }
+        if location.utf8.firstRange(of: "://".utf8) != nil {
+            return URLParts(String(location)) == nil ? nil : String(location)
+        }
         guard let parts = URLParts(base) else { return nil }
         let authority = parts.port == (parts.scheme == "https" ? 443 : 80) ? parts.host : "\(parts.host):\(parts.port)"
-        if location.hasPrefix("//") {
+        if location.utf8.starts(with: "//".utf8) {
             let url = parts.scheme + ":" + location
             return URLParts(url) == nil ? nil : url
         }
         let origin = parts.scheme + "://" + authority
-        if location.hasPrefix("/") { return origin + location }
-        if location.hasPrefix("?") { return origin + parts.path + location }
-        let directory = parts.path[...(parts.path.lastIndex(of: "/") ?? parts.path.startIndex)]
-        return origin + directory + location
+        if location.utf8.first == UInt8(ascii: "/") { return origin + location }
+        if location.utf8.first == UInt8(ascii: "?") { return origin + parts.path + location }
+        // Up to and with the last "/" (an index past a byte: `...` would step a whole Character).
+        let directoryEnd = parts.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { parts.path.utf8.index(after: $0) }
+            ?? parts.path.startIndex
+        return origin + parts.path[..<directoryEnd] + location
     }
 }

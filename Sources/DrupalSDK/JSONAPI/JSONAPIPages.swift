@@ -178,15 +178,17 @@ final class JSONAPIPageWindow: Sendable {
     static let maxPageSize = 50
 
     /// `page[offset]` and `page[limit]` of a `links.next` href (its query is Drupal's own).
+    /// Split on the bytes, as the server splits (a combining mark after "&" or "=" is no
+    /// Character of its own).
     static func paging(of link: String) -> (offset: Int, size: Int)? {
-        guard let mark = link.firstIndex(of: "?") else { return nil }
+        guard let mark = link.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
         var offset: Int?
         var size: Int?
-        for pair in link[link.index(after: mark)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
+        for pair in link.utf8[link.utf8.index(after: mark)...].split(separator: UInt8(ascii: "&")) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { continue }
-            let name = PathSafety.percentDecode(String(parts[0]))
-            let value = Int(PathSafety.percentDecode(String(parts[1])))
+            let name = String(decoding: PathSafety.percentDecodedBytes(parts[0]), as: UTF8.self)
+            let value = Int(String(decoding: PathSafety.percentDecodedBytes(parts[1]), as: UTF8.self))
             if name == "page[offset]" { offset = value }
             if name == "page[limit]" { size = value }
         }

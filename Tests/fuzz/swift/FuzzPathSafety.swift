@@ -1,4 +1,5 @@
-// libFuzzer target: PathSafety (normalizePath, normalizeTarget, normalizeBaseURL, encodeSegment).
+// libFuzzer target: PathSafety (normalizePath, normalizeTarget, normalizeBaseURL, encodeSegment)
+// and URLParts (the origin that decides where credentials go).
 //
 // The input is cut at the first 0xFF byte into a base URL candidate and a path/target candidate;
 // every function runs on both pieces. Asserted, beyond no crash:
@@ -12,7 +13,9 @@
 //  - a normalized target is never off-site: base URL + path (+ "?" + query) has the base URL's
 //    authority and starts with the base URL followed by "/"; an absolute http(s) target is only
 //    accepted when its scheme and authority are the base URL's (case-insensitively) and its
-//    path is under the base URL's path; the query is ASCII without spaces, "#" or control bytes.
+//    path is under the base URL's path; the query is ASCII without spaces, "#" or control bytes;
+//  - URLParts reads the host, port and path libcurl reads: the authority ends at the first "/",
+//    "?" or "#" byte and the host follows its last "@" (compared with a byte parse of its own).
 import Glibc
 @testable import DrupalSDK
 
@@ -26,6 +29,7 @@ public func fuzzPathSafety(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         checkPath(text)
         checkSegment(text)
         checkBaseURL(text)
+        checkURLParts(text)
     }
     let base = (try? PathSafety.normalizeBaseURL(texts[0])) ?? fallbackBase
     let target = texts.count > 1 ? texts[1] : texts[0]
@@ -151,6 +155,48 @@ private func checkBaseURL(_ input: String) {
     require(!base.utf8.contains { "?# ".utf8.contains($0) } && base.utf8.last != UInt8(ascii: "/"),
             "a base URL with a query, fragment, space or trailing /: \(shown(base))")
     require((try? PathSafety.normalizeBaseURL(base)) == base, "normalizeBaseURL is not idempotent: \(shown(input))")
+}
+
+/// The host and port of an absolute URL, parsed on the bytes the way libcurl does, or nil when
+/// it is not an http(s) URL with a host and a valid port.
+private func curlOrigin(_ url: [UInt8]) -> (host: [UInt8], port: Int, path: [UInt8])? {
+    guard let colon = url.firstIndex(of: UInt8(ascii: ":")), url.count >= colon + 3,
+          url[colon + 1] == UInt8(ascii: "/"), url[colon + 2] == UInt8(ascii: "/") else { return nil }
+    let rest = url[(colon + 3)...]
+    let end = rest.firstIndex { "/?#".utf8.contains($0) } ?? rest.endIndex
+    var authority = rest[..<end]
+    if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[(at + 1)...] }
+    let scheme = asciiLowercased(Array(url[..<colon]).text)
+    var port = scheme == Array("https".utf8) ? 443 : 80
+    var host = authority
+    let portColon = authority.first == UInt8(ascii: "[")
+        ? authority.firstIndex(of: UInt8(ascii: "]")).flatMap { authority[$0...].firstIndex(of: UInt8(ascii: ":")) }
+        : authority.lastIndex(of: UInt8(ascii: ":"))
+    if let portColon {
+        let digits = authority[(portColon + 1)...]
+        if !digits.isEmpty {
+            guard digits.count <= 5, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let number = Int(Array(digits).text), (1...65535).contains(number) else { return nil }
+            port = number
+        }
+        host = authority[..<portColon]
+    }
+    let afterAuthority = url[end...]
+    let path = afterAuthority.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+    return host.isEmpty ? nil : (Array(host), port, path.isEmpty ? Array("/".utf8) : Array(path))
+}
+
+private func checkURLParts(_ input: String) {
+    guard let parts = URLParts(input) else { return }
+    let bytes = Array(input.utf8)
+    guard let expected = curlOrigin(bytes) else {
+        require(false, "URLParts reads an origin where libcurl would not: \(shown(input))")
+        return
+    }
+    require(parts.host == Array(expected.host).text.lowercased() && parts.port == expected.port
+                && Array(parts.path.utf8) == expected.path,
+            "URLParts reads \(shown(parts.host)):\(parts.port) \(shown(parts.path)) where libcurl reads "
+                + "\(shown(expected.host.text)):\(expected.port) from \(shown(input))")
 }
 
 private func checkTarget(_ target: String, base: String?) {

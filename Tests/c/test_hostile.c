@@ -43,6 +43,19 @@ static int contains_ci(const char *haystack, const char *needle) {
     return 0;
 }
 
+/* Checks that the other origin's last request holds `expected` and none of `secrets` (both
+ * case-insensitively). */
+static void check_other_origin_saw(const char *expected, const char *const *secrets, int line) {
+    char seen[8192], what[128];
+    int i;
+    CHECK_CODE(control(other_url(), "GET", "/__fake/last-request", NULL, seen, sizeof seen), DRUPAL_OK);
+    check_record(contains_ci(seen, expected), __FILE__, line, "the redirect was followed to the other origin", seen);
+    for (i = 0; secrets[i]; i++) {
+        snprintf(what, sizeof what, "%s reached the other origin", secrets[i]);
+        check_record(!contains_ci(seen, secrets[i]), __FILE__, line, what, seen);
+    }
+}
+
 static drupal_client *redirecting_client(int login) {
     drupal_client *c = NULL;
     drupal_response *r = NULL;
@@ -71,7 +84,6 @@ static void test_credentials_stay_on_the_site(void) {
     const char *headers[] = {"X-Api-Key: k-123", NULL};
     char to[256], seen[8192];
     const char *secrets[] = {"x-csrf-token", "cookie", "authorization", "x-api-key", "k-123", "secret body", NULL};
-    int i;
 
     snprintf(to, sizeof to, "%s/node/1?_format=json", other_url());
     redirect_once(302, to);
@@ -80,12 +92,7 @@ static void test_credentials_stay_on_the_site(void) {
     o.body_length = strlen(ARTICLE);
     CHECK_CODE(drupal_request_sync(&r, c, "POST", "/node", &o), DRUPAL_OK);  /* followed as a GET */
     drupal_response_free(r);
-    CHECK_CODE(control(other_url(), "GET", "/__fake/last-request", NULL, seen, sizeof seen), DRUPAL_OK);
-    for (i = 0; secrets[i]; i++) {
-        char what[128];
-        snprintf(what, sizeof what, "%s reached the other origin", secrets[i]);
-        check_record(!contains_ci(seen, secrets[i]), __FILE__, __LINE__, what, seen);
-    }
+    check_other_origin_saw("\"GET\"", secrets, __LINE__);
 
     /* 307: the body would go there: not followed, nothing sent. */
     CHECK_CODE(control(other_url(), "POST", "/__fake/reset", NULL, NULL, 0), DRUPAL_OK);
@@ -108,8 +115,7 @@ static void test_a_combining_mark_cannot_disguise_another_origin(void) {
     drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
     const char *headers[] = {"X-Api-Key: k-123", NULL};
     const char *secrets[] = {"cookie", "authorization", "x-api-key", "k-123", NULL};
-    char to[256], seen[8192];
-    int i;
+    char to[256];
 
     /* The fake writes headers as Latin-1: U+00CC U+0081 go out as the UTF-8 bytes of U+0301. */
     snprintf(to, sizeof to, "%s?\\u00cc\\u0081@%s/node/1", other_url(), base_url() + strlen("http://"));
@@ -117,13 +123,7 @@ static void test_a_combining_mark_cannot_disguise_another_origin(void) {
     o.headers = headers;
     (void)drupal_request_sync(&r, c, "GET", "/node/2", &o);
     drupal_response_free(r);
-    CHECK_CODE(control(other_url(), "GET", "/__fake/last-request", NULL, seen, sizeof seen), DRUPAL_OK);
-    CHECK(contains_ci(seen, "\"get\""));
-    for (i = 0; secrets[i]; i++) {
-        char what[128];
-        snprintf(what, sizeof what, "%s reached the other origin", secrets[i]);
-        check_record(!contains_ci(seen, secrets[i]), __FILE__, __LINE__, what, seen);
-    }
+    check_other_origin_saw("\"GET\"", secrets, __LINE__);
     drupal_client_free(c);
 }
 
@@ -300,8 +300,8 @@ static void test_proxy_authorization_and_secrets_stay_on_the_site(void) {
     const char *request_headers[] = {"Proxy-Authorization: Basic cmVxOnAyeHk=", "X-Api-Key: k-request", NULL};
     const char *leaks[] = {"proxy-authorization", "x-api-key", "cHJveHk6cDF4eQ", "cmVxOnAyeHk", "k-client",
                            "k-request", NULL};
-    char to[256], seen[8192];
-    int round, i;
+    char to[256];
+    int round;
     options.follow_redirects = 1;
     options.secret_headers = secret;
     options.headers = client_headers;
@@ -315,13 +315,7 @@ static void test_proxy_authorization_and_secrets_stay_on_the_site(void) {
         CHECK_INT(drupal_response_status(r), 200);
         drupal_response_free(r);
         r = NULL;
-        CHECK_CODE(control(other_url(), "GET", "/__fake/last-request", NULL, seen, sizeof seen), DRUPAL_OK);
-        CHECK(strstr(seen, "/node/1") != NULL);   /* the redirect was followed there */
-        for (i = 0; leaks[i]; i++) {
-            char what[128];
-            snprintf(what, sizeof what, "%s reached the other origin", leaks[i]);
-            check_record(!contains_ci(seen, leaks[i]), __FILE__, __LINE__, what, seen);
-        }
+        check_other_origin_saw("/node/1", leaks, __LINE__);
     }
     drupal_client_free(c);
 }

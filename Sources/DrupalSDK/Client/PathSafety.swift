@@ -116,8 +116,9 @@ public enum PathSafety {
 
     private static func isAbsoluteURL(_ text: Substring) -> Bool {
         // On the bytes, ASCII case folded: "https:/" + "/\u{301}" is not "https://" to Characters.
-        let lower = text.utf8.prefix(8).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        return lower.starts(with: "http://".utf8) || lower.starts(with: "https://".utf8)
+        func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        return text.utf8.starts(with: "http://".utf8) { lower($0) == $1 }
+            || text.utf8.starts(with: "https://".utf8) { lower($0) == $1 }
     }
 
     /// The part of `url` after `baseURL` ("/jsonapi/node/article?page..." of

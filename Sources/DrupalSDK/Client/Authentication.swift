@@ -42,7 +42,8 @@ public enum Authentication: Sendable, Equatable {
         case .oauth(let settings): try settings.validate()
         case .basic(let user, let password):
             if user.isEmpty { throw DrupalError.invalidArgument("the Basic auth user name is empty") }
-            if user.contains(":") { throw DrupalError.invalidArgument("a Basic auth user name cannot contain ':'") }
+            // On the bytes, as the server splits: ":" + a combining mark is no Character of its own.
+            if user.utf8.contains(UInt8(ascii: ":")) { throw DrupalError.invalidArgument("a Basic auth user name cannot contain ':'") }
             if (user + password).utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
                 throw DrupalError.invalidArgument("Basic auth credentials contain CR, LF or NUL")
             }

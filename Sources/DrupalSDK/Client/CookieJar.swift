@@ -104,7 +104,7 @@ struct CookieJar: Sendable {
                 guard domainMatches(domain) else { return nil }
                 cookie.domain = domain
             case "path":
-                if argument.hasPrefix("/") { cookie.path = argument }
+                if argument.utf8.first == UInt8(ascii: "/") { cookie.path = argument }
             case "secure":
                 cookie.secure = true
             default:
@@ -139,7 +139,8 @@ struct CookieJar: Sendable {
 
     /// RFC 6265 §5.1.4: the directory of the request path.
     static func defaultPath(_ requestPath: String) -> String {
-        guard requestPath.hasPrefix("/"), let lastSlash = requestPath.lastIndex(of: "/"),
+        // On the bytes: a redirect's path may hold "/" + a combining mark, one Character.
+        guard requestPath.utf8.first == UInt8(ascii: "/"), let lastSlash = requestPath.utf8.lastIndex(of: UInt8(ascii: "/")),
               lastSlash != requestPath.startIndex else { return "/" }
         return String(requestPath[..<lastSlash])
     }

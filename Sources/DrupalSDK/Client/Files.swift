@@ -53,14 +53,18 @@ public struct FileUpload: Sendable {
         return request
     }
 
+    /// Split on the bytes: "/" followed by a combining mark is no Character of its own.
     static func lastComponent(_ path: String) -> String {
-        String(path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? "")
+        path.utf8.split(whereSeparator: isSeparator).last.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
+
+    private static func isSeparator(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") }
 
     /// Drupal keeps only the base name and wants it quoted, without quotes, CR or LF inside (it
     /// cannot be escaped: Drupal's parser ends the name at the first quote; `filename*=` is refused).
     static func baseName(_ filename: String) throws -> String {
-        let base = filename.hasSuffix("/") || filename.hasSuffix("\\") ? "" : lastComponent(filename)
+        let endsInSeparator = filename.utf8.last.map(isSeparator) ?? false
+        let base = endsInSeparator ? "" : lastComponent(filename)
         if base.isEmpty || base == "." || base == ".." {
             throw DrupalError.invalidArgument("the upload file name is empty or a directory")
         }

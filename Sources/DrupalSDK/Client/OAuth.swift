@@ -58,7 +58,7 @@ public struct OAuthSettings: Sendable, Equatable {
         }
         try check(clientID, "client id")
         if let clientSecret { try check(clientSecret, "client secret", empty: true) }
-        if clientAuthentication == .basicHeader && clientID.contains(":") {
+        if clientAuthentication == .basicHeader && clientID.utf8.contains(UInt8(ascii: ":")) {
             throw DrupalError.invalidArgument("an OAuth client id sent in a Basic header cannot contain ':'")
         }
         switch grant {

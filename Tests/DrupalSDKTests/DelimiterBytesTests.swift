@@ -1,3 +1,5 @@
+// Delimiters are found on the UTF-8 bytes that are sent, never by Character: a combining mark
+// (U+0301) after "/", "?", "@", ":", "=" or "&" makes it part of one Character with the mark.
 import XCTest
 @testable import DrupalSDK
 
@@ -90,5 +92,31 @@ final class URLDelimiterBytesTests: XCTestCase {
         XCTAssertFalse(shown.contains("s3cret"), shown)
         XCTAssertEqual(shown, "https://site.example/user/logout?a=1&token=<redacted>&%74oken=<redacted>&x=\u{301}")
         XCTAssertEqual(Redaction.redactURL("https://site.example/x?\u{301}"), "https://site.example/x?\u{301}")
+    }
+}
+
+/// Regression: the same Character search in caller input and cookies: ":" in a Basic user name
+/// or an OAuth client id, "/" in an upload's file name and in a cookie's path.
+final class CredentialAndNameDelimiterBytesTests: XCTestCase {
+    func testAColonBeforeACombiningMarkIsSeenInCredentials() {
+        // The server splits "user:password" at the first ":" byte: "a" would be the user.
+        XCTAssertThrowsError(try Authentication.basic(user: "a:\u{301}b", password: "pw").validate())
+        var oauth = OAuthSettings(clientID: "c:\u{301}d", clientSecret: "s", grant: .clientCredentials)
+        oauth.clientAuthentication = .basicHeader
+        XCTAssertThrowsError(try oauth.validate())
+    }
+
+    func testAnUploadSendsOnlyTheBaseName() throws {
+        XCTAssertEqual(try FileUpload.baseName("dir/\u{301}x.png"), "\u{301}x.png")
+        XCTAssertEqual(try FileUpload.baseName("..\\\u{301}x.png"), "\u{301}x.png")
+        XCTAssertEqual(FileUpload.lastComponent("/tmp/a/\u{301}b.png"), "\u{301}b.png")
+    }
+
+    func testACookiePathIsReadOnTheBytes() {
+        XCTAssertEqual(CookieJar.defaultPath("/a/\u{301}b"), "/a")
+        var jar = CookieJar(host: "site.example", secureOrigin: false)
+        jar.store(setCookieHeaders: ["a=1; Path=/\u{301}x"], requestPath: "/node/1", now: 0)
+        XCTAssertNil(jar.headerValue(forPath: "/node/1", now: 0), "the cookie is for /\u{301}x, not the default /node")
+        XCTAssertEqual(jar.headerValue(forPath: "/\u{301}x/y", now: 0), "a=1")
     }
 }

@@ -113,8 +113,9 @@ public func drupal_jsonapi_query_include(_ query: OpaquePointer?, _ path: Unsafe
 public func drupal_jsonapi_query_fields(_ query: OpaquePointer?, _ type: UnsafePointer<CChar>?,
                                         _ fields: UnsafePointer<CChar>?) -> drupal_code {
     change(query) { query in
-        let list = try CInput.string(fields, "fields").split(separator: ",", omittingEmptySubsequences: false)
-        try query.fields(try CInput.string(type, "type"), list.map(String.init))
+        // Split on the bytes, as Drupal splits: "," followed by a combining mark is one Character.
+        let list = try CInput.string(fields, "fields").utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        try query.fields(try CInput.string(type, "type"), list.map { String(decoding: $0, as: UTF8.self) })
     }
 }
 

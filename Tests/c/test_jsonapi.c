@@ -58,6 +58,8 @@ static void test_query_builder(void) {
         "&fields%5Bnode--article%5D=title%2Cuid");
 
     /* Refused with nothing changed. */
+    /* An empty field name before a "," that a combining mark follows (once read as one name). */
+    CHECK_CODE(drupal_jsonapi_query_fields(q, ARTICLE, ",\xcc\x81" "body"), DRUPAL_E_INVALID_ARGUMENT);
     CHECK_CODE(drupal_jsonapi_query_filter(q, "title", "LIKE", "x", NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
     CHECK(strstr(drupal_last_error(), "LIKE") != NULL);
     CHECK_CODE(drupal_jsonapi_query_filter(q, "title", "=", NULL, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);

@@ -61,7 +61,7 @@ private func checkInvariants(_ jar: CookieJar) {
         require(!cookie.value.utf8.contains(UInt8(ascii: ";")), "a cookie value with ;: \(shown(cookie.value))")
         require(!(cookie.name + cookie.value).utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F },
                 "a cookie with a control byte: \(shown(cookie.name))")
-        require(cookie.path.hasPrefix("/"), "a cookie path not starting with /: \(shown(cookie.path))")
+        require(cookie.path.utf8.first == UInt8(ascii: "/"), "a cookie path not starting with /: \(shown(cookie.path))")
         require(cookie.domain == jar.host || jar.host.hasSuffix("." + cookie.domain),
                 "a cookie for a domain the site is not in: \(shown(cookie.domain))")
         require(jar.secureOrigin || !cookie.secure, "a Secure cookie on an http site")

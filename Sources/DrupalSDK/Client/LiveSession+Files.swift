@@ -49,8 +49,7 @@ extension LiveSession {
     /// A file entity's URL as a target under the base URL: Drupal gives it relative to the host
     /// ("/sites/default/files/..."; with the site's sub-directory, if any) or absolute.
     private func contentTarget(_ url: String) throws -> String {
-        let lower = url.prefix(8).lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || basePath.isEmpty { return url }
+        if PathSafety.isAbsoluteURL(Substring(url)) || basePath.isEmpty { return url }
         guard url.hasPrefix(basePath + "/") else {
             throw DrupalError.invalidArgument("the file URL \(PathSafety.redactedForError(Substring(url))) is not "
                                               + "under the site's base URL")

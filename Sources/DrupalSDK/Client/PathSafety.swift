@@ -114,7 +114,8 @@ public enum PathSafety {
         return (path, query?.isEmpty == true ? nil : query)
     }
 
-    private static func isAbsoluteURL(_ text: Substring) -> Bool {
+    /// Whether `text` starts with http:// or https://, ASCII case-insensitively.
+    static func isAbsoluteURL(_ text: Substring) -> Bool {
         // On the bytes, ASCII case folded: "https:/" + "/\u{301}" is not "https://" to Characters.
         func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
         return text.utf8.starts(with: "http://".utf8) { lower($0) == $1 }
@@ -252,6 +253,12 @@ public enum PathSafety {
     static func percentDecode(_ text: String) -> String {
         if text.utf8AllSatisfy({ $0 != UInt8(ascii: "%") }) { return text }
         return String(decoding: percentDecodedBytes(text.utf8), as: UTF8.self)
+    }
+
+    /// The same for bytes split off a URL (a query key or value, a segment).
+    static func percentDecode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        if !bytes.contains(UInt8(ascii: "%")) { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: percentDecodedBytes(bytes), as: UTF8.self)
     }
 
     /// Checks a base URL: http(s), a host, no query, fragment, or credentials.

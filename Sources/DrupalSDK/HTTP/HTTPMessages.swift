@@ -147,7 +147,7 @@ enum Redaction {
         let query = url.utf8[url.utf8.index(after: questionMark)...]
         let parts = query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair -> String in
             let key = pair.prefix { $0 != UInt8(ascii: "=") }
-            let name = String(decoding: PathSafety.percentDecodedBytes(key), as: UTF8.self).lowercased()
+            let name = PathSafety.percentDecode(key).lowercased()
             return secretQueryKeys.contains(name)
                 ? String(decoding: key, as: UTF8.self) + "=<redacted>" : String(decoding: pair, as: UTF8.self)
         }

@@ -187,8 +187,8 @@ final class JSONAPIPageWindow: Sendable {
         for pair in link.utf8[link.utf8.index(after: mark)...].split(separator: UInt8(ascii: "&")) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { continue }
-            let name = String(decoding: PathSafety.percentDecodedBytes(parts[0]), as: UTF8.self)
-            let value = Int(String(decoding: PathSafety.percentDecodedBytes(parts[1]), as: UTF8.self))
+            let name = PathSafety.percentDecode(parts[0])
+            let value = Int(PathSafety.percentDecode(parts[1]))
             if name == "page[offset]" { offset = value }
             if name == "page[limit]" { size = value }
         }

@@ -39,7 +39,7 @@ struct MockRequest {
 
     /// The path's segments, percent-decoded.
     var segments: [String] {
-        path.utf8.split(separator: 0x2F).map { PathSafety.percentDecode(String(decoding: $0, as: UTF8.self)) }
+        path.utf8.split(separator: 0x2F).map { PathSafety.percentDecode($0) }
     }
 
     /// The decoded query parameters, in order.

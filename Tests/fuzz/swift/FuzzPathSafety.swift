@@ -157,7 +157,7 @@ private func checkBaseURL(_ input: String) {
     require((try? PathSafety.normalizeBaseURL(base)) == base, "normalizeBaseURL is not idempotent: \(shown(input))")
 }
 
-/// The host and port of an absolute URL, parsed on the bytes the way libcurl does, or nil when
+/// The host, port and path of an absolute URL, parsed on the bytes the way libcurl does, or nil when
 /// it is not an http(s) URL with a host and a valid port.
 private func curlOrigin(_ url: [UInt8]) -> (host: [UInt8], port: Int, path: [UInt8])? {
     guard let colon = url.firstIndex(of: UInt8(ascii: ":")), url.count >= colon + 3,

@@ -136,8 +136,9 @@ final class CurlTransfer: @unchecked Sendable {
             // curl_slist_append returns NULL (keeping the list) when out of memory.
             if let longer = line.withCString({ curl_slist_append(list, $0) }) { list = longer } else { outOfMemory = true }
         }
-        // No "Expect: 100-continue" round trip, and no form Content-Type on body-less POSTs.
-        add("Expect:")
+        // No "Expect: 100-continue" round trip (libcurl adds it only to requests with a body),
+        // and no form Content-Type on body-less POSTs.
+        if request.body != nil || request.bodyFile != nil { add("Expect:") }
         if let userAgentLine, !request.headers.contains("User-Agent") { add(userAgentLine) }
         if request.body == nil && request.method != "GET" && !request.headers.contains("Content-Type") {
             add("Content-Type:")

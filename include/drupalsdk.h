@@ -118,8 +118,10 @@ typedef drupal_code (*drupal_request_hook)(drupal_request_edit *request, void *u
 /**
  * Called with one line (several, "\n"-separated) per request and per response, for logs: the
  * request line and headers, the status and headers of the answer, every secret (Authorization,
- * Cookie, Set-Cookie, X-CSRF-Token, tokens in the query, your secret_headers) replaced by
- * "<redacted>". Borrowed until the hook returns; same threads and rules as the request hook.
+ * Cookie, Set-Cookie, X-CSRF-Token, your secret_headers, and the query values of token, pass,
+ * password, access_token, refresh_token, client_secret and code under any spelling PHP reads as
+ * that name: "%74oken", "access.token", "token[]") replaced by "<redacted>". Borrowed until the
+ * hook returns; same threads and rules as the request hook.
  */
 typedef void (*drupal_log_hook)(const char *line, void *userdata);
 

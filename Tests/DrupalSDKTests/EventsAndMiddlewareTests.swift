@@ -46,6 +46,22 @@ final class EventsAndMiddlewareTests: FakeDrupalTestCase {
         XCTAssertFalse(text.contains("SESS"), "no cookie value or name appears in the log")
     }
 
+    /// PHP reads `access.token`, `access token`, ` token` and `token[]` as access_token and
+    /// token: a log hides those values too.
+    func testLogsHideSecretsUnderEveryNameTheSiteReads() async throws {
+        let log = LineLog()
+        let client = try makeClient { $0.middleware = [.logging { log.add($0) }] }
+        let query = [("access.token", "v-dot"), ("access token", "v-space"), (" token", "v-lead"), ("token[]", "v-array"),
+                     ("Refresh_Token[a][b]", "v-nested"), ("tokens", "shown-1"), ("to.ken", "shown-2")]
+        _ = try? await client.request(DrupalRequest(method: "GET", path: "/node/1", query: query))
+        let text = log.lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains("access.token=<redacted>"), text)
+        for secret in ["v-dot", "v-space", "v-lead", "v-array", "v-nested"] { XCTAssertFalse(text.contains(secret), secret) }
+        XCTAssertTrue(text.contains("tokens=shown-1") && text.contains("to.ken=shown-2"), "other keys are shown: \(text)")
+        XCTAssertEqual(Redaction.redactURL("https://site.example/x?access+token=a&%20%20pass=b&code%5B%5D=c&pass%2Bword=d"),
+                       "https://site.example/x?access+token=<redacted>&%20%20pass=<redacted>&code%5B%5D=<redacted>&pass%2Bword=d")
+    }
+
     func testResponseMiddlewareCanObserveEveryResponse() async throws {
         let statuses = LineLog()
         let client = try makeClient {

@@ -141,16 +141,27 @@ enum Redaction {
 
     /// Hides the values of query parameters such as the logout `token`. Split on the bytes, as
     /// the server splits: "=" or "&" followed by a combining mark is no Character of its own. A
-    /// key is compared decoded ("%74oken" is PHP's "token").
+    /// key is compared as PHP reads it (`serverKeyName`).
     static func redactURL(_ url: String) -> String {
         guard let questionMark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
         let query = url.utf8[url.utf8.index(after: questionMark)...]
         let parts = query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair -> String in
             let key = pair.prefix { $0 != UInt8(ascii: "=") }
-            let name = PathSafety.percentDecode(key).lowercased()
-            return secretQueryKeys.contains(name)
+            return secretQueryKeys.contains(serverKeyName(key))
                 ? String(decoding: key, as: UTF8.self) + "=<redacted>" : String(decoding: pair, as: UTF8.self)
         }
         return url[..<questionMark] + "?" + parts.joined(separator: "&")
+    }
+
+    /// The name PHP gives a query key, lower-cased: decoded ("%74oken" and "+" for a space),
+    /// leading spaces dropped, cut at "[" (`token[]=...` is the array `token`), and spaces and
+    /// dots turned into "_" (`access.token` is `access_token`), so a secret is hidden under
+    /// every spelling the site would read as its name.
+    static func serverKeyName<Bytes: Collection<UInt8>>(_ key: Bytes) -> String {
+        let plus = UInt8(ascii: "+"), space = UInt8(ascii: " ")
+        let decoded = PathSafety.percentDecodedBytes(key.map { $0 == plus ? space : $0 })
+        let name = decoded.drop { $0 == space }.prefix { $0 != UInt8(ascii: "[") }
+            .map { $0 == space || $0 == UInt8(ascii: ".") ? UInt8(ascii: "_") : $0 }
+        return String(decoding: name, as: UTF8.self).lowercased()
     }
 }

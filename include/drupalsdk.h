@@ -125,7 +125,7 @@ typedef drupal_code (*drupal_request_hook)(drupal_request_edit *request, void *u
  */
 typedef void (*drupal_log_hook)(const char *line, void *userdata);
 
-#define DRUPAL_CLIENT_OPTIONS_VERSION 3
+#define DRUPAL_CLIENT_OPTIONS_VERSION 4
 
 /**
  * Options for drupal_client_new(). Initialise with DRUPAL_CLIENT_OPTIONS_INIT (or
@@ -176,11 +176,19 @@ typedef struct drupal_client_options {
     /* 0 = HTTP/2 over https when the server offers it (the default): requests in flight share one
      * connection; -1 = HTTP/1.1 only. Plain http is always HTTP/1.1. */
     int http2;
+    /* Version 4: */
+    /* The proxy of every request. NULL = from the environment, as curl: https_proxy (or
+     * HTTPS_PROXY) for https, http_proxy for http, no_proxy for hosts reached directly. "" = no
+     * proxy, whatever the environment says. Else a proxy URL: http://, https://, socks4://,
+     * socks4a://, socks5:// or socks5h:// (the proxy resolves host names), with the proxy's
+     * credentials if it needs them ("http://user:pass@proxy:3128"; never logged or quoted in an
+     * error); no_proxy still applies. An https site's traffic stays encrypted through it. */
+    const char *proxy;
 } drupal_client_options;
 
 #define DRUPAL_CLIENT_OPTIONS_INIT \
     { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
-      0, 0, 0 }
+      0, 0, 0, NULL }
 
 /**
  * Fills *options with the defaults (as DRUPAL_CLIENT_OPTIONS_INIT), writing only the fields of

@@ -6,14 +6,15 @@ import FoundationEssentials
 
 /// The options struct versions this library reads: 1 (up to follow_redirects), 2 (entity_paths,
 /// max_retries, secret_headers, the request and log hooks), 3 (max_connections, busy_poll_us,
-/// http2).
-private let knownOptionsVersions: ClosedRange<UInt32> = 1...3
+/// http2), 4 (proxy).
+private let knownOptionsVersions: ClosedRange<UInt32> = 1...4
 
 /// The size of each version's struct: a caller's struct is only as big as the version it set.
 private func optionsSize(_ version: UInt32) -> Int {
     switch version {
     case 1: return MemoryLayout<drupal_client_options>.offset(of: \.entity_paths)!
     case 2: return MemoryLayout<drupal_client_options>.offset(of: \.max_connections)!
+    case 3: return MemoryLayout<drupal_client_options>.offset(of: \.proxy)!
     default: return MemoryLayout<drupal_client_options>.size
     }
 }
@@ -30,7 +31,7 @@ public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_cl
                                          follow_redirects: 0, entity_paths: nil, max_retries: 0,
                                          secret_headers: nil, request_hook: nil, request_hook_userdata: nil,
                                          log_hook: nil, log_hook_userdata: nil, max_connections: 0,
-                                         busy_poll_us: 0, http2: 0)
+                                         busy_poll_us: 0, http2: 0, proxy: nil)
     // Only the caller's version's fields: an older caller's struct ends before the newer ones.
     withUnsafeBytes(of: &defaults) { bytes in
         UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: optionsSize(version))
@@ -85,6 +86,7 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
         throw DrupalError(.invalidArgument, "options.http2 must be 0 (HTTP/2 over https when offered) or -1 (off)")
     }
     transport.http2 = options.http2 == 0
+    transport.proxy = try CInput.optionalString(options.proxy, "options.proxy")
     configuration.transport = transport
     configuration.defaultHeaders = try CInput.headerLines(options.headers, "options.headers")
     for (type, path) in try CInput.entityPaths(options.entity_paths, "options.entity_paths") {

@@ -1,7 +1,8 @@
 /* Connection reuse from C over real loopback HTTP, counted by the fake server (its "connections":
  * TCP connections that served a Drupal request since the reset): 32 async calls in flight keep 32
  * connections across batches (libcurl's default pool shrank as the window drained and churned
- * them), the pool size option, busy polling, HTTP/2 off, and options structs of every version. */
+ * them), the pool size option, busy polling, HTTP/2 off, the proxy option, and options structs of
+ * every version. */
 #include "check.h"
 
 #define WINDOW 32
@@ -120,6 +121,49 @@ static void test_busy_poll_and_http2_options(void) {
     CHECK(c == NULL);
 }
 
+/* The target the fake server was asked for last (absolute when it was asked as a proxy). */
+static void check_last_target(const char *expected) {
+    json_t *seen = NULL;
+    CHECK_CODE(fake_control_at(base_url(), "GET", "/__fake/last-request", NULL, &seen), DRUPAL_OK);
+    CHECK_STR(json_string_value(json_object_get(seen, "target")), expected);
+    json_decref(seen);
+}
+
+/* The fake server stands in for the proxy (it answers a request in absolute form, as an origin
+ * server must): a client of a site that does not resolve reaches it only through the proxy. */
+static void test_proxy_option(void) {
+    drupal_client_options opts = DRUPAL_CLIENT_OPTIONS_INIT;
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    const char *bad[] = {"proxy.example:3128", "ftp://user:s3cret@proxy.example", "http://user:s3cret@", "http://a b",
+                         NULL};
+    int i;
+
+    CHECK(opts.proxy == NULL);   /* the environment's, as curl */
+    opts.proxy = base_url();
+    CHECK_CODE(drupal_client_new(&c, "http://drupal.invalid", &opts), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_OK);
+    CHECK_INT(drupal_response_status(r), 200);
+    drupal_response_free(r);
+    check_last_target("http://drupal.invalid/node/1?_format=json");
+    drupal_client_free(c);
+
+    opts.proxy = "";   /* none: drupal.invalid is then unreachable */
+    opts.max_retries = -1;
+    CHECK_CODE(drupal_client_new(&c, "http://drupal.invalid", &opts), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_E_NETWORK);
+    drupal_response_free(r);
+    drupal_client_free(c);
+
+    for (i = 0; bad[i]; i++) {
+        opts.proxy = bad[i];
+        c = NULL;
+        CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
+        CHECK(c == NULL);
+        CHECK(strstr(drupal_last_error(), "s3cret") == NULL);
+    }
+}
+
 /* A program built against an older header passes a smaller struct: the library reads only that
  * version's fields (here, a version 2 struct followed by garbage where version 3 fields would be). */
 static void test_older_options_versions(void) {
@@ -138,6 +182,7 @@ static void test_older_options_versions(void) {
             CHECK_INT(bytes[v2_size], 0xA5);
             CHECK_INT(bytes[sizeof(drupal_client_options) - 1], 0xA5);
         }
+        if (version == 3) CHECK_INT(bytes[offsetof(drupal_client_options, proxy)], 0xA5);
         CHECK_CODE(drupal_client_new(&c, base_url(), opts), DRUPAL_OK);
         get_five(c);
         drupal_client_free(c);
@@ -151,6 +196,7 @@ int main(void) {
     test_window_keeps_its_connections();
     test_smaller_pool();
     test_busy_poll_and_http2_options();
+    test_proxy_option();
     test_older_options_versions();
     fprintf(stderr, "test_connections: %.1f s\n", now_seconds() - t0);
     return check_summary();

@@ -1,6 +1,7 @@
 """Proxies: like curl, the library takes its proxy from the environment (``http_proxy``,
-``https_proxy``, ``no_proxy``), read by libcurl at each request. Over loopback, through a small
-forwarding proxy that records the request targets it was asked for."""
+``https_proxy``, ``no_proxy``), read by libcurl at each request, unless the ``proxy`` option names
+one (or ``""``, none). Over loopback, through a small forwarding proxy that records the request
+targets it was asked for."""
 import socket
 import threading
 from urllib.parse import urlsplit
@@ -82,3 +83,50 @@ def test_no_proxy_sends_the_site_direct(server, proxy, monkeypatch):
     with drupalsdk.Client(server.base_url, timeout=20) as client:
         assert client.get("node", "1")["nid"][0]["value"] == 1
     assert proxy.targets == []
+
+
+def test_the_proxy_option_wins_over_the_environment(server, monkeypatch):
+    chosen = ForwardingProxy()
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")   # nothing listens there
+    try:
+        with drupalsdk.Client(server.base_url, timeout=20, proxy=f"http://127.0.0.1:{chosen.port}") as client:
+            assert client.get("node", "1")["nid"][0]["value"] == 1
+        with drupalsdk.Client(server.base_url, timeout=20, proxy="") as client:
+            assert client.get("node", "2")["nid"][0]["value"] == 2
+    finally:
+        chosen.close()
+    assert chosen.targets == [f"{server.base_url}/node/1?_format=json"]
+
+
+def test_a_bad_proxy_is_refused_without_its_credentials(server):
+    for proxy in ("proxy.example:3128", "ftp://user:s3cret@proxy.example", "http://user:s3cret@", "http://a b"):
+        with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
+            drupalsdk.Client(server.base_url, proxy=proxy)
+        assert "s3cret" not in str(caught.value)
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        drupalsdk.Client(server.base_url, proxy="http://proxy\x00.example")
+
+
+def test_the_drupal_command_takes_a_proxy(server, monkeypatch):
+    import subprocess
+    import sys
+    chosen = ForwardingProxy()
+    monkeypatch.delenv("no_proxy", raising=False)
+    try:
+        done = subprocess.run([sys.executable, "-m", "drupalsdk", "--url", server.base_url, "--auth", "none",
+                               "--proxy", f"http://127.0.0.1:{chosen.port}", "get", "node", "1"],
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        chosen.close()
+    assert done.returncode == 0, done.stderr
+    assert chosen.targets == [f"{server.base_url}/node/1?_format=json"]
+
+
+def test_a_failing_proxy_is_not_quoted_with_its_credentials():
+    for proxy in ("http://user:s3cret@127.0.0.1:9", "http://user:s3cret@nosuch.invalid:3128",
+                  "socks5h://user:s3cret@127.0.0.1:9"):
+        with drupalsdk.Client("http://drupal.invalid", proxy=proxy, retries=0) as client:
+            with pytest.raises(drupalsdk.NetworkError) as caught:
+                client.get("node", "1")
+        assert "s3cret" not in str(caught.value) and "user:" not in str(caught.value), str(caught.value)

@@ -62,6 +62,7 @@ final class LiveSession: Sendable {
         for (type, path) in configuration.entityPaths where EntityPath.core[type] != path {
             try path.validate(entityType: type)
         }
+        try ProxyOption.validate(configuration.transport.proxy)
         let agent = configuration.transport.userAgent
         if !agent.isEmpty, let problem = HeaderSafety.problem(name: "User-Agent", value: agent) {
             throw DrupalError.invalidArgument(problem)

@@ -156,9 +156,9 @@ public enum PathSafety {
         }
     }
 
-    /// A base URL for an error message: without its query, fragment and user info (found on the
-    /// bytes, like every check here), which may hold secrets.
-    private static func shownURL(_ url: String) -> String {
+    /// A URL for an error message (a base URL, a proxy): without its query, fragment and user
+    /// info (found on the bytes, like every check here), which may hold secrets.
+    static func shownURL(_ url: String) -> String {
         var bytes = Array(url.utf8)
         if let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             bytes = Array(bytes[..<end]) + Array("?...".utf8)

@@ -83,6 +83,14 @@ public struct TransportOptions: Sendable {
     /// connection (transfers started while it is being set up wait for it, CURLOPT_PIPEWAIT).
     /// Off: HTTP/1.1 only. Plain http is always HTTP/1.1.
     public var http2: Bool = true
+    /// The proxy of every request. nil (the default) takes it from the environment, as curl does:
+    /// `https_proxy` (or `HTTPS_PROXY`) for https, `http_proxy` for http, `no_proxy` for hosts
+    /// reached directly. "" uses none, whatever the environment says. Else a proxy URL:
+    /// `http://`, `https://`, `socks4://`, `socks4a://`, `socks5://` or `socks5h://` (the proxy
+    /// resolves host names), with the proxy's credentials if it needs them
+    /// (`http://user:pass@proxy:3128`: never logged or quoted in an error). `no_proxy` still
+    /// applies. An https site's traffic stays encrypted through it; an http one's is seen whole.
+    public var proxy: String?
 
     /// The most `maxConnections` and `busyPollMicroseconds` accept (a second of spinning is
     /// already absurd; more connections than this is a mistake, not a pool).

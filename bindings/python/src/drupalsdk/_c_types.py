@@ -31,7 +31,7 @@ DRUPAL_EVENT_REQUEST_START = 3
 DRUPAL_EVENT_REQUEST_FINISH = 4
 DRUPAL_EVENT_RETRY = 5
 
-DRUPAL_CLIENT_OPTIONS_VERSION = 3
+DRUPAL_CLIENT_OPTIONS_VERSION = 4
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
 DRUPAL_OAUTH_OPTIONS_VERSION = 1
 
@@ -65,6 +65,8 @@ class ClientOptions(Structure):
         ("max_connections", c_int),
         ("busy_poll_us", c_int),
         ("http2", c_int),
+        # Version 4:
+        ("proxy", c_char_p),
     ]
 
 

@@ -44,6 +44,9 @@ def add_common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     parser.add_argument("--timeout", type=float, default=d(None), help="seconds for each request (default 60)")
     parser.add_argument("--insecure", action="store_true", default=d(False), help="don't verify TLS certificates")
     parser.add_argument("--ca-file", default=d(None), metavar="PEM", help="trust these CA certificates instead")
+    parser.add_argument("--proxy", default=d(None), metavar="URL",
+                        help="the proxy (default: $https_proxy / $http_proxy, as curl; '' for none); give "
+                             "one that needs credentials in the environment, not here: others can read a command line")
     parser.add_argument("-H", "--header", action="append", default=d(None), metavar="'NAME: VALUE'",
                         help="an extra header for every request")
     parser.add_argument("--compact", action="store_true", default=d(False), help="JSON on one line")
@@ -74,7 +77,7 @@ def make_client(args: argparse.Namespace) -> Tuple[drupalsdk.Client, bool]:
     """The client, authenticated as asked; True if it logged in (and must log out)."""
     creds = args.credentials
     client = drupalsdk.Client(args.url, timeout=args.timeout, verify=not args.insecure, ca_file=args.ca_file,
-                              headers=[_header(h) for h in args.header or ()] or None)
+                              headers=[_header(h) for h in args.header or ()] or None, proxy=args.proxy)
     auth = args.auth
     if auth == "auto":
         auth = "bearer" if creds.token else "cookie" if creds.user and creds.password is not None else "none"

@@ -39,7 +39,8 @@ class _ClientBase(Managed, Hooks):
                  entity_paths: Optional[Mapping[str, Tuple[str, str]]] = None, retries: Optional[int] = None,
                  secret_headers: Iterable[str] = (),
                  on_request: Optional[Callable[[RequestEdit], Any]] = None,
-                 max_connections: Optional[int] = None, busy_poll_us: int = 0, http2: bool = True) -> None:
+                 max_connections: Optional[int] = None, busy_poll_us: int = 0, http2: bool = True,
+                 proxy: Optional[str] = None) -> None:
         """Creates a client for the site at ``base_url`` (``http(s)://host[/prefix]``). Sends nothing yet.
 
         Args:
@@ -74,6 +75,11 @@ class _ClientBase(Managed, Hooks):
                 to that much CPU per wait.
             http2: HTTP/2 over https when the server offers it (default True): requests in flight
                 share one connection. False: HTTP/1.1 only.
+            proxy: the proxy of every request (default: the environment's, as curl reads it:
+                ``https_proxy``, ``http_proxy``, ``no_proxy``). ``""``: none, whatever the
+                environment says. Else a URL, ``http://``, ``https://``, ``socks4://``,
+                ``socks4a://``, ``socks5://`` or ``socks5h://``, with the proxy's credentials if it
+                needs them (never logged or shown in errors); ``no_proxy`` still applies.
 
         Requests and responses are logged to the ``drupalsdk`` logger at DEBUG, secrets redacted,
         when that level is enabled as the client is made.
@@ -100,6 +106,8 @@ class _ClientBase(Managed, Hooks):
             options.max_connections = small_int(max_connections, "max_connections", 1, 10_000)
         options.busy_poll_us = small_int(busy_poll_us, "busy_poll_us", 0, 1_000_000)
         options.http2 = 0 if http2 else -1
+        if proxy is not None:
+            options.proxy = text(proxy, "proxy")
         if secret_headers:
             options.secret_headers = _ffi.string_array([text(name, "secret header name") for name in secret_headers])
         header_lines = header_array(headers)

@@ -182,7 +182,8 @@ typedef struct drupal_client_options {
      * proxy, whatever the environment says. Else a proxy URL: http://, https://, socks4://,
      * socks4a://, socks5:// or socks5h:// (the proxy resolves host names), with the proxy's
      * credentials if it needs them ("http://user:pass@proxy:3128"; never logged or quoted in an
-     * error); no_proxy still applies. An https site's traffic stays encrypted through it. */
+     * error); no_proxy still applies. An https proxy is verified as the site is (verify_tls,
+     * ca_bundle). An https site's traffic stays encrypted through it. */
     const char *proxy;
 } drupal_client_options;
 

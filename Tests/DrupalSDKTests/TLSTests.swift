@@ -48,6 +48,36 @@ final class TLSTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
     }
 
+    /// An https proxy (here the TLS fake, asked for a site that does not resolve) is verified
+    /// as the site is: refused when self-signed, trusted through the CA bundle option.
+    func testAnHTTPSProxyIsVerifiedLikeTheSite() async throws {
+        var configuration = DrupalClient.Configuration()
+        configuration.transport.proxy = Self.server.baseURL
+        configuration.retry.maxRetries = 0
+        let untrusted = try DrupalClient.live(baseURL: "http://drupal.invalid", configuration: configuration)
+        let error = await Self.expectDrupalError { try await untrusted.get("node", "1") }
+        XCTAssertEqual(error?.code, .tls, error?.message ?? "")
+        var unverified = configuration
+        unverified.transport.verifyTLS = false
+        let insecure = try DrupalClient.live(baseURL: "http://drupal.invalid", configuration: unverified)
+        let answered = try await insecure.get("node", "1")
+        XCTAssertEqual(answered.status, 200)
+        configuration.transport.caBundlePath = Self.directory.appendingPathComponent("cert.pem").path
+        let trusted = try DrupalClient.live(baseURL: "http://drupal.invalid", configuration: configuration)
+        let response = try await trusted.get("node", "1")
+        XCTAssertEqual(response.status, 200)
+    }
+
+    private static func expectDrupalError<T>(_ operation: () async throws -> T) async -> DrupalError? {
+        do {
+            _ = try await operation()
+            XCTFail("expected a DrupalError")
+        } catch {
+            return error as? DrupalError
+        }
+        return nil
+    }
+
     func testVerificationCanBeTurnedOffExplicitly() async throws {
         var configuration = DrupalClient.Configuration()
         configuration.transport.verifyTLS = false

@@ -89,7 +89,8 @@ public struct TransportOptions: Sendable {
     /// `http://`, `https://`, `socks4://`, `socks4a://`, `socks5://` or `socks5h://` (the proxy
     /// resolves host names), with the proxy's credentials if it needs them
     /// (`http://user:pass@proxy:3128`: never logged or quoted in an error). `no_proxy` still
-    /// applies. An https site's traffic stays encrypted through it; an http one's is seen whole.
+    /// applies. An https proxy is verified as the site is (`verifyTLS`, `caBundlePath`). An https
+    /// site's traffic stays encrypted through it; an http one's is seen whole.
     public var proxy: String?
 
     /// The most `maxConnections` and `busyPollMicroseconds` accept (a second of spinning is

@@ -79,7 +79,8 @@ class _ClientBase(Managed, Hooks):
                 ``https_proxy``, ``http_proxy``, ``no_proxy``). ``""``: none, whatever the
                 environment says. Else a URL, ``http://``, ``https://``, ``socks4://``,
                 ``socks4a://``, ``socks5://`` or ``socks5h://``, with the proxy's credentials if it
-                needs them (never logged or shown in errors); ``no_proxy`` still applies.
+                needs them (never logged or shown in errors); ``no_proxy`` still applies. An https
+                proxy is verified as the site is (``verify``, ``ca_file``).
 
         Requests and responses are logged to the ``drupalsdk`` logger at DEBUG, secrets redacted,
         when that level is enabled as the client is made.

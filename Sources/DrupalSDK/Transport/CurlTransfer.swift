@@ -84,18 +84,21 @@ final class CurlTransfer: @unchecked Sendable {
         _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds(options.timeout))
-        _ = shim_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)
-        _ = shim_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0)
+        // The site and an https proxy are trusted alike: libcurl keeps separate settings for each.
+        for (peer, host) in [(CURLOPT_SSL_VERIFYPEER, CURLOPT_SSL_VERIFYHOST),
+                             (CURLOPT_PROXY_SSL_VERIFYPEER, CURLOPT_PROXY_SSL_VERIFYHOST)] {
+            _ = shim_curl_easy_setopt_long(easy, peer, options.verifyTLS ? 1 : 0)
+            _ = shim_curl_easy_setopt_long(easy, host, options.verifyTLS ? 2 : 0)
+        }
+        if let ca = options.caBundlePath {
+            _ = shim_curl_easy_setopt_str(easy, CURLOPT_CAINFO, ca)
+            _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROXY_CAINFO, ca)
+        }
         // libcurl's default is HTTP/2 over TLS when the server offers it (CURL_HTTP_VERSION_2TLS).
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
                                        Int(options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
-        if let ca = options.caBundlePath { _ = shim_curl_easy_setopt_str(easy, CURLOPT_CAINFO, ca) }
-        // Unset, libcurl reads the proxy environment variables; "" turns them off. An https
-        // proxy is trusted as the site is (libcurl keeps separate settings for it).
+        // Unset, libcurl reads the proxy environment variables; "" turns them off.
         if let proxy = options.proxy { _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROXY, proxy) }
-        _ = shim_curl_easy_setopt_long(easy, CURLOPT_PROXY_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0)
-        _ = shim_curl_easy_setopt_long(easy, CURLOPT_PROXY_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0)
-        if let ca = options.caBundlePath { _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROXY_CAINFO, ca) }
         // Redirects are never followed here: the client follows them itself (see
         // LiveSession+Redirects), deciding what each hop may carry.
         _ = shim_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodySize))

@@ -92,20 +92,7 @@ final class FakeDrupalServer: @unchecked Sendable {
     }
 }
 
-/// Base class: a fresh fake-server state for every test.
-class FakeDrupalTestCase: XCTestCase {
-    var server: FakeDrupalServer { FakeDrupalServer.shared }
-
-    override func setUp() async throws {
-        try server.reset()
-    }
-
-    func makeClient(_ configure: (inout DrupalClient.Configuration) -> Void = { _ in }) throws -> DrupalClient {
-        var configuration = DrupalClient.Configuration()
-        configure(&configuration)
-        return try DrupalClient.live(baseURL: server.baseURL, configuration: configuration)
-    }
-
+extension XCTestCase {
     /// Asserts that the operation throws a DrupalError and returns it.
     func expectError<T>(_ operation: () async throws -> T, file: StaticString = #filePath, line: UInt = #line)
         async -> DrupalError? {
@@ -119,6 +106,21 @@ class FakeDrupalTestCase: XCTestCase {
             XCTFail("expected a DrupalError, got \(error)", file: file, line: line)
             return nil
         }
+    }
+}
+
+/// Base class: a fresh fake-server state for every test.
+class FakeDrupalTestCase: XCTestCase {
+    var server: FakeDrupalServer { FakeDrupalServer.shared }
+
+    override func setUp() async throws {
+        try server.reset()
+    }
+
+    func makeClient(_ configure: (inout DrupalClient.Configuration) -> Void = { _ in }) throws -> DrupalClient {
+        var configuration = DrupalClient.Configuration()
+        configure(&configuration)
+        return try DrupalClient.live(baseURL: server.baseURL, configuration: configuration)
     }
 
     static func article(_ title: String) -> Data {

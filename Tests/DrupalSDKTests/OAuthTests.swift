@@ -235,17 +235,4 @@ final class OAuthTests: XCTestCase {
             XCTAssertFalse("\(error)".contains("bad"))
         }
     }
-
-    func expectError<T>(_ operation: () async throws -> T, file: StaticString = #filePath, line: UInt = #line)
-        async -> DrupalError? {
-        do {
-            _ = try await operation()
-            XCTFail("expected a DrupalError", file: file, line: line)
-        } catch let error as DrupalError {
-            return error
-        } catch {
-            XCTFail("expected a DrupalError, got \(error)", file: file, line: line)
-        }
-        return nil
-    }
 }

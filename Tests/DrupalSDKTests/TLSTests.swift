@@ -55,7 +55,7 @@ final class TLSTests: XCTestCase {
         configuration.transport.proxy = Self.server.baseURL
         configuration.retry.maxRetries = 0
         let untrusted = try DrupalClient.live(baseURL: "http://drupal.invalid", configuration: configuration)
-        let error = await Self.expectDrupalError { try await untrusted.get("node", "1") }
+        let error = await expectError { try await untrusted.get("node", "1") }
         XCTAssertEqual(error?.code, .tls, error?.message ?? "")
         var unverified = configuration
         unverified.transport.verifyTLS = false
@@ -66,16 +66,6 @@ final class TLSTests: XCTestCase {
         let trusted = try DrupalClient.live(baseURL: "http://drupal.invalid", configuration: configuration)
         let response = try await trusted.get("node", "1")
         XCTAssertEqual(response.status, 200)
-    }
-
-    private static func expectDrupalError<T>(_ operation: () async throws -> T) async -> DrupalError? {
-        do {
-            _ = try await operation()
-            XCTFail("expected a DrupalError")
-        } catch {
-            return error as? DrupalError
-        }
-        return nil
     }
 
     func testVerificationCanBeTurnedOffExplicitly() async throws {

@@ -117,10 +117,12 @@ class FakeDrupalTestCase: XCTestCase {
         try server.reset()
     }
 
-    func makeClient(_ configure: (inout DrupalClient.Configuration) -> Void = { _ in }) throws -> DrupalClient {
+    /// A live client of the fake server, or of `baseURL` (a site reached through a proxy).
+    func makeClient(baseURL: String? = nil, _ configure: (inout DrupalClient.Configuration) -> Void = { _ in })
+        throws -> DrupalClient {
         var configuration = DrupalClient.Configuration()
         configure(&configuration)
-        return try DrupalClient.live(baseURL: server.baseURL, configuration: configuration)
+        return try DrupalClient.live(baseURL: baseURL ?? server.baseURL, configuration: configuration)
     }
 
     static func article(_ title: String) -> Data {

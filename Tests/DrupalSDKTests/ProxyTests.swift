@@ -13,10 +13,10 @@ final class ProxyTests: FakeDrupalTestCase {
     }
 
     func testAProxyCarriesEveryRequest() async throws {
-        var configuration = DrupalClient.Configuration()
-        configuration.transport.proxy = server.baseURL
-        configuration.authentication = .basic(user: "admin", password: "admin")
-        let client = try DrupalClient.live(baseURL: site, configuration: configuration)
+        let client = try makeClient(baseURL: site) {
+            $0.transport.proxy = server.baseURL
+            $0.authentication = .basic(user: "admin", password: "admin")
+        }
         let node = try await client.get("node", "1")
         XCTAssertEqual(node.status, 200)
         XCTAssertEqual(try lastTarget(), "\(site)/node/1?_format=json")
@@ -30,7 +30,7 @@ final class ProxyTests: FakeDrupalTestCase {
         let saved = ProcessInfo.processInfo.environment["http_proxy"]
         setenv("http_proxy", server.baseURL, 1)
         defer { if let saved { setenv("http_proxy", saved, 1) } else { unsetenv("http_proxy") } }
-        let environment = try DrupalClient.live(baseURL: site)
+        let environment = try makeClient(baseURL: site)
         let viaEnvironment = try await environment.get("node", "1")
         XCTAssertEqual(viaEnvironment.status, 200)
         XCTAssertEqual(try lastTarget(), "\(site)/node/1?_format=json")
@@ -40,11 +40,7 @@ final class ProxyTests: FakeDrupalTestCase {
         let sentDirect = try await direct.get("node", "1")
         XCTAssertEqual(sentDirect.status, 200)
         XCTAssertEqual(try lastTarget(), "/node/1?_format=json", "sent to the site itself")
-        let nowhere = try DrupalClient.live(baseURL: site, configuration: {
-            var configuration = DrupalClient.Configuration()
-            configuration.transport.proxy = ""
-            return configuration
-        }())
+        let nowhere = try makeClient(baseURL: site) { $0.transport.proxy = "" }
         let error = await expectError { try await nowhere.get("node", "1") }
         XCTAssertEqual(error?.code, .network, "drupal.invalid does not resolve without the proxy")
     }

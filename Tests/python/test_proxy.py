@@ -3,6 +3,8 @@
 one (or ``""``, none). Over loopback, through a small forwarding proxy that records the request
 targets it was asked for."""
 import socket
+import subprocess
+import sys
 import threading
 from urllib.parse import urlsplit
 
@@ -109,8 +111,6 @@ def test_a_bad_proxy_is_refused_without_its_credentials(server):
 
 
 def test_the_drupal_command_takes_a_proxy(server, monkeypatch):
-    import subprocess
-    import sys
     chosen = ForwardingProxy()
     monkeypatch.delenv("no_proxy", raising=False)
     try:

@@ -13,7 +13,7 @@ final class AccountTests: FakeDrupalTestCase {
         XCTAssertEqual(json["uid"]?[0]?["value"]?.idString, "3")
         XCTAssertEqual(json["name"]?[0]?["value"]?.stringValue, "newbie")
         XCTAssertNil(json["mail"])   // anonymous may not see it
-        let last = JSONValue.parse(try server.control("GET", "/__fake/last-request"))
+        let last = try server.lastRequest()
         XCTAssertEqual(last?["target"]?.stringValue, "/user/register?_format=json")
 
         let duplicate = await expectError {
@@ -51,7 +51,7 @@ final class AccountTests: FakeDrupalTestCase {
         try await client.resetPassword(name: "editor")
         try await client.resetPassword(mail: "editor@example.com")
         try await client.resetPassword(name: "nobody-here")
-        let last = JSONValue.parse(try server.control("GET", "/__fake/last-request"))
+        let last = try server.lastRequest()
         XCTAssertEqual(last?["body"]?.stringValue, #"{"name":"nobody-here"}"#)
         XCTAssertThrowsError(try client.start(.resetPassword(name: nil, mail: "")) { _ in }) {
             XCTAssertEqual(($0 as? DrupalError)?.code, .invalidArgument)
@@ -81,7 +81,7 @@ final class AccountTests: FakeDrupalTestCase {
         XCTAssertEqual(missing?.status, 404)
         XCTAssertEqual(missing?.kind, .notFound)
         XCTAssertEqual(missing?.message, "Unable to resolve path /no/such/page.")
-        let last = JSONValue.parse(try extended.control("GET", "/__fake/last-request"))
+        let last = try extended.lastRequest()
         XCTAssertEqual(last?["target"]?.stringValue, "/router/translate-path?path=%2Fno%2Fsuch%2Fpage&_format=json")
         XCTAssertThrowsError(try client.start(.resolvePath("/a\nb")) { _ in })
         XCTAssertThrowsError(try client.start(.resolvePath("")) { _ in })

@@ -87,6 +87,11 @@ final class FakeDrupalServer: @unchecked Sendable {
         let token_grants: [String: Int]
     }
 
+    /// The last Drupal request this server received, as `/__fake/last-request` gives it.
+    func lastRequest() throws -> JSONValue? {
+        JSONValue.parse(try control("GET", "/__fake/last-request"))
+    }
+
     func stats() throws -> Stats {
         try JSONDecoder().decode(Stats.self, from: try control("GET", "/__fake/stats"))
     }

@@ -47,7 +47,7 @@ final class FileTests: FakeDrupalTestCase {
         let file = try await client.uploadFile(upload).json()
         XCTAssertEqual(file["filename"]?[0]?["value"]?.stringValue, "big.png")
         XCTAssertEqual(file["filesize"]?[0]?["value"]?.idString, "1500000")
-        let sent = try XCTUnwrap(JSONValue.parse(try server.control("GET", "/__fake/last-request")))
+        let sent = try XCTUnwrap(try server.lastRequest())
         let names = sent["headers"]?.arrayValue?.compactMap { $0[0]?.stringValue?.lowercased() } ?? []
         XCTAssertTrue(names.contains("content-length"))
         XCTAssertFalse(names.contains("expect"))
@@ -82,7 +82,7 @@ final class FileTests: FakeDrupalTestCase {
                                   filename: "C:\\photos\\café été.png")
         let file = try await client.uploadFile(accented).json()
         XCTAssertEqual(file["filename"]?[0]?["value"]?.stringValue, "café été.png")
-        let disposition = JSONValue.parse(try server.control("GET", "/__fake/last-request"))?["headers"]?.arrayValue?
+        let disposition = try server.lastRequest()?["headers"]?.arrayValue?
             .first { $0[0]?.stringValue == "Content-Disposition" }?[1]?.stringValue
         XCTAssertNotNil(disposition)
         let missing = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: directory.path + "/nope.png")

@@ -305,7 +305,7 @@ extension JSONAPITests {
         XCTAssertEqual(last.0, Int64(data.count))
         XCTAssertEqual(last.1, Int64(data.count))
         XCTAssertTrue(zip(progress.all, progress.all.dropFirst()).allSatisfy { $0.0 <= $1.0 })
-        let request = JSONValue.parse(try server.control("GET", "/__fake/last-request"))
+        let request = try server.lastRequest()
         let headers = request?["headers"]?.arrayValue ?? []
         func header(_ name: String) -> String? {
             headers.first { $0[0]?.stringValue?.lowercased() == name.lowercased() }?[1]?.stringValue

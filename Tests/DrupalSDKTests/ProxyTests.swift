@@ -9,7 +9,7 @@ final class ProxyTests: FakeDrupalTestCase {
     private let site = "http://drupal.invalid"
 
     private func lastTarget() throws -> String? {
-        JSONValue.parse(try server.control("GET", "/__fake/last-request"))?["target"]?.stringValue
+        try server.lastRequest()?["target"]?.stringValue
     }
 
     func testAProxyCarriesEveryRequest() async throws {

@@ -9,7 +9,7 @@ extension LiveSession {
         -> DrupalClient.Cancel {
         let prepared = try prepare(operation)
         if let request = prepared.plainRequest, let startTransfer = transport.start, runsWithoutTask(request) {
-            return try startWithoutTask(request, startTransfer) { completion($0.map { $0 }) }
+            return try startWithoutTask(request, startTransfer, completion)
         }
         let task = Task(executorPreference: transport.executor) { completion(await self.execute(prepared)) }
         return { task.cancel() }

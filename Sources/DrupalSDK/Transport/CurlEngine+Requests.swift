@@ -27,7 +27,11 @@ extension CurlEngine {
     func start(_ request: HTTPRequest, completion: @escaping Transport.Completion) -> Transport.Cancel {
         let transfer = CurlTransfer(request: request, maxBodySize: options.maxBodySize)
         transfer.completion = completion
-        submit(transfer)
+        if startingThread.load(ordering: .relaxed) == UInt(pthread_self()) {
+            start(transfer)   // the thread about to drive this engine: no lock, no queue
+        } else {
+            submit(transfer)
+        }
         return { [self] in requestCancel(transfer) }
     }
 

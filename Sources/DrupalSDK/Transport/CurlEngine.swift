@@ -73,6 +73,9 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     /// When the watch's interval check is next due (0: not since this drive's first sleep).
     @exclusivity(unchecked) var nextInterruptCheck: UInt64 = 0
 
+    /// The thread running a drive's `start` (0 at other times): its transfers skip the inbox.
+    let startingThread = Atomic<UInt>(0)
+
     /// The name of an engine's own thread (at most 15 bytes).
     static let threadName = "drupalsdk-curl"
     /// The engine's own thread, until `stopAndWait()` joins it.
@@ -109,7 +112,10 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
             interrupted = false
             nextInterruptCheck = 0
         }
+        // Transfers this thread starts now go straight to the multi handle, not through the inbox.
+        startingThread.store(UInt(pthread_self()), ordering: .relaxed)
         start()
+        startingThread.store(0, ordering: .relaxed)
         while !isDone() {
             if !runOnce(isDone: isDone) { return }
         }

@@ -47,7 +47,7 @@ extension LiveSession {
         let shown = onSite ? String(target.path.dropFirst(basePath.count)) : Redaction.redactURL(url)
         events.emit(.requestStarted(method: http.method, path: shown))
         return Exchange(method: http.method, path: shown, http: http,
-                        started: events.hasObservers ? ContinuousClock.now : nil, cookiePath: target.path,
+                        started: events.hasObservers ? RequestInstant.now : nil, cookiePath: target.path,
                         onSite: onSite)
     }
 

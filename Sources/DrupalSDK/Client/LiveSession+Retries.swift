@@ -5,7 +5,7 @@ import FoundationEssentials
 extension LiveSession {
     /// `send`, tried again as the retry policy says (see `RetryPolicy`).
     func sendRetrying(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
-        let started = ContinuousClock.now
+        let started = RequestInstant.now
         var attempt = 0
         while true {
             let outcome: Result<HTTPResponse, DrupalError>
@@ -28,14 +28,11 @@ extension LiveSession {
 
     /// The delay before retry `attempt` of a request, announced as an event; nil for none.
     func retryDelay(before attempt: Int, _ request: DrupalRequest, _ outcome: Result<HTTPResponse, DrupalError>,
-                    since started: ContinuousClock.Instant) -> Double? {
+                    since started: RequestInstant) -> Double? {
         // Bytes a sink took cannot be taken back: a streamed answer is not tried again.
         if request.bodySink != nil && (request.writer?.delivered ?? true) { return nil }
         // A local function, not a closure value: a closure stored in a constant is allocated.
-        func elapsed() -> Double {
-            let time = ContinuousClock.now - started
-            return Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
-        }
+        func elapsed() -> Double { started.elapsedSeconds }
         guard let delay = configuration.retry.delay(before: attempt, method: request.method, outcome: outcome,
                                                     elapsed: elapsed, timeout: configuration.transport.timeout)
         else { return nil }

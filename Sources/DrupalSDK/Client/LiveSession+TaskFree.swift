@@ -17,7 +17,7 @@ extension LiveSession {
                           _ completion: @escaping DrupalClient.Completion) throws -> DrupalClient.Cancel {
         let exchange = try beginExchange(request, csrfToken: nil)
         let chain = AttemptChain()
-        startAttempt(exchange, request, attempt: 1, started: ContinuousClock.now, startTransfer, chain, completion)
+        startAttempt(exchange, request, attempt: 1, started: RequestInstant.now, startTransfer, chain, completion)
         return { chain.cancel() }
     }
 
@@ -29,7 +29,7 @@ extension LiveSession {
         let chain = AttemptChain()
         register { chain.cancel() }
         drive({ startOnThisThread in
-            startAttempt(exchange, request, attempt: 1, started: ContinuousClock.now, startOnThisThread, chain) {
+            startAttempt(exchange, request, attempt: 1, started: RequestInstant.now, startOnThisThread, chain) {
                 outcome.set($0)
             }
         }, { outcome.isSet })
@@ -40,7 +40,7 @@ extension LiveSession {
     /// next attempt the same way, and so does the one retry after a 401 that refused the OAuth
     /// token (a task refreshes it first). `chain` cancels whichever part is current.
     private func startAttempt(_ exchange: Exchange, _ request: DrupalRequest, attempt: Int,
-                              started: ContinuousClock.Instant, _ startTransfer: @escaping Transport.Start,
+                              started: RequestInstant, _ startTransfer: @escaping Transport.Start,
                               _ chain: AttemptChain, tokenRefreshed: Bool = false,
                               _ completion: @escaping DrupalClient.Completion) {
         let partsSet = chain.partsSet

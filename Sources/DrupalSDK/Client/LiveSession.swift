@@ -152,7 +152,7 @@ final class LiveSession: Sendable {
         var method: String
         var path: String
         var http: HTTPRequest
-        var started: ContinuousClock.Instant?
+        var started: RequestInstant?
         /// The URL's path, for cookies; and whether the URL is on the site's origin (answers from
         /// elsewhere, a redirect target, never store cookies).
         var cookiePath: String
@@ -171,12 +171,12 @@ final class LiveSession: Sendable {
         events.emit(.requestStarted(method: http.method, path: request.path))
         // The clock is read only when someone listens: this runs for every request.
         return Exchange(method: request.method, path: request.path, http: http,
-                        started: events.hasObservers ? ContinuousClock.now : nil, cookiePath: cookiePath)
+                        started: events.hasObservers ? RequestInstant.now : nil, cookiePath: cookiePath)
     }
 
     /// Keeps cookies, runs response middleware and emits requestFinished.
     func finishExchange(_ exchange: Exchange, _ result: Result<HTTPResponse, any Error>) throws -> HTTPResponse {
-        let elapsed = exchange.started.map { ContinuousClock.now - $0 } ?? .zero
+        let elapsed = exchange.started?.elapsed ?? .zero
         let method = exchange.http.method, path = exchange.path
         var response: HTTPResponse
         switch result {

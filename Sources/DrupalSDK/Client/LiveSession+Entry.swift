@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Synchronization
 
 /// The two entry points every call comes through (`DrupalClient.start` and `.run` of a live
 /// client): the operation is prepared (checked) once, then runs without a task when it is one
@@ -27,29 +26,5 @@ extension LiveSession {
         let outcome = OutcomeBox()
         runBlocking({ task in register { task.cancel() } }, { outcome.set(await self.execute(prepared)) })
         return outcome.take() ?? .failure(DrupalError(.internal, "\(operation.name) ended without an outcome"))
-    }
-}
-
-/// Hands a blocking call's outcome to the waiting thread (from its task, or from a completion
-/// on the driving thread).
-final class OutcomeBox: Sendable {
-    private let slot = Mutex<DrupalClient.Outcome?>(nil)
-    /// Set (after the slot) when the outcome is in: a driving loop asks after every wake-up, and
-    /// `slot != nil` under the lock copied the whole outcome to compare it (~460 instructions).
-    private let filled = Atomic<Bool>(false)
-
-    func set(_ outcome: DrupalClient.Outcome) {
-        slot.withLock { $0 = outcome }
-        filled.store(true, ordering: .releasing)
-    }
-
-    var isSet: Bool { filled.load(ordering: .acquiring) }
-    /// Moves the outcome out: the task that set it may end after the waiter has returned (and
-    /// freed the response), and must not be left holding the answer then.
-    func take() -> DrupalClient.Outcome? {
-        slot.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }
     }
 }

@@ -16,82 +16,85 @@ extension LiveSession {
     func startWithoutTask(_ request: DrupalRequest, _ startTransfer: @escaping Transport.Start,
                           _ completion: @escaping DrupalClient.Completion) throws -> DrupalClient.Cancel {
         let exchange = try beginExchange(request, csrfToken: nil)
-        let chain = AttemptChain()
-        startAttempt(exchange, request, attempt: 1, started: RequestInstant.now, startTransfer, chain, completion)
-        return { chain.cancel() }
+        let call = TaskFreeCall(self, request, startTransfer, completion: completion)
+        call.startAttempt(exchange)
+        return { call.cancel() }
     }
 
     /// A task-free request with the calling thread driving the transport until it ends.
     func runWithoutTask(_ request: DrupalRequest, _ drive: Transport.Drive,
                         _ register: (@escaping DrupalClient.Cancel) -> Void) throws -> DrupalClient.Outcome {
         let exchange = try beginExchange(request, csrfToken: nil)
-        let outcome = OutcomeBox()
-        let chain = AttemptChain()
-        register { chain.cancel() }
-        drive({ startOnThisThread in
-            startAttempt(exchange, request, attempt: 1, started: RequestInstant.now, startOnThisThread, chain) {
-                outcome.set($0)
-            }
-        }, { outcome.isSet })
-        return outcome.take() ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
-    }
-
-    /// One attempt of a task-free request; a retry waits in a task (made only then) and starts the
-    /// next attempt the same way, and so does the one retry after a 401 that refused the OAuth
-    /// token (a task refreshes it first). `chain` cancels whichever part is current.
-    private func startAttempt(_ exchange: Exchange, _ request: DrupalRequest, attempt: Int,
-                              started: RequestInstant, _ startTransfer: @escaping Transport.Start,
-                              _ chain: AttemptChain, tokenRefreshed: Bool = false,
-                              _ completion: @escaping DrupalClient.Completion) {
-        let partsSet = chain.partsSet
-        let cancel = startTransfer(exchange.http) { result in
-            let outcome = Result { try self.finishExchange(exchange, result) }.mapError(DrupalError.wrapping)
-            if !tokenRefreshed, let stale = self.refusedManagedToken(exchange, outcome) {
-                // On the transport's executor, as other tasks of the client run (an answer then
-                // resumes it on the thread that received it).
-                chain.set(Task(executorPreference: self.transport.executor) {
-                    do {
-                        _ = try await self.oauthToken(forceRefresh: true, stale: stale)
-                    } catch {
-                        return completion(.failure(DrupalError.wrapping(error)))
-                    }
-                    guard !chain.isCancelled, let next = try? self.beginExchange(request, csrfToken: nil) else {
-                        return completion(.failure(DrupalError.cancelled()))
-                    }
-                    self.startAttempt(next, request, attempt: attempt, started: started, startTransfer, chain,
-                                      tokenRefreshed: true, completion)
-                })
-                return
-            }
-            if let delay = self.retryDelay(before: attempt, request, outcome, since: started) {
-                chain.set(Task(executorPreference: self.transport.executor) {
-                    let slept: Void? = try? await Task.sleep(for: .seconds(delay))
-                    guard slept != nil, !chain.isCancelled,
-                          let next = try? self.beginExchange(request, csrfToken: nil) else {
-                        return completion(.failure(DrupalError.cancelled()))
-                    }
-                    self.startAttempt(next, request, attempt: attempt + 1, started: started, startTransfer, chain,
-                                      tokenRefreshed: tokenRefreshed, completion)
-                })
-                return
-            }
-            completion(outcome.flatMap { response in
-                Result {
-                    try LiveSession.checkStatus(response, method: exchange.method, path: exchange.path,
-                                                expecting: request.expectedBody)
-                }.mapError(DrupalError.wrapping)
-            })
+        var call: TaskFreeCall?
+        // The call is made (and registered) once `drive` hands over its starter. `register` does
+        // not escape: drive runs the body before it returns.
+        withoutActuallyEscaping(register) { register in
+            drive({ startOnThisThread in
+                let made = TaskFreeCall(self, request, startOnThisThread, completion: nil)
+                call = made
+                register { made.cancel() }
+                made.startAttempt(exchange)
+            }, { call?.outcome.isSet ?? true })
         }
-        chain.set(cancel, unlessReplacedSince: partsSet)
+        return call?.outcome.take() ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
     }
 
     /// The managed token a task-free attempt sent, when the answer refused it (a 401 with a
     /// Bearer challenge); nil otherwise.
-    private func refusedManagedToken(_ exchange: Exchange, _ outcome: Result<HTTPResponse, DrupalError>) -> String? {
+    fileprivate func refusedManagedToken(_ exchange: Exchange, _ outcome: Result<HTTPResponse, DrupalError>) -> String? {
         guard tokensManaged.load(ordering: .relaxed), case .success(let response) = outcome,
               LiveSession.refusesBearerToken(response),
               let sent = exchange.http.headers["Authorization"], sent.hasPrefix("Bearer "),
               state.withLock({ $0.authentication.managesTokens }) else { return nil }
         return String(sent.dropFirst(7))
+    }
+}
+
+extension TaskFreeCall {
+    /// Starts an attempt; its end finishes the call, or starts another attempt from a task: after
+    /// a retry's delay, or after the one refresh of an OAuth token that a 401 refused
+    /// (`tokenRefreshed` once done).
+    func startAttempt(_ exchange: LiveSession.Exchange, attempt: Int = 1, tokenRefreshed: Bool = false) {
+        let parts = partsSet
+        set(startTransfer(exchange.http) { [self] result in
+            attemptEnded(exchange, attempt: attempt, tokenRefreshed: tokenRefreshed, result)
+        }, unlessReplacedSince: parts)
+    }
+
+    private func attemptEnded(_ exchange: LiveSession.Exchange, attempt: Int, tokenRefreshed: Bool,
+                              _ result: Result<HTTPResponse, any Error>) {
+        let outcome = Result { try session.finishExchange(exchange, result) }.mapError(DrupalError.wrapping)
+        if !tokenRefreshed, let stale = session.refusedManagedToken(exchange, outcome) {
+            return startAgain(attempt: attempt, tokenRefreshed: true) { [session] in
+                _ = try await session.oauthToken(forceRefresh: true, stale: stale)
+            }
+        }
+        if let delay = session.retryDelay(before: attempt, request, outcome, since: started) {
+            return startAgain(attempt: attempt + 1, tokenRefreshed: tokenRefreshed) {
+                do { try await Task.sleep(for: .seconds(delay)) } catch { throw DrupalError.cancelled() }
+            }
+        }
+        finish(outcome.flatMap { response in
+            Result {
+                try LiveSession.checkStatus(response, method: exchange.method, path: exchange.path,
+                                            expecting: request.expectedBody)
+            }.mapError(DrupalError.wrapping)
+        })
+    }
+
+    /// In a task (the call's current part, on the transport's executor as the client's other
+    /// tasks), waits for `first`, then starts the next attempt unless the call was cancelled.
+    private func startAgain(attempt: Int, tokenRefreshed: Bool, after first: @escaping @Sendable () async throws -> Void) {
+        set(Task(executorPreference: session.transport.executor) { [self] in
+            do {
+                try await first()
+            } catch {
+                return finish(.failure(DrupalError.wrapping(error)))
+            }
+            guard !isCancelled, let next = try? session.beginExchange(request, csrfToken: nil) else {
+                return finish(.failure(DrupalError.cancelled()))
+            }
+            startAttempt(next, attempt: attempt, tokenRefreshed: tokenRefreshed)
+        })
     }
 }

@@ -1,0 +1,73 @@
+import Synchronization
+
+/// One task-free request (LiveSession+TaskFree) from its first attempt to its outcome: what
+/// cancels its current part (an attempt's transfer, or the task waiting to retry), and a blocking
+/// call's outcome, in one object with what every attempt needs.
+final class TaskFreeCall: Sendable {
+    let session: LiveSession
+    let request: DrupalRequest
+    let startTransfer: Transport.Start
+    /// Where the outcome goes: a caller's completion, or (nil) `outcome`, for a blocking call's
+    /// thread.
+    private let completion: DrupalClient.Completion?
+    let outcome = OutcomeSlot()
+    let started = RequestInstant.now
+
+    private enum Part { case none, transfer(Transport.Cancel), task(Task<Void, Never>) }
+    private struct CancelState { var part = Part.none; var cancelled = false; var parts = 0 }
+    private let cancelState = Mutex(CancelState())
+
+    init(_ session: LiveSession, _ request: DrupalRequest, _ startTransfer: @escaping Transport.Start,
+         completion: DrupalClient.Completion?) {
+        self.session = session
+        self.request = request
+        self.startTransfer = startTransfer
+        self.completion = completion
+    }
+
+    func finish(_ outcome: DrupalClient.Outcome) {
+        if let completion { completion(outcome) } else { self.outcome.set(outcome) }
+    }
+
+    // MARK: Cancelling whichever part is current, and any later one at once
+
+    var isCancelled: Bool { cancelState.withLock { $0.cancelled } }
+
+    /// How many parts were set so far: read before a transfer starts, given back to
+    /// `set(_:unlessReplacedSince:)` with its cancel.
+    var partsSet: Int { cancelState.withLock { $0.parts } }
+
+    /// The transfer's cancel, unless a part was set since `parts` was read: a transfer may end
+    /// (and its end set a retry's task) before `start` even returned its cancel.
+    func set(_ cancel: @escaping Transport.Cancel, unlessReplacedSince parts: Int) {
+        replace(.transfer(cancel), ifPartsSet: parts)
+    }
+
+    func set(_ task: Task<Void, Never>) { replace(.task(task), ifPartsSet: nil) }
+
+    private func replace(_ part: Part, ifPartsSet expected: Int?) {
+        let cancelNow = cancelState.withLock { state -> Bool? in
+            if let expected, state.parts != expected { return nil }
+            state.part = part
+            state.parts += 1
+            return state.cancelled
+        }
+        if cancelNow == true { Self.cancel(part) }
+    }
+
+    func cancel() {
+        let part = cancelState.withLock { state -> Part in
+            state.cancelled = true
+            return state.part
+        }
+        Self.cancel(part)
+    }
+
+    private static func cancel(_ part: Part) {
+        switch part {
+        case .none: break
+        case .transfer(let cancel): cancel()
+        case .task(let task): task.cancel()
+        }
+    }
+}

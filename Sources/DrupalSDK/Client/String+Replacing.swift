@@ -20,7 +20,10 @@ extension String {
     /// Runs `body` over the UTF-8 bytes in one buffer: a plain loop over bytes, without the
     /// per-byte cost of iterating `utf8` (this runs for every path, id and query item).
     func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        var copy = self   // shares the storage; withUTF8 copies only strings that are not contiguous
+        // Native strings (all of them on Linux) lend their bytes in place. `withUTF8` would need
+        // a mutable copy: a retain and a release, ~7 ns a call, at ~20 calls a request.
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self   // withUTF8 makes the copy contiguous
         return try copy.withUTF8(body)
     }
 

@@ -169,8 +169,7 @@ struct RawHeaderBlock: Sendable {
     /// stop. A name is what comes before a line's first colon, so a wanted name with a colon
     /// matches nothing, and one without matches where the line has a colon just after it.
     private func forEachValue(named name: String, _ body: (String) -> Bool) {
-        var name = name
-        name.withUTF8 { wanted in
+        name.withUTF8Bytes { wanted in
             guard !wanted.contains(0x3A) else { return }
             forEachLine { line in
                 guard line.count > wanted.count && line[wanted.count] == 0x3A

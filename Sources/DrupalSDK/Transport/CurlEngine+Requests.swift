@@ -25,18 +25,18 @@ extension CurlEngine {
     /// Callback mode: starts a request without a task; `completion` runs once on the loop's
     /// thread. The returned closure cancels the request (from any thread).
     func start(_ request: HTTPRequest, completion: @escaping Transport.Completion) -> Transport.Cancel {
-        let transfer = CurlTransfer(request: request, maxBodySize: options.maxBodySize)
+        let transfer = CurlTransfer(request: request, maxBodySize: options.maxBodySize, engine: self)
         transfer.completion = completion
         if startingThread.load(ordering: .relaxed) == UInt(pthread_self()) {
             start(transfer)   // the thread about to drive this engine: no lock, no queue
         } else {
             submit(transfer)
         }
-        return { [self] in requestCancel(transfer) }
+        return { transfer.engine?.requestCancel(transfer) }
     }
 
     /// Asks the loop to cancel a transfer; safe from any thread, and for finished transfers.
-    private func requestCancel(_ transfer: CurlTransfer) {
+    func requestCancel(_ transfer: CurlTransfer) {
         transfer.cancelRequested.store(true, ordering: .relaxed)
         inbox.withLock { [multi, self] inbox in
             if inbox.stopped { return }

@@ -13,6 +13,9 @@ import Glibc
 final class CurlTransfer: @unchecked Sendable {
     let request: HTTPRequest
     let maxBodySize: Int
+    /// The engine a callback-mode transfer was started on, for its cancel: a closure that
+    /// captures only the transfer is made without an allocation.
+    let engine: CurlEngine?
     /// The easy handle while the transfer has one.
     var handle: EasyHandle?
     var easy: UnsafeMutableRawPointer? { handle?.easy }
@@ -32,9 +35,10 @@ final class CurlTransfer: @unchecked Sendable {
     var completion: Transport.Completion?
     let cancelRequested = Atomic<Bool>(false)
 
-    init(request: HTTPRequest, maxBodySize: Int) {
+    init(request: HTTPRequest, maxBodySize: Int, engine: CurlEngine? = nil) {
         self.request = request
         self.maxBodySize = maxBodySize
+        self.engine = engine
     }
 
     deinit {

@@ -16,8 +16,8 @@ extension LiveSession {
     func startWithoutTask(_ request: DrupalRequest, _ startTransfer: @escaping Transport.Start,
                           _ completion: @escaping DrupalClient.Completion) throws -> DrupalClient.Cancel {
         let exchange = try beginExchange(request, csrfToken: nil)
-        let call = TaskFreeCall(self, request, startTransfer, completion: completion)
-        call.startAttempt(exchange)
+        let call = TaskFreeCall(self, request, completion: completion)
+        call.startAttempt(exchange, on: startTransfer)
         return { call.cancel() }
     }
 
@@ -25,18 +25,10 @@ extension LiveSession {
     func runWithoutTask(_ request: DrupalRequest, _ drive: Transport.Drive,
                         _ register: (@escaping DrupalClient.Cancel) -> Void) throws -> DrupalClient.Outcome {
         let exchange = try beginExchange(request, csrfToken: nil)
-        var call: TaskFreeCall?
-        // The call is made (and registered) once `drive` hands over its starter. `register` does
-        // not escape: drive runs the body before it returns.
-        withoutActuallyEscaping(register) { register in
-            drive({ startOnThisThread in
-                let made = TaskFreeCall(self, request, startOnThisThread, completion: nil)
-                call = made
-                register { made.cancel() }
-                made.startAttempt(exchange)
-            }, { call?.outcome.isSet ?? true })
-        }
-        return call?.outcome.take() ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
+        let call = TaskFreeCall(self, request, completion: nil)
+        register { call.cancel() }
+        drive({ startOnThisThread in call.startAttempt(exchange, on: startOnThisThread) }, { call.outcome.isSet })
+        return call.outcome.take() ?? .failure(DrupalError(.internal, "the blocking request ended without an outcome"))
     }
 
     /// The managed token a task-free attempt sent, when the answer refused it (a 401 with a
@@ -51,26 +43,27 @@ extension LiveSession {
 }
 
 extension TaskFreeCall {
-    /// Starts an attempt; its end finishes the call, or starts another attempt from a task: after
-    /// a retry's delay, or after the one refresh of an OAuth token that a 401 refused
-    /// (`tokenRefreshed` once done).
-    func startAttempt(_ exchange: LiveSession.Exchange, attempt: Int = 1, tokenRefreshed: Bool = false) {
+    /// Starts an attempt with `startTransfer`; its end finishes the call, or starts another
+    /// attempt the same way from a task: after a retry's delay, or after the one refresh of an
+    /// OAuth token that a 401 refused (`tokenRefreshed` once done).
+    func startAttempt(_ exchange: LiveSession.Exchange, on startTransfer: @escaping Transport.Start,
+                      attempt: Int = 1, tokenRefreshed: Bool = false) {
         let parts = partsSet
         set(startTransfer(exchange.http) { [self] result in
-            attemptEnded(exchange, attempt: attempt, tokenRefreshed: tokenRefreshed, result)
+            attemptEnded(exchange, startTransfer, attempt: attempt, tokenRefreshed: tokenRefreshed, result)
         }, unlessReplacedSince: parts)
     }
 
-    private func attemptEnded(_ exchange: LiveSession.Exchange, attempt: Int, tokenRefreshed: Bool,
-                              _ result: Result<HTTPResponse, any Error>) {
+    private func attemptEnded(_ exchange: LiveSession.Exchange, _ startTransfer: @escaping Transport.Start,
+                              attempt: Int, tokenRefreshed: Bool, _ result: Result<HTTPResponse, any Error>) {
         let outcome = Result { try session.finishExchange(exchange, result) }.mapError(DrupalError.wrapping)
         if !tokenRefreshed, let stale = session.refusedManagedToken(exchange, outcome) {
-            return startAgain(attempt: attempt, tokenRefreshed: true) { [session] in
+            return startAgain(startTransfer, attempt: attempt, tokenRefreshed: true) { [session] in
                 _ = try await session.oauthToken(forceRefresh: true, stale: stale)
             }
         }
         if let delay = session.retryDelay(before: attempt, request, outcome, since: started) {
-            return startAgain(attempt: attempt + 1, tokenRefreshed: tokenRefreshed) {
+            return startAgain(startTransfer, attempt: attempt + 1, tokenRefreshed: tokenRefreshed) {
                 do { try await Task.sleep(for: .seconds(delay)) } catch { throw DrupalError.cancelled() }
             }
         }
@@ -84,7 +77,8 @@ extension TaskFreeCall {
 
     /// In a task (the call's current part, on the transport's executor as the client's other
     /// tasks), waits for `first`, then starts the next attempt unless the call was cancelled.
-    private func startAgain(attempt: Int, tokenRefreshed: Bool, after first: @escaping @Sendable () async throws -> Void) {
+    private func startAgain(_ startTransfer: @escaping Transport.Start, attempt: Int, tokenRefreshed: Bool,
+                            after first: @escaping @Sendable () async throws -> Void) {
         set(Task(executorPreference: session.transport.executor) { [self] in
             do {
                 try await first()
@@ -94,7 +88,7 @@ extension TaskFreeCall {
             guard !isCancelled, let next = try? session.beginExchange(request, csrfToken: nil) else {
                 return finish(.failure(DrupalError.cancelled()))
             }
-            startAttempt(next, attempt: attempt, tokenRefreshed: tokenRefreshed)
+            startAttempt(next, on: startTransfer, attempt: attempt, tokenRefreshed: tokenRefreshed)
         })
     }
 }

@@ -6,7 +6,6 @@ import Synchronization
 final class TaskFreeCall: Sendable {
     let session: LiveSession
     let request: DrupalRequest
-    let startTransfer: Transport.Start
     /// Where the outcome goes: a caller's completion, or (nil) `outcome`, for a blocking call's
     /// thread.
     private let completion: DrupalClient.Completion?
@@ -17,11 +16,9 @@ final class TaskFreeCall: Sendable {
     private struct CancelState { var part = Part.none; var cancelled = false; var parts = 0 }
     private let cancelState = Mutex(CancelState())
 
-    init(_ session: LiveSession, _ request: DrupalRequest, _ startTransfer: @escaping Transport.Start,
-         completion: DrupalClient.Completion?) {
+    init(_ session: LiveSession, _ request: DrupalRequest, completion: DrupalClient.Completion?) {
         self.session = session
         self.request = request
-        self.startTransfer = startTransfer
         self.completion = completion
     }
 

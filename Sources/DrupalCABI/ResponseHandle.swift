@@ -122,7 +122,7 @@ final class ResponseHandle: @unchecked Sendable {
         }
     }
 
-    convenience init(_ response: DrupalResponse) {
+    convenience init(_ response: consuming DrupalResponse) {
         self.init(code: nil, status: response.status, message: "", headers: response.headers, body: response.body,
                   borrowedBody: response.receivedBody, response: response)
     }
@@ -156,8 +156,9 @@ final class ResponseHandle: @unchecked Sendable {
     }
 
     /// A call's outcome: its response, its error, or `end` for a call that succeeded without one.
-    static func from(_ outcome: DrupalClient.Outcome) -> ResponseHandle {
-        switch outcome {
+    /// Consumes the outcome: its response moves into the handle instead of being copied.
+    static func from(_ outcome: consuming DrupalClient.Outcome) -> ResponseHandle {
+        switch consume outcome {
         case .success(let response?): return ResponseHandle(response)
         case .success(nil): return end
         case .failure(let error): return ResponseHandle(error)

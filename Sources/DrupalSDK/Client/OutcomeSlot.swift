@@ -10,8 +10,10 @@ struct OutcomeSlot: ~Copyable, Sendable {
 
     init() {}
 
-    func set(_ outcome: DrupalClient.Outcome) {
-        slot.withLock { $0 = outcome }
+    /// Consumes the outcome: swapped into the slot, not copied (a copy retains its headers and body).
+    func set(_ outcome: consuming DrupalClient.Outcome) {
+        var moved: DrupalClient.Outcome? = consume outcome
+        slot.withLock { swap(&$0, &moved) }
         filled.store(true, ordering: .releasing)
     }
 

@@ -22,7 +22,7 @@ final class TaskFreeCall: Sendable {
         self.completion = completion
     }
 
-    func finish(_ outcome: DrupalClient.Outcome) {
+    func finish(_ outcome: consuming DrupalClient.Outcome) {
         if let completion { completion(outcome) } else { self.outcome.set(outcome) }
     }
 

@@ -33,6 +33,6 @@ struct OutcomeSlot: ~Copyable, Sendable {
 final class OutcomeBox: Sendable {
     let slot = OutcomeSlot()
 
-    func set(_ outcome: DrupalClient.Outcome) { slot.set(outcome) }
+    func set(_ outcome: consuming DrupalClient.Outcome) { slot.set(outcome) }
     func take() -> DrupalClient.Outcome? { slot.take() }
 }

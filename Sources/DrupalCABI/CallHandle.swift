@@ -13,11 +13,22 @@ final class CallHandle: @unchecked Sendable {
     }
 
     private let delivery: Delivery
+    /// The client an async call runs on, from `ClientHandle.begin` until the call ends: it keeps
+    /// that client alive (as `drupal_client_free` from a callback needs), and the call's
+    /// completion captures the call alone (a closure over one object allocates nothing). Set
+    /// before the call starts and taken when it ends, so never touched by two threads at once.
+    var owner: ClientHandle?
 
     init(delivery: Delivery = .none) { self.delivery = delivery }
 
+    /// An async call's end: hands the outcome over, then leaves the client's calls in flight.
+    func complete(_ outcome: consuming DrupalClient.Outcome) {
+        deliver(ResponseHandle.from(outcome))
+        owner.take()?.end(self)
+    }
+
     /// Hands the outcome over; runs once, on the thread that completed the call.
-    func deliver(_ response: ResponseHandle) {
+    private func deliver(_ response: ResponseHandle) {
         guard case .callback(let callback, let userdata) = delivery else { return }
         drupal__set_in_callback(1)
         callback(response.code, response.opaqueOrNull, UnsafeMutableRawPointer(bitPattern: userdata))

@@ -67,12 +67,11 @@ final class ClientHandle: @unchecked Sendable {
     /// started, nothing delivered) when the client refuses the input or is being freed.
     func begin(_ call: CallHandle, _ operation: DrupalOperation) throws {
         try register(call)
+        call.owner = self
         do {
-            call.attach(try client.start(operation) { outcome in
-                call.deliver(ResponseHandle.from(outcome))
-                self.end(call)
-            })
+            call.attach(try client.start(operation) { outcome in call.complete(outcome) })
         } catch {
+            call.owner = nil
             end(call)
             throw error
         }
@@ -87,7 +86,7 @@ final class ClientHandle: @unchecked Sendable {
         return ResponseHandle.from(try client.run(operation) { call.attach($0) })
     }
 
-    private func end(_ call: CallHandle) {
+    func end(_ call: CallHandle) {
         call.finish()
         registry.withLock { $0.remove(call) }
         inFlight.leave()

@@ -46,30 +46,32 @@ extension TaskFreeCall {
     /// Starts an attempt with `startTransfer`; its end finishes the call, or starts another
     /// attempt the same way from a task: after a retry's delay, or after the one refresh of an
     /// OAuth token that a 401 refused (`tokenRefreshed` once done).
-    func startAttempt(_ exchange: LiveSession.Exchange, on startTransfer: @escaping Transport.Start,
+    func startAttempt(_ exchange: consuming LiveSession.Exchange, on startTransfer: @escaping Transport.Start,
                       attempt: Int = 1, tokenRefreshed: Bool = false) {
         let parts = partsSet
-        set(startTransfer(exchange.http) { [self] result in
-            attemptEnded(exchange, startTransfer, attempt: attempt, tokenRefreshed: tokenRefreshed, result)
-        }, unlessReplacedSince: parts)
+        let http = exchange.http
+        current = Attempt(exchange: exchange, startTransfer: startTransfer, number: attempt, tokenRefreshed: tokenRefreshed)
+        set(startTransfer(http) { [self] result in attemptEnded(result) }, unlessReplacedSince: parts)
     }
 
-    private func attemptEnded(_ exchange: LiveSession.Exchange, _ startTransfer: @escaping Transport.Start,
-                              attempt: Int, tokenRefreshed: Bool, _ result: Result<HTTPResponse, any Error>) {
-        let outcome = Result { try session.finishExchange(exchange, result) }.mapError(DrupalError.wrapping)
-        if !tokenRefreshed, let stale = session.refusedManagedToken(exchange, outcome) {
-            return startAgain(startTransfer, attempt: attempt, tokenRefreshed: true) { [session] in
+    private func attemptEnded(_ result: Result<HTTPResponse, any Error>) {
+        guard let attempt = current.take() else {
+            return finish(.failure(DrupalError(.internal, "a transfer ended twice")))
+        }
+        let outcome = Result { try session.finishExchange(attempt.exchange, result) }.mapError(DrupalError.wrapping)
+        if !attempt.tokenRefreshed, let stale = session.refusedManagedToken(attempt.exchange, outcome) {
+            return startAgain(attempt.startTransfer, attempt: attempt.number, tokenRefreshed: true) { [session] in
                 _ = try await session.oauthToken(forceRefresh: true, stale: stale)
             }
         }
-        if let delay = session.retryDelay(before: attempt, request, outcome, since: started) {
-            return startAgain(startTransfer, attempt: attempt + 1, tokenRefreshed: tokenRefreshed) {
+        if let delay = session.retryDelay(before: attempt.number, request, outcome, since: started) {
+            return startAgain(attempt.startTransfer, attempt: attempt.number + 1, tokenRefreshed: attempt.tokenRefreshed) {
                 do { try await Task.sleep(for: .seconds(delay)) } catch { throw DrupalError.cancelled() }
             }
         }
         finish(outcome.flatMap { response in
             Result {
-                try LiveSession.checkStatus(response, method: exchange.method, path: exchange.path,
+                try LiveSession.checkStatus(response, method: attempt.exchange.method, path: attempt.exchange.path,
                                             expecting: request.expectedBody)
             }.mapError(DrupalError.wrapping)
         })

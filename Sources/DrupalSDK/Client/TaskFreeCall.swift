@@ -12,6 +12,17 @@ final class TaskFreeCall: Sendable {
     let outcome = OutcomeSlot()
     let started = RequestInstant.now
 
+    /// The attempt in flight, with what its end needs: set before its transfer starts and taken
+    /// when the transfer ends (attempts run one at a time, and a transfer's start happens before
+    /// its end), so the transfer's completion captures the call alone and allocates nothing.
+    struct Attempt {
+        var exchange: LiveSession.Exchange
+        let startTransfer: Transport.Start
+        let number: Int
+        let tokenRefreshed: Bool
+    }
+    nonisolated(unsafe) var current: Attempt?
+
     private enum Part { case none, transfer(Transport.Cancel), task(Task<Void, Never>) }
     private struct CancelState { var part = Part.none; var cancelled = false; var parts = 0 }
     private let cancelState = Mutex(CancelState())

@@ -34,6 +34,7 @@ final class TaskFreeCall: Sendable {
     }
 
     func finish(_ outcome: consuming DrupalClient.Outcome) {
+        letGoOfPart()
         if let completion { completion(outcome) } else { self.outcome.set(outcome) }
     }
 
@@ -41,12 +42,13 @@ final class TaskFreeCall: Sendable {
 
     var isCancelled: Bool { cancelState.withLock { $0.cancelled } }
 
-    /// How many parts were set so far: read before a transfer starts, given back to
-    /// `set(_:unlessReplacedSince:)` with its cancel.
+    /// How many times the part changed so far (set, or let go when the call finished): read
+    /// before a transfer starts, given back to `set(_:unlessReplacedSince:)` with its cancel.
     var partsSet: Int { cancelState.withLock { $0.parts } }
 
-    /// The transfer's cancel, unless a part was set since `parts` was read: a transfer may end
-    /// (and its end set a retry's task) before `start` even returned its cancel.
+    /// The transfer's cancel, unless the part changed since `parts` was read: a transfer may end
+    /// (and its end set a retry's task, or finish the call) before `start` even returned its
+    /// cancel.
     func set(_ cancel: @escaping Transport.Cancel, unlessReplacedSince parts: Int) {
         replace(.transfer(cancel), ifPartsSet: parts)
     }
@@ -61,6 +63,18 @@ final class TaskFreeCall: Sendable {
             return state.cancelled
         }
         if cancelNow == true { Self.cancel(part) }
+    }
+
+    /// A finished call has nothing left to cancel: it lets go of its part, whose cancel may hold
+    /// the transfer's completion and so this call (a cycle: the mock transport's does), and
+    /// refuses a transfer's cancel that comes after the transfer's end.
+    private func letGoOfPart() {
+        let part = cancelState.withLock { state -> Part in
+            state.parts += 1
+            defer { state.part = .none }
+            return state.part
+        }
+        _ = part   // released here, outside the lock
     }
 
     func cancel() {

@@ -94,4 +94,56 @@ final class MockAsyncTests: XCTestCase {
             XCTAssertThrowsError(try outcome.get()) { XCTAssertEqual(($0 as? DrupalError)?.code, .cancelled) }
         }
     }
+
+    /// Threads of this process named as the mock's answering thread.
+    private static func mockThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return name.trimmingCharacters(in: .whitespacesAndNewlines) == MockAnswerer.threadName
+        }.count
+    }
+
+    /// The mock threads left after waiting up to 2 s for them to end.
+    private static func mockThreadsAfterAWhile() -> Int {
+        for _ in 0..<200 where mockThreads() > 0 { usleep(10_000) }
+        return mockThreads()
+    }
+
+    /// Regression: a task-free call kept its transfer's cancel until it was freed, and the mock's
+    /// cancel held the queued job, which held the call's completion, which held the call: a
+    /// cycle. So a mock client that had answered an async call was never freed (its session and
+    /// its site stayed), and from C (whose completion holds the client) its thread never ended.
+    func testAMockClientIsFreedAfterAnsweringAsyncCalls() throws {
+        weak var weakSite: MockDrupal?
+        try {
+            let site = stubbedSite()
+            weakSite = site
+            let client = DrupalClient.mock(site)
+            let done = DispatchSemaphore(value: 0)
+            for _ in 0..<3 {
+                _ = try client.start(.get(entityType: "node", id: "1")) { _ in done.signal() }
+                XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+            }
+            XCTAssertEqual(MockAsyncTests.mockThreads(), 1, "the client answers on its thread")
+        }()
+        // The answering thread lets go of its last job as it ends.
+        for _ in 0..<200 where weakSite != nil || MockAsyncTests.mockThreads() > 0 { usleep(10_000) }
+        XCTAssertNil(weakSite, "the site is freed with its client")
+        XCTAssertEqual(MockAsyncTests.mockThreads(), 0, "the thread ends with the client")
+    }
+
+    /// A mock transport shut down twice (a client's last copy and its session both do it) joins
+    /// its thread once: a second join of an ended thread is undefined (the TSan run of this suite
+    /// stopped at it once mock clients were freed).
+    func testShuttingAMockTransportDownTwiceJoinsItsThreadOnce() {
+        let transport = stubbedSite().transport
+        let answered = DispatchSemaphore(value: 0)
+        let request = HTTPRequest(method: "GET", url: "http://mock.invalid/node/1?_format=json")
+        _ = transport.start?(request) { _ in answered.signal() }
+        XCTAssertEqual(answered.wait(timeout: .now() + 10), .success)
+        transport.shutdown()
+        transport.shutdown()
+        XCTAssertEqual(MockAsyncTests.mockThreadsAfterAWhile(), 0)
+    }
 }

@@ -61,6 +61,9 @@ final class MockAnswerer: @unchecked Sendable {
     func stop() {
         let thread = state.withLock { state -> pthread_t? in
             state.stopped = true
+            // Joined once, however often stop() runs (a client's last copy and its session
+            // both shut its transport down): a second join of an ended thread is undefined.
+            defer { state.thread = nil }
             return state.thread
         }
         wake.signal()

@@ -424,7 +424,7 @@ def cases(s, quick, pin):
     UNPINNED_BPY = [PY, os.path.join(BENCH, "bench_py.py")]
     node = "/node/1?_format=json"
     q = quick
-    reps = 3 if q else 7
+    reps = 3 if q else 11
     py_reps = 3 if q else 5
     # Busy polling is off by default; rows that turn it on say so.
     BUSY = {"BENCH_BUSY_POLL_US": "50"}

@@ -18,6 +18,7 @@
 #include <drupalsdk.h>
 
 static int failures;
+static const char *const node_ids[] = {"1", "2", "3", "4", "5"};  /* the fake's seeded articles */
 
 static void check(const char *what, drupal_code code, drupal_code expected) {
     if (code != expected) {
@@ -55,7 +56,6 @@ static void on_get(drupal_code code, drupal_response *response, void *userdata) 
 }
 
 static void start_next(chain *c) {
-    static const char *const ids[] = {"1", "2", "3", "4", "5"};
     pthread_mutex_lock(&c->lock);
     if (c->left == 0) {
         if (c->running == 0) pthread_cond_signal(&c->done);
@@ -65,7 +65,7 @@ static void start_next(chain *c) {
     int n = c->left--;
     c->running++;
     pthread_mutex_unlock(&c->lock);
-    if (drupal_entity_get(NULL, c->client, "node", ids[n % 5], on_get, c) != DRUPAL_OK) {
+    if (drupal_entity_get(NULL, c->client, "node", node_ids[n % 5], on_get, c) != DRUPAL_OK) {
         pthread_mutex_lock(&c->lock);
         c->failed++;
         c->running--;
@@ -88,11 +88,10 @@ static void async_gets(drupal_client *client, int total, int in_flight) {
 }
 
 static void reads(drupal_client *client, int rounds) {
-    static const char *const ids[] = {"1", "2", "3", "4", "5"};
     static const char *const page1[] = {"page", "1", NULL};
     drupal_response *r = NULL;
     for (int i = 0; i < rounds; i++) {
-        sync_call("GET node", drupal_entity_get_sync(&r, client, "node", ids[i % 5]), &r, DRUPAL_OK);
+        sync_call("GET node", drupal_entity_get_sync(&r, client, "node", node_ids[i % 5]), &r, DRUPAL_OK);
         if (i % 10 == 0) {
             sync_call("view", drupal_view_sync(&r, client, "/api/articles", page1), &r, DRUPAL_OK);
             sync_call("GET term", drupal_entity_get_sync(&r, client, "taxonomy_term", "1"), &r, DRUPAL_OK);

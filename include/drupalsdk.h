@@ -178,7 +178,8 @@ typedef struct drupal_client_options {
     int http2;
     /* Version 4: */
     /* The proxy of every request. NULL = from the environment, as curl: https_proxy (or
-     * HTTPS_PROXY) for https, http_proxy for http, no_proxy for hosts reached directly. "" = no
+     * HTTPS_PROXY) for https, http_proxy for http, no_proxy for hosts reached directly (a
+     * client made while none of them was set uses no proxy, even if one is set later). "" = no
      * proxy, whatever the environment says. Else a proxy URL: http://, https://, socks4://,
      * socks4a://, socks5:// or socks5h:// (the proxy resolves host names), with the proxy's
      * credentials if it needs them ("http://user:pass@proxy:3128"; never logged or quoted in an

@@ -1,6 +1,6 @@
 """Proxies: like curl, the library takes its proxy from the environment (``http_proxy``,
-``https_proxy``, ``no_proxy``), read by libcurl at each request, unless the ``proxy`` option names
-one (or ``""``, none). Over loopback, through a small forwarding proxy that records the request
+``https_proxy``, ``no_proxy``), looked at when a client is made, unless the ``proxy`` option
+names one (or ``""``, none). Over loopback, through a small forwarding proxy that records the request
 targets it was asked for."""
 import socket
 import subprocess
@@ -85,6 +85,17 @@ def test_no_proxy_sends_the_site_direct(server, proxy, monkeypatch):
     with drupalsdk.Client(server.base_url, timeout=20) as client:
         assert client.get("node", "1")["nid"][0]["value"] == 1
     assert proxy.targets == []
+
+
+def test_a_client_made_without_proxy_variables_ignores_one_set_later(server, monkeypatch):
+    # The environment is read when the client is made (libcurl would read it at every request).
+    for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+                 "no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    with drupalsdk.Client(server.base_url, timeout=20, retries=0) as client:
+        monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")   # nothing listens there
+        assert client.get("node", "1")["nid"][0]["value"] == 1
+        assert client.request("GET", "/node/2").status == 200
 
 
 def test_the_proxy_option_wins_over_the_environment(server, monkeypatch):

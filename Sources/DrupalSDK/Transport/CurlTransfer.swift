@@ -101,8 +101,12 @@ final class CurlTransfer: @unchecked Sendable {
         // libcurl's default is HTTP/2 over TLS when the server offers it (CURL_HTTP_VERSION_2TLS).
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
                                        Int(options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
-        // Unset, libcurl reads the proxy environment variables; "" turns them off.
-        if let proxy = options.proxy { _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROXY, proxy) }
+        // Unset, libcurl reads the proxy environment variables at each request; "" turns them
+        // off, as it is when the environment had none (ProxyEnvironment).
+        if let proxy = options.proxy ?? (options.proxyEnvironment.namesProxy ? nil : "") {
+            _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROXY, proxy)
+        }
+        if !options.proxyEnvironment.namesNoProxy { _ = shim_curl_easy_setopt_str(easy, CURLOPT_NOPROXY, "") }
         // Redirects are never followed here: the client follows them itself (see
         // LiveSession+Redirects), deciding what each hop may carry.
         _ = shim_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodySize))

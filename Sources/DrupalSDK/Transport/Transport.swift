@@ -85,13 +85,17 @@ public struct TransportOptions: Sendable {
     public var http2: Bool = true
     /// The proxy of every request. nil (the default) takes it from the environment, as curl does:
     /// `https_proxy` (or `HTTPS_PROXY`) for https, `http_proxy` for http, `no_proxy` for hosts
-    /// reached directly. "" uses none, whatever the environment says. Else a proxy URL:
+    /// reached directly (read when the transport is made: one made while none of them was set
+    /// uses no proxy, even if one is set later). "" uses none, whatever the environment says. Else a proxy URL:
     /// `http://`, `https://`, `socks4://`, `socks4a://`, `socks5://` or `socks5h://` (the proxy
     /// resolves host names), with the proxy's credentials if it needs them
     /// (`http://user:pass@proxy:3128`: never logged or quoted in an error). `no_proxy` still
     /// applies. An https proxy is verified as the site is (`verifyTLS`, `caBundlePath`). An https
     /// site's traffic stays encrypted through it; an http one's is seen whole.
     public var proxy: String?
+    /// The proxy variables of the environment, as read when the transport was made (by
+    /// `Transport.curl`; until then libcurl is left to read them).
+    var proxyEnvironment = ProxyEnvironment()
 
     /// The most `maxConnections` and `busyPollMicroseconds` accept (a second of spinning is
     /// already absurd; more connections than this is a mistake, not a pool).
@@ -117,6 +121,8 @@ extension Transport {
     /// of multi handles that blocking callers drive themselves. Connections are kept alive.
     /// Throws `.noMemory` when libcurl cannot start.
     public static func curl(_ options: TransportOptions = TransportOptions()) throws -> Transport {
+        var options = options
+        options.proxyEnvironment = .read()
         guard let engine = CurlEngine(options: options) else {
             throw DrupalError(.noMemory, "libcurl could not make a multi handle (out of memory)")
         }

@@ -76,7 +76,8 @@ class _ClientBase(Managed, Hooks):
             http2: HTTP/2 over https when the server offers it (default True): requests in flight
                 share one connection. False: HTTP/1.1 only.
             proxy: the proxy of every request (default: the environment's, as curl reads it:
-                ``https_proxy``, ``http_proxy``, ``no_proxy``). ``""``: none, whatever the
+                ``https_proxy``, ``http_proxy``, ``no_proxy``; a client made while none of them
+                is set uses no proxy, even if one is set later). ``""``: none, whatever the
                 environment says. Else a URL, ``http://``, ``https://``, ``socks4://``,
                 ``socks4a://``, ``socks5://`` or ``socks5h://``, with the proxy's credentials if it
                 needs them (never logged or shown in errors); ``no_proxy`` still applies. An https

@@ -18,8 +18,9 @@ extension CurlEngine {
             resume(transfer, with: .failure(DrupalError(.noMemory, "curl_easy_init failed")))
             return
         }
+        let dnsCacheTimeout = dnsCachePruning.timeout(startingAt: monotonicNanoseconds())
         if let error = transfer.configure(handle, options: options, userAgentLine: userAgentLine,
-                                             plainHeaders: plainHeaders) {
+                                             plainHeaders: plainHeaders, dnsCacheTimeout: dnsCacheTimeout) {
             recycle(transfer)
             resume(transfer, with: .failure(error))
             return
@@ -80,9 +81,9 @@ extension CurlEngine {
     private func recycle(_ transfer: CurlTransfer) {
         guard var handle = transfer.handle else { return }
         // A plain GET changed only per-request options, which the next transfer sets again.
-        handle.configured = transfer.leavesHandleClean
+        let clean = transfer.leavesHandleClean
         transfer.releaseResources()
-        if !handle.configured { curl_easy_reset(handle.easy) }
+        if clean { handle.configured = true } else { handle.reset() }
         idleHandles.append(handle)
     }
 

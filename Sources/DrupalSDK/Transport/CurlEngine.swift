@@ -40,6 +40,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) var idleHandles: [EasyHandle] = []
     /// Whether blocking calls on this engine busy-poll (see `BusyPollBudget`).
     var busyPollBudget = BusyPollBudget()
+    /// Which transfers let libcurl prune the multi handle's DNS cache.
+    @exclusivity(unchecked) var dnsCachePruning = DNSCachePruning()
     /// "User-Agent: ..." as sent, checked once (nil when there is none to send).
     let userAgentLine: String?
     /// The header list of GETs without headers of their own, shared by all of them (nil when

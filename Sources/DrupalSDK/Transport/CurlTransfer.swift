@@ -58,9 +58,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// when the handle lacks them (new or reset). The request is as the client built and checked
     /// it; an error comes back only when libcurl cannot take it (out of memory, not http(s)).
     func configure(_ handle: EasyHandle, options: TransportOptions, userAgentLine: String?,
-                   plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
+                   plainHeaders: UnsafeMutablePointer<curl_slist>?, dnsCacheTimeout: Int) -> DrupalError? {
         self.handle = handle
         let easy = handle.easy
+        if handle.dnsCacheTimeout != dnsCacheTimeout {
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_DNS_CACHE_TIMEOUT, dnsCacheTimeout)
+            self.handle?.dnsCacheTimeout = dnsCacheTimeout
+        }
         let url = request.url
         let isHTTPS = url.hasUTF8Prefix("https://")
         guard isHTTPS || url.hasUTF8Prefix("http://") else {

@@ -13,6 +13,9 @@ struct EasyHandle {
     let errorBuffer: UnsafeMutablePointer<CChar>
     /// Whether the fixed options (timeouts, TLS, callbacks, error buffer) are still set.
     var configured = false
+    /// The CURLOPT_DNS_CACHE_TIMEOUT the handle has (see `DNSCachePruning`), so it is set only
+    /// when it changes.
+    var dnsCacheTimeout = DNSCachePruning.timeoutSeconds
 
     /// Nil only when libcurl is out of memory.
     static func make() -> EasyHandle? {
@@ -23,6 +26,13 @@ struct EasyHandle {
     }
 
     var errorMessage: String { String(cString: errorBuffer) }
+
+    /// Back to libcurl's defaults: every option is to be set again.
+    mutating func reset() {
+        curl_easy_reset(easy)
+        configured = false
+        dnsCacheTimeout = DNSCachePruning.timeoutSeconds
+    }
 
     func destroy() {
         curl_easy_cleanup(easy)

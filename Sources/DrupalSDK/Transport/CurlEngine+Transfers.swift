@@ -55,7 +55,7 @@ extension CurlEngine {
             _ = shim_curl_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &privatePointer)
             curl_multi_remove_handle(multi, easy)
             guard let privatePointer else { continue }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(privatePointer).takeUnretainedValue()
+            let transfer = CurlTransfer.inSlot(privatePointer).takeUnretainedValue()
             removeActive(transfer)
             let result = outcome(of: transfer, easy: easy, code: code)
             recycle(transfer)

@@ -70,15 +70,16 @@ final class CurlTransfer: @unchecked Sendable {
         guard isHTTPS || url.hasUTF8Prefix("http://") else {
             return .invalidArgument("only http and https URLs are supported: \(Redaction.redactURL(url))")
         }
-        let unmanaged = Unmanaged.passUnretained(self).toOpaque()
+        handle.transferSlot.pointee = Unmanaged.passUnretained(self).toOpaque()
         // withCString: passing a String where C wants a pointer copies it into a new array first.
         _ = url.withCString { shim_curl_easy_setopt_str(easy, CURLOPT_URL, $0) }
-        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, unmanaged)
-        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, unmanaged)
-        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, unmanaged)
         // HTTP/2 (https only): wait for a connection being set up rather than open another, so
         // that transfers started together multiplex on one connection.
-        if options.http2 { _ = shim_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isHTTPS ? 1 : 0) }
+        let pipeWait = options.http2 && isHTTPS
+        if handle.pipeWait != pipeWait {
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, pipeWait ? 1 : 0)
+            self.handle?.pipeWait = pipeWait
+        }
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         configureMethodAndBody(easy)
         if let error = configureStreams(easy) { return error }
@@ -88,6 +89,9 @@ final class CurlTransfer: @unchecked Sendable {
     private static func configureFixedOptions(_ handle: EasyHandle, options: TransportOptions, maxBodySize: Int) {
         let easy = handle.easy
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer)
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_PRIVATE, handle.transferSlot)
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, handle.transferSlot)
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, handle.transferSlot)
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout))
@@ -122,7 +126,8 @@ final class CurlTransfer: @unchecked Sendable {
         // The client checked the method (an upper-case token) before the request got here.
         let method = request.method
         switch method {
-        case "GET": _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        // A handle comes new, reset, or from a plain GET (`leavesHandleClean`): already a GET.
+        case "GET": break
         case "HEAD": _ = shim_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
         case "POST": _ = shim_curl_easy_setopt_long(easy, CURLOPT_POST, 1)
         default: _ = method.withCString { shim_curl_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, $0) }
@@ -180,6 +185,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Releases the header list; the easy handle goes back to the engine's pool.
     func releaseResources() {
+        handle?.transferSlot.pointee = nil
         closeUpload()
         curl_slist_free_all(headerList)
         headerList = nil
@@ -229,6 +235,12 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// libcurl's detail of a failure; read before the handle goes back to the pool.
     var curlErrorMessage: String { handle?.errorMessage ?? "" }
+
+    /// The transfer an easy handle's `transferSlot` (libcurl's callback data) holds: only read
+    /// while the transfer runs, when the slot is set.
+    static func inSlot(_ slot: UnsafeMutableRawPointer) -> Unmanaged<CurlTransfer> {
+        Unmanaged.fromOpaque(slot.load(as: UnsafeMutableRawPointer.self))
+    }
 }
 
 /// Seconds as libcurl's milliseconds: NaN and negatives are 0 (none), and the longest is what
@@ -245,7 +257,7 @@ private let curlWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, In
     let length = size * count
     guard length > 0, let data else { return length }
     // The engine holds the transfer while libcurl runs it: no retain and release per call.
-    return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+    return CurlTransfer.inSlot(userdata)._withUnsafeGuaranteedRef {
         $0.appendBody(UnsafeRawBufferPointer(start: data, count: length))
     } ? length : 0
 }
@@ -255,7 +267,7 @@ private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, 
     guard let userdata else { return 0 }
     let length = size * count
     guard length > 0, let data else { return length }
-    return Unmanaged<CurlTransfer>.fromOpaque(userdata)._withUnsafeGuaranteedRef {
+    return CurlTransfer.inSlot(userdata)._withUnsafeGuaranteedRef {
         $0.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
     } ? length : 0
 }

@@ -153,7 +153,10 @@ final class CurlTransfer: @unchecked Sendable {
     private func configureHeaders(_ easy: UnsafeMutableRawPointer, userAgentLine: String?,
                                   plainHeaders: UnsafeMutablePointer<curl_slist>?) -> DrupalError? {
         if request.headers.count == 0 && request.method == "GET" && (plainHeaders != nil || userAgentLine == nil) {
-            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(plainHeaders))
+            if handle?.hasPlainHeaders != true {
+                _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(plainHeaders))
+                handle?.hasPlainHeaders = true
+            }
             return nil
         }
         var list: UnsafeMutablePointer<curl_slist>? = nil
@@ -180,6 +183,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         headerList = list
         _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+        handle?.hasPlainHeaders = false
         return nil
     }
 

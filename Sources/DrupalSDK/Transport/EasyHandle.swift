@@ -23,6 +23,9 @@ struct EasyHandle {
     var dnsCacheTimeout = DNSCachePruning.timeoutSeconds
     /// The CURLOPT_PIPEWAIT the handle has (libcurl's default is off).
     var pipeWait = false
+    /// Whether its CURLOPT_HTTPHEADER is the engine's list for plain GETs (the engine's for its
+    /// life), so the next plain GET need not set it again.
+    var hasPlainHeaders = false
 
     /// Nil only when libcurl is out of memory.
     static func make() -> EasyHandle? {
@@ -42,6 +45,7 @@ struct EasyHandle {
         configured = false
         dnsCacheTimeout = DNSCachePruning.timeoutSeconds
         pipeWait = false
+        hasPlainHeaders = false
     }
 
     func destroy() {

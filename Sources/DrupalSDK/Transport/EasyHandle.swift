@@ -18,14 +18,13 @@ struct EasyHandle {
     let transferSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// Whether the fixed options (timeouts, TLS, callbacks, error buffer) are still set.
     var configured = false
-    /// The CURLOPT_DNS_CACHE_TIMEOUT the handle has (see `DNSCachePruning`), so it is set only
-    /// when it changes.
-    var dnsCacheTimeout = DNSCachePruning.timeoutSeconds
-    /// The CURLOPT_PIPEWAIT the handle has (libcurl's default is off).
-    var pipeWait = false
-    /// Whether its CURLOPT_HTTPHEADER is the engine's list for plain GETs (the engine's for its
-    /// life), so the next plain GET need not set it again.
-    var hasPlainHeaders = false
+    // Per-request options the handle has now (libcurl's defaults after a reset), so that the
+    // setters below call libcurl only when one changes.
+    private var dnsCacheTimeout = DNSCachePruning.timeoutSeconds
+    private var pipeWait = false
+    /// Whether its CURLOPT_HTTPHEADER is the engine's list for plain GETs (the same list for the
+    /// engine's life).
+    private var hasSharedHeaders = false
 
     /// Nil only when libcurl is out of memory.
     static func make() -> EasyHandle? {
@@ -45,7 +44,29 @@ struct EasyHandle {
         configured = false
         dnsCacheTimeout = DNSCachePruning.timeoutSeconds
         pipeWait = false
-        hasPlainHeaders = false
+        hasSharedHeaders = false
+    }
+
+    /// CURLOPT_DNS_CACHE_TIMEOUT, in seconds (see `DNSCachePruning`).
+    mutating func setDNSCacheTimeout(_ seconds: Int) {
+        guard seconds != dnsCacheTimeout else { return }
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_DNS_CACHE_TIMEOUT, seconds)
+        dnsCacheTimeout = seconds
+    }
+
+    /// CURLOPT_PIPEWAIT.
+    mutating func setPipeWait(_ on: Bool) {
+        guard on != pipeWait else { return }
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, on ? 1 : 0)
+        pipeWait = on
+    }
+
+    /// CURLOPT_HTTPHEADER: the engine's list for plain GETs (`shared`: set again only after the
+    /// handle carried another), or a transfer's own list (set every time).
+    mutating func setHeaders(_ list: UnsafeMutablePointer<curl_slist>?, shared: Bool) {
+        guard !(shared && hasSharedHeaders) else { return }
+        _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+        hasSharedHeaders = shared
     }
 
     func destroy() {

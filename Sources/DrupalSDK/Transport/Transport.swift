@@ -86,9 +86,9 @@ public struct TransportOptions: Sendable {
     /// The proxy of every request. nil (the default) takes it from the environment, as curl does:
     /// `https_proxy` (or `HTTPS_PROXY`) for https, `http_proxy` for http, `no_proxy` for hosts
     /// reached directly (read when the transport is made: one made while none of them was set
-    /// uses no proxy, even if one is set later). "" uses none, whatever the environment says. Else a proxy URL:
-    /// `http://`, `https://`, `socks4://`, `socks4a://`, `socks5://` or `socks5h://` (the proxy
-    /// resolves host names), with the proxy's credentials if it needs them
+    /// uses no proxy, even if one is set later). "" uses none, whatever the environment says.
+    /// Else a proxy URL: `http://`, `https://`, `socks4://`, `socks4a://`, `socks5://` or
+    /// `socks5h://` (the proxy resolves host names), with the proxy's credentials if it needs them
     /// (`http://user:pass@proxy:3128`: never logged or quoted in an error). `no_proxy` still
     /// applies. An https proxy is verified as the site is (`verifyTLS`, `caBundlePath`). An https
     /// site's traffic stays encrypted through it; an http one's is seen whole.

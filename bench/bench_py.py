@@ -7,6 +7,7 @@ BENCH_BUSY_POLL_US, BENCH_CA_FILE and BENCH_HTTP2 (see client_options).
 
     bench_py.py seq-http-client URL N WARM [parse]
     bench_py.py seq-requests    URL N WARM [parse]
+    bench_py.py seq-curl-ctypes URL N WARM           libcurl through ctypes + the C JSON scanner (floor)
     bench_py.py seq-binding     BASE N WARM          Client.get("node", "1") -> dict (parsed)
     bench_py.py seq-binding-raw BASE N WARM          Client.request("GET", "/node/1") -> Response bytes
     bench_py.py aiohttp         URL N WARM INFLIGHT [parse]
@@ -130,6 +131,44 @@ def seq_requests(url, n, warm, parse=False):
         if r.status_code != 200:
             raise SystemExit(f"status {r.status_code}")
         return r.json() if parse else r.content
+    result("rps", timed_loop(one, n, warm))
+
+
+def seq_curl_ctypes(url, n, warm):
+    """The floor under any ctypes binding that answers with a dict: one reused libcurl easy
+    handle called through ctypes, the body written by libc's fwrite into a fixed buffer (no
+    Python per chunk), the status read, and the body decoded by the json module's C scanner, as
+    the binding decodes it. No Drupal logic, no Swift, no error mapping."""
+    curl = ctypes.CDLL("libcurl.so.4")
+    libc = ctypes.CDLL(None)
+    curl.curl_easy_init.restype = ctypes.c_void_p
+    libc.fmemopen.restype = ctypes.c_void_p
+    libc.fmemopen.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+    for name in ("fflush", "ftell", "rewind"):
+        getattr(libc, name).argtypes = [ctypes.c_void_p]
+    libc.ftell.restype = ctypes.c_long
+    perform, getinfo = curl.curl_easy_perform, curl.curl_easy_getinfo
+    perform.argtypes = [ctypes.c_void_p]
+    fflush, ftell, rewind, string_at = libc.fflush, libc.ftell, libc.rewind, ctypes.string_at
+    buf = ctypes.create_string_buffer(1 << 20)
+    out = libc.fmemopen(buf, len(buf), b"w")
+    easy = curl.curl_easy_init()
+    CURLOPT_URL, CURLOPT_WRITEDATA, CURLINFO_RESPONSE_CODE = 10002, 10001, 0x200002
+    curl.curl_easy_setopt(ctypes.c_void_p(easy), CURLOPT_URL, url.encode())
+    curl.curl_easy_setopt(ctypes.c_void_p(easy), CURLOPT_WRITEDATA, ctypes.c_void_p(out))
+    status = ctypes.c_long()
+    status_ref, easy_arg = ctypes.byref(status), ctypes.c_void_p(easy)
+    scan = json.JSONDecoder().scan_once
+
+    def one():
+        rewind(out)
+        if perform(easy) != 0:
+            raise SystemExit("curl_easy_perform failed")
+        fflush(out)
+        getinfo(easy_arg, CURLINFO_RESPONSE_CODE, status_ref)
+        if status.value != 200:
+            raise SystemExit(f"status {status.value}")
+        return scan(string_at(buf, ftell(out)).decode("utf-8"), 0)[0]
     result("rps", timed_loop(one, n, warm))
 
 
@@ -325,6 +364,8 @@ def main(argv):
         seq_http_client(args[0], int(args[1]), int(args[2]), parse)
     elif mode == "seq-requests":
         seq_requests(args[0], int(args[1]), int(args[2]), parse)
+    elif mode == "seq-curl-ctypes":
+        seq_curl_ctypes(args[0], int(args[1]), int(args[2]))
     elif mode == "seq-binding":
         seq_binding(args[0], int(args[1]), int(args[2]))
     elif mode == "seq-binding-raw":

@@ -63,12 +63,8 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     }
     if options.connect_timeout > 0 { transport.connectTimeout = options.connect_timeout }
     if options.timeout > 0 { transport.timeout = options.timeout }
-    if let agent = try CInput.optionalString(options.user_agent, "options.user_agent") {
-        if agent.utf8.contains(where: { $0 < 0x20 }) {
-            throw DrupalError(.invalidArgument, "options.user_agent contains control characters")
-        }
-        transport.userAgent = agent
-    }
+    // Checked by the client it configures, as a Swift caller's would be (HeaderSafety).
+    if let agent = try CInput.optionalString(options.user_agent, "options.user_agent") { transport.userAgent = agent }
     transport.caBundlePath = try CInput.optionalString(options.ca_bundle, "options.ca_bundle")
     transport.verifyTLS = options.verify_tls != 0
     if options.max_body_size > 0 { transport.maxBodySize = Int(options.max_body_size) }

@@ -163,6 +163,19 @@ def test_invalid_argument_for_client_options():
         drupalsdk.Client("http://example.com", user_agent="bad\nagent")
 
 
+def test_user_agent_follows_the_core_header_rule(server, base_url):
+    """The C layer refused every control byte in a User-Agent, a stricter rule than the core
+    applies to a Swift caller's and to every other header: a horizontal tab, which HTTP allows
+    in a field value, failed here and nowhere else. The core's rule (no CR, LF or NUL) decides."""
+    with drupalsdk.Client(base_url, user_agent="importer\t2.0") as c:
+        c.get("node", "1")
+    headers = server.control("GET", "/__fake/last-request")["headers"]
+    assert [value for name, value in headers if name.lower() == "user-agent"] == ["importer\t2.0"]
+    with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
+        drupalsdk.Client(base_url, user_agent="bad\ragent")
+    assert "User-Agent" in str(caught.value) and "bad" not in str(caught.value)
+
+
 def test_invalid_argument_for_bodies_and_auth(client):
     with pytest.raises(drupalsdk.InvalidArgumentError):
         client.create("node", b"{not json")

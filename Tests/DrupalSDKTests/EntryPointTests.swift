@@ -53,6 +53,24 @@ final class EntryPointTests: FakeDrupalTestCase {
         XCTAssertThrowsError(try makeClient { $0.transport.userAgent = "bad\r\nX-Injected: 1" })
     }
 
+    /// The transport checks the options it uses, whoever makes it: one made directly took a
+    /// User-Agent that could smuggle a header and dropped it silently, and took any proxy string.
+    func testTheCurlTransportRefusesAnAgentOrProxyItCannotUse() {
+        var options = TransportOptions()
+        options.userAgent = "bad\r\nX-Injected: 1"
+        XCTAssertThrowsError(try Transport.curl(options)) { error in
+            XCTAssertEqual((error as? DrupalError)?.code, .invalidArgument)
+        }
+        options.userAgent = "importer\t2.0"   // a tab is allowed in a field value
+        options.proxy = "ftp://user:s3cret@proxy.example"
+        XCTAssertThrowsError(try Transport.curl(options)) { error in
+            XCTAssertEqual((error as? DrupalError)?.code, .invalidArgument)
+            XCTAssertFalse("\(error)".contains("s3cret"))
+        }
+        options.proxy = ""
+        XCTAssertNoThrow(try Transport.curl(options).shutdown())
+    }
+
     /// libcurl asks "Expect: 100-continue" before a body over 1 MB (a round trip, and servers that
     /// never answer it stall the upload a second); the client turns it off for requests with a
     /// body, and requests without one never need it.

@@ -59,13 +59,9 @@ final class LiveSession: Sendable {
         self.basePath = site.path == "/" ? "" : site.path
         try configuration.authentication.validate()
         try configuration.defaultHeaders.validate()
+        try configuration.transport.validate()   // a mock's too: its options mean what a live one's do
         for (type, path) in configuration.entityPaths where EntityPath.core[type] != path {
             try path.validate(entityType: type)
-        }
-        try ProxyOption.validate(configuration.transport.proxy)
-        let agent = configuration.transport.userAgent
-        if !agent.isEmpty, let problem = HeaderSafety.problem(name: "User-Agent", value: agent) {
-            throw DrupalError.invalidArgument(problem)
         }
         self.configuration = configuration
         self.transport = transport

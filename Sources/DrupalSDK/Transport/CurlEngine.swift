@@ -52,10 +52,8 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     init?(options: TransportOptions) {
         _ = curlGlobalInit
         self.options = options
-        // A User-Agent that could smuggle a header is not sent (clients refuse one at creation).
-        let agent = options.userAgent
-        userAgentLine = agent.isEmpty || HeaderSafety.problem(name: "User-Agent", value: agent) != nil
-            ? nil : "User-Agent: \(agent)"
+        // Transport.curl refused a User-Agent that could smuggle a header.
+        userAgentLine = options.userAgent.isEmpty ? nil : "User-Agent: \(options.userAgent)"
         guard let multi = curl_multi_init() else { return nil }
         // A fixed pool: libcurl's default (4 per transfer currently added) shrinks as a window of
         // requests drains and closes connections that the next batch opens again.

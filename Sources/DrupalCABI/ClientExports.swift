@@ -52,31 +52,22 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     withUnsafeMutableBytes(of: &options) { bytes in
         bytes.baseAddress!.copyMemory(from: UnsafeRawPointer(pointer), byteCount: optionsSize(version))
     }
+    // 0 keeps a default; any other number goes to the client, which checks its range
+    // (TransportOptions.validate) as it does a Swift caller's.
     var transport = configuration.transport
-    guard options.connect_timeout >= 0, options.timeout >= 0,
-          options.connect_timeout <= TransportOptions.maxTimeout, options.timeout <= TransportOptions.maxTimeout else {
-        throw DrupalError(.invalidArgument, "timeouts must be from 0 to \(Int(TransportOptions.maxTimeout)) seconds")
-    }
     // size_t arrives as Int: one above Int.max is negative.
     guard options.max_body_size >= 0 else {
         throw DrupalError(.invalidArgument, "options.max_body_size is larger than any buffer can be")
     }
-    if options.connect_timeout > 0 { transport.connectTimeout = options.connect_timeout }
-    if options.timeout > 0 { transport.timeout = options.timeout }
+    if options.connect_timeout != 0 { transport.connectTimeout = options.connect_timeout }
+    if options.timeout != 0 { transport.timeout = options.timeout }
     // Checked by the client it configures, as a Swift caller's would be (HeaderSafety).
     if let agent = try CInput.optionalString(options.user_agent, "options.user_agent") { transport.userAgent = agent }
     transport.caBundlePath = try CInput.optionalString(options.ca_bundle, "options.ca_bundle")
     transport.verifyTLS = options.verify_tls != 0
     if options.max_body_size > 0 { transport.maxBodySize = Int(options.max_body_size) }
     transport.followRedirects = options.follow_redirects != 0
-    guard options.max_connections >= 0, Int(options.max_connections) <= TransportOptions.maxMaxConnections else {
-        throw DrupalError(.invalidArgument, "options.max_connections must be from 0 to \(TransportOptions.maxMaxConnections)")
-    }
-    if options.max_connections > 0 { transport.maxConnections = Int(options.max_connections) }
-    guard options.busy_poll_us >= 0, Int(options.busy_poll_us) <= TransportOptions.maxBusyPollMicroseconds else {
-        throw DrupalError(.invalidArgument,
-                          "options.busy_poll_us must be from 0 to \(TransportOptions.maxBusyPollMicroseconds)")
-    }
+    if options.max_connections != 0 { transport.maxConnections = Int(options.max_connections) }
     transport.busyPollMicroseconds = Int(options.busy_poll_us)
     guard options.http2 == 0 || options.http2 == -1 else {
         throw DrupalError(.invalidArgument, "options.http2 must be 0 (HTTP/2 over https when offered) or -1 (off)")

@@ -71,6 +71,37 @@ final class EntryPointTests: FakeDrupalTestCase {
         XCTAssertNoThrow(try Transport.curl(options).shutdown())
     }
 
+    /// Numbers out of range were taken and bent: a negative or NaN timeout meant none at all, a
+    /// pool of 0 or a million became 1 or 10,000, a body limit of 0 refused every body. A Swift
+    /// caller now gets the error a C or Python caller got.
+    func testOptionsOutOfRangeAreRefusedWhenTheClientIsMade() async throws {
+        let bad: [(String, (inout TransportOptions) -> Void)] = [
+            ("timeout -1", { $0.timeout = -1 }), ("timeout NaN", { $0.timeout = .nan }),
+            ("connect timeout", { $0.connectTimeout = TransportOptions.maxTimeout + 1 }),
+            ("body limit 0", { $0.maxBodySize = 0 }), ("pool 0", { $0.maxConnections = 0 }),
+            ("pool", { $0.maxConnections = TransportOptions.maxMaxConnections + 1 }),
+            ("busy poll -1", { $0.busyPollMicroseconds = -1 }),
+            ("busy poll", { $0.busyPollMicroseconds = TransportOptions.maxBusyPollMicroseconds + 1 }),
+        ]
+        for (what, change) in bad {
+            XCTAssertThrowsError(try makeClient { change(&$0.transport) }, what) { error in
+                XCTAssertEqual((error as? DrupalError)?.code, .invalidArgument, what)
+            }
+            var configuration = DrupalClient.Configuration()
+            change(&configuration.transport)
+            let mockError = await expectError { try await DrupalClient.mock(configuration: configuration).get("node", "1") }
+            XCTAssertEqual(mockError?.code, .invalidArgument, "the mock refuses \(what) too")
+        }
+        let client = try makeClient {
+            $0.transport.timeout = 0   // no limit
+            $0.transport.connectTimeout = 0
+            $0.transport.maxConnections = 1
+            $0.transport.busyPollMicroseconds = TransportOptions.maxBusyPollMicroseconds
+        }
+        let node = try await client.get("node", "1")
+        XCTAssertEqual(node.status, 200)
+    }
+
     /// libcurl asks "Expect: 100-continue" before a body over 1 MB (a round trip, and servers that
     /// never answer it stall the upload a second); the client turns it off for requests with a
     /// body, and requests without one never need it.

@@ -57,8 +57,7 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         guard let multi = curl_multi_init() else { return nil }
         // A fixed pool: libcurl's default (4 per transfer currently added) shrinks as a window of
         // requests drains and closes connections that the next batch opens again.
-        _ = shim_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS,
-                                        max(1, min(options.maxConnections, TransportOptions.maxMaxConnections)))
+        _ = shim_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, options.maxConnections)   // checked (validate)
         // Without it (out of memory) plain GETs build their own header list.
         plainHeaders = userAgentLine.map { curl_slist_append(nil, $0) } ?? nil
         self.multi = multi

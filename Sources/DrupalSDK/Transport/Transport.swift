@@ -51,15 +51,17 @@ public struct Transport: Sendable {
 
 /// Settings of the HTTP layer.
 public struct TransportOptions: Sendable {
-    /// Seconds to establish a connection (TCP and TLS).
+    /// Seconds to establish a connection (TCP and TLS); 0 is libcurl's default, 300. Both
+    /// timeouts are from 0 to `maxTimeout`: a client refuses others (a negative or NaN one
+    /// would mean no limit) when it is made.
     public var connectTimeout: Double = 10
-    /// Seconds for a whole request, from start to the last byte of the body.
+    /// Seconds for a whole request, from start to the last byte of the body; 0: no limit.
     public var timeout: Double = 60
     /// Verify the server's TLS certificate and host name. Keep it on outside tests.
     public var verifyTLS: Bool = true
     /// A PEM file of CA certificates to trust instead of the system's.
     public var caBundlePath: String?
-    /// Larger response bodies fail with `.tooLarge` instead of growing without bound.
+    /// Larger response bodies fail with `.tooLarge` instead of growing without bound (at least 1).
     public var maxBodySize: Int = 64 * 1024 * 1024
     public var userAgent: String = "drupalsdk/\(DrupalSDKVersion.string)"
     /// Follow 3xx redirects (at most 5, http and https only; the client does it, not the
@@ -71,13 +73,13 @@ public struct TransportOptions: Sendable {
     /// spin its caller's core. On, a fast server's answer is read without a sleep and a thread
     /// wake-up (more requests per second from one thread) for up to this much CPU per wait; after
     /// a wait that ran out, the next 8 sleep at once, so a slow site costs at most one window per
-    /// 9 requests.
+    /// 9 requests. From 0 to `maxBusyPollMicroseconds`.
     public var busyPollMicroseconds: Int = 0
     /// Idle connections each of the client's libcurl multi handles keeps open for reuse
     /// (CURLMOPT_MAXCONNECTS). libcurl's own default is 4 per transfer currently added, so a
     /// window of requests that empties between batches closed connections it would open again a
     /// moment later (a TCP and, on https, a TLS handshake each). Keep it at least the number of
-    /// requests you keep in flight.
+    /// requests you keep in flight (1 to `maxMaxConnections`).
     public var maxConnections: Int = 64
     /// HTTP/2 over https when the server offers it (ALPN): many requests in flight share one
     /// connection (transfers started while it is being set up wait for it, CURLOPT_PIPEWAIT).

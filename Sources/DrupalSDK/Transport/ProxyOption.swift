@@ -1,5 +1,6 @@
-/// The `proxy` transport option, checked when the transport is made (so when a client is): libcurl takes nearly anything
-/// (a bare host, an unknown scheme) and would fail only at the first request, with less to say.
+/// The `proxy` transport option, checked with the others (TransportOptions.validate) when a
+/// client or a transport is made: libcurl takes nearly anything (a bare host, an unknown scheme)
+/// and would fail only at the first request, with less to say.
 enum ProxyOption {
     static let schemes: Set<String> = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
 

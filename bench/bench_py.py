@@ -152,12 +152,12 @@ def seq_curl_ctypes(url, n, warm):
     fflush, ftell, rewind, string_at = libc.fflush, libc.ftell, libc.rewind, ctypes.string_at
     buf = ctypes.create_string_buffer(1 << 20)
     out = libc.fmemopen(buf, len(buf), b"w")
-    easy = curl.curl_easy_init()
+    easy = ctypes.c_void_p(curl.curl_easy_init())
     CURLOPT_URL, CURLOPT_WRITEDATA, CURLINFO_RESPONSE_CODE = 10002, 10001, 0x200002
-    curl.curl_easy_setopt(ctypes.c_void_p(easy), CURLOPT_URL, url.encode())
-    curl.curl_easy_setopt(ctypes.c_void_p(easy), CURLOPT_WRITEDATA, ctypes.c_void_p(out))
+    curl.curl_easy_setopt(easy, CURLOPT_URL, url.encode())
+    curl.curl_easy_setopt(easy, CURLOPT_WRITEDATA, ctypes.c_void_p(out))
     status = ctypes.c_long()
-    status_ref, easy_arg = ctypes.byref(status), ctypes.c_void_p(easy)
+    status_ref = ctypes.byref(status)
     scan = json.JSONDecoder().scan_once
 
     def one():
@@ -165,7 +165,7 @@ def seq_curl_ctypes(url, n, warm):
         if perform(easy) != 0:
             raise SystemExit("curl_easy_perform failed")
         fflush(out)
-        getinfo(easy_arg, CURLINFO_RESPONSE_CODE, status_ref)
+        getinfo(easy, CURLINFO_RESPONSE_CODE, status_ref)
         if status.value != 200:
             raise SystemExit(f"status {status.value}")
         return scan(string_at(buf, ftell(out)).decode("utf-8"), 0)[0]

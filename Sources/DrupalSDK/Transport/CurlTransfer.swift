@@ -140,8 +140,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// `plainHeaders` is the engine's list for GETs with no headers of their own (just
-    /// `userAgentLine`, checked once by the engine), so a plain GET allocates no list. The User-Agent travels in the list rather
-    /// than as CURLOPT_USERAGENT, which libcurl formats anew for every request (measured: 8.6k
+    /// `userAgentLine`, checked with the other options by TransportOptions.validate), so a plain
+    /// GET allocates no list. The User-Agent travels in the list rather than as
+    /// CURLOPT_USERAGENT, which libcurl formats anew for every request (measured: 8.6k
     /// instructions per request against 4.6k).
     private func configureHeaders(userAgentLine: String?, plainHeaders: UnsafeMutablePointer<curl_slist>?)
         -> DrupalError? {

@@ -198,6 +198,35 @@ final class HostileServerTests: FakeDrupalTestCase {
         XCTAssertEqual(try server.stats().requests, before, "nothing was sent")
     }
 
+    /// The login answer's CSRF token goes into the X-CSRF-Token header of every later write: a
+    /// server's CR LF in it used to smuggle headers into those requests. Its logout token goes
+    /// into a query value: control bytes there used to fail the logout as the caller's mistake.
+    func testALoginAnswerCannotSmuggleHeadersThroughItsTokens() async throws {
+        let bad = ["abc\r\nX-Evil: 1", "abc\nX-Evil: 1", "ab c", "abc\u{1}", ""]
+        for (field, token) in bad.map({ ("csrf_token", $0) }) + bad.map({ ("logout_token", $0) }) {
+            var tokens = ["csrf_token": "good-csrf", "logout_token": "good-logout"]
+            tokens[field] = token
+            let answer = try JSONSerialization.data(withJSONObject: [
+                "current_user": ["uid": "1", "name": "admin"], "csrf_token": tokens["csrf_token"]!,
+                "logout_token": tokens["logout_token"]!] as [String: Any])
+            let fault = try JSONSerialization.data(withJSONObject: [
+                "mode": "status", "code": 200, "body": String(decoding: answer, as: UTF8.self),
+                "cookie": "SESSlie=1; path=/", "path_prefix": "/user/login", "count": 1] as [String: Any])
+            try server.control("POST", "/__fake/faults", json: String(decoding: fault, as: UTF8.self))
+            let client = try makeClient()
+            let login = await expectError { try await client.login("admin", "admin") }
+            let name = "\(field) \(token.debugDescription)"
+            XCTAssertEqual(login?.code, .decode, name)
+            XCTAssertTrue(login?.message.contains(field) ?? false, login?.message ?? "")
+            XCTAssertFalse(login?.message.contains("abc") ?? true, "the token is never quoted")
+            _ = await expectError {
+                try await client.request(DrupalRequest(method: "POST", path: "/node", body: Self.article("after the lie")))
+            }
+            let sent = try server.lastRequest()?["headers"]?.arrayValue?.compactMap { $0[0]?.stringValue?.lowercased() }
+            XCTAssertFalse(sent?.contains("x-evil") ?? true, "\(name): \(sent ?? [])")
+        }
+    }
+
     func testRefusedInputIsNeverQuotedWhenItMayBeASecret() async throws {
         var headers = HTTPHeaders()
         headers.add("X-Token", "t0ps3cret\r\nX-Evil: 1")

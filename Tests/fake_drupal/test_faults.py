@@ -164,6 +164,12 @@ def test_redirect_with_a_cookie(server):
     assert r.status == 302 and r.header('Set-Cookie') == 'evil=1; Domain=127.0.0.1; Path=/'
 
 
+def test_status_with_a_cookie(server):
+    r = call(server, 'POST', '/user/login?_format=json', headers={
+        'X-Fake-Fault': 'status;code=200;body={}; cookie=SESSlie%3D1%3B Path%3D/'})
+    assert r.status == 200 and r.body == b'{}' and r.header('Set-Cookie') == 'SESSlie=1; Path=/'
+
+
 @pytest.fixture(scope='module')
 def other():
     s = start_server()

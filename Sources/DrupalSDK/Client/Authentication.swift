@@ -119,6 +119,12 @@ public struct LoginResult: Sendable {
             throw DrupalError(.decode, "the login answer is not the JSON Drupal sends "
                               + "({current_user, csrf_token, logout_token})", body: body)
         }
+        // Both go back to the site as they are (a header, a query value): a server's control
+        // bytes in them must fail here, as its answer, not later as the caller's bad input.
+        for (name, token) in [("csrf_token", csrf), ("logout_token", logout)] where !SessionToken.isSendable(token) {
+            throw DrupalError(.decode, "the login answer's \(name) is not a token Drupal makes "
+                              + "(empty, or not printable ASCII)", body: body)
+        }
         let roles = user["roles"]?.arrayValue?.compactMap(\.stringValue)
         return LoginResult(user: CurrentUser(uid: uid, name: user["name"]?.stringValue ?? "", roles: roles),
                            csrfToken: csrf, logoutToken: logout, response: response)

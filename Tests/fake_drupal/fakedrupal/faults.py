@@ -142,6 +142,9 @@ class Faults:
             resp.add_header('Retry-After', str(fault['retry_after']))
         elif code in (503, 429):
             resp.add_header('Retry-After', '1')
+        if 'cookie' in fault:   # e.g. a lying login answer that also starts a session
+            for value in set_cookie_values(fault):
+                resp.add_header('Set-Cookie', value)
         return resp, True
 
     def _malformed(self, fault, sock, produce):

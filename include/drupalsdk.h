@@ -209,7 +209,8 @@ drupal_code drupal_client_options_init(drupal_client_options *options, unsigned 
  * @param base_url http:// or https:// URL without query, fragment or credentials; copied.
  * @param options  NULL for the defaults; copied (strings too).
  * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for a NULL or malformed argument, an unknown
- *         options version, or a header with CR/LF; DRUPAL_E_NO_MEMORY.
+ *         options version, or a header value with a control character (CR, LF, ...; a tab is
+ *         allowed); DRUPAL_E_NO_MEMORY.
  */
 drupal_code drupal_client_new(drupal_client **out, const char *base_url, const drupal_client_options *options);
 
@@ -266,7 +267,8 @@ const char *drupal_request_edit_url(const drupal_request_edit *request);
 const char *drupal_request_edit_header(const drupal_request_edit *request, const char *name);
 /**
  * Sets a header (replacing any of that name). @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for
- * NULL, a name that is not a token, CR/LF/NUL in the value, or a header that frames the request.
+ * NULL, a name that is not a token, a control character other than a tab in the value, or a
+ * header that frames the request.
  */
 drupal_code drupal_request_edit_set_header(drupal_request_edit *request, const char *name, const char *value);
 /** Removes every header of that name. @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL. */
@@ -1081,8 +1083,8 @@ typedef struct drupal_request_options {
 /**
  * Sends any request to a path under the base URL, with the client's auth, cookies and CSRF
  * handling. The path must stay under the base URL: "..", "//", a scheme, '?' or control
- * characters give DRUPAL_E_INVALID_ARGUMENT before anything is sent. Header lines with CR/LF are
- * refused too. @param method "GET", "POST", "PATCH", ...; @param options NULL for none; copied.
+ * characters give DRUPAL_E_INVALID_ARGUMENT before anything is sent. Header values with control
+ * characters (a tab is allowed) are refused too. @param method "GET", "POST", "PATCH", ...; @param options NULL for none; copied.
  */
 drupal_code drupal_request(drupal_call **call, drupal_client *client, const char *method, const char *path,
                            const drupal_request_options *options, drupal_callback callback, void *userdata);

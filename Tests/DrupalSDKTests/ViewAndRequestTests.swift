@@ -111,6 +111,29 @@ final class ViewAndRequestTests: FakeDrupalTestCase {
         XCTAssertEqual(try server.stats().requests, before)
     }
 
+    /// RFC 9110 allows no control character in a field value but a tab, and Apache answers one
+    /// with a bare 400: a caller's value with one used to be sent (only CR, LF and NUL were refused).
+    func testHeaderValuesWithControlCharactersAreRefusedButTabsAndUTF8AreSent() async throws {
+        let client = try makeClient()
+        let before = try server.stats().requests
+        for value in ["a\u{1}b", "a\u{8}", "\u{B}", "\u{1B}[31m", "a\u{1F}", "del\u{7F}"] {
+            var headers = HTTPHeaders()
+            headers.add("X-Test", value)
+            let error = await expectError {
+                try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+            }
+            XCTAssertEqual(error?.code, .invalidArgument, value.debugDescription)
+            XCTAssertTrue(error?.message.contains("control character") ?? false, error?.message ?? "")
+        }
+        XCTAssertEqual(try server.stats().requests, before, "nothing was sent")
+        var headers = HTTPHeaders()
+        headers.add("X-Test", "tab\there, caf\u{E9}")
+        _ = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        let sent = try server.lastRequest()?["headers"]?.arrayValue?.first { $0[0]?.stringValue == "X-Test" }
+        // The fake server reads header bytes as Latin-1, as HTTP does: the two bytes of UTF-8's é.
+        XCTAssertEqual(sent?[1]?.stringValue, "tab\there, caf\u{C3}\u{A9}")
+    }
+
     func testBaseURLValidation() {
         XCTAssertThrowsError(try DrupalClient.live(baseURL: "ftp://x"))
         XCTAssertThrowsError(try DrupalClient.live(baseURL: "http://user:pw@host"))

@@ -220,8 +220,9 @@ extension String {
 }
 
 extension HTTPHeaders {
-    /// Throws `.invalidArgument` for a header name that is not an HTTP token or a value with
-    /// CR, LF or NUL (which could smuggle a second header).
+    /// Throws `.invalidArgument` for a header name that is not an HTTP token, a value with a
+    /// control character other than a tab (CR or LF could smuggle a second header), or a header
+    /// that frames the request (`HeaderSafety`).
     public func validate() throws {
         for (name, value) in fields {
             if let problem = HeaderSafety.problem(name: name, value: value) { throw DrupalError.invalidArgument(problem) }

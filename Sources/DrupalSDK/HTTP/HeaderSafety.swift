@@ -1,7 +1,8 @@
-/// Which headers a caller may send: names that are HTTP tokens, values without CR, LF or NUL
-/// (either could smuggle a second header), and none of the headers that frame the request,
-/// which the library writes itself (a caller's Content-Length or Transfer-Encoding could make
-/// the server read a second request from the same connection).
+/// Which headers a caller may send: names that are HTTP tokens, values without control
+/// characters other than a horizontal tab (CR or LF could smuggle a second header; RFC 9110
+/// allows no other, and a server such as Apache answers them with a bare 400), and none of the
+/// headers that frame the request, which the library writes itself (a caller's Content-Length or
+/// Transfer-Encoding could make the server read a second request from the same connection).
 enum HeaderSafety {
     /// The headers only the library may set.
     static let framingHeaders = ["Content-Length", "Transfer-Encoding", "Host", "Connection", "Upgrade", "TE",
@@ -13,8 +14,8 @@ enum HeaderSafety {
         if tokenBytes.isEmpty || !tokenBytes.allSatisfy(isTokenByte) {
             return "invalid header name \"\(printable(name))\": not an HTTP token"
         }
-        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-            return "the value of header \(name) contains CR, LF or NUL"
+        if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            return "the value of header \(name) contains a control character (CR, LF, NUL or another; only a tab is allowed)"
         }
         // Compared without allocating: this runs for every header of every request.
         if framingHeaders.contains(where: { $0.utf8.count == tokenBytes.count && $0.caseInsensitiveEquals(name) }) {

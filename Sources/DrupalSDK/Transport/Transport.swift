@@ -121,7 +121,7 @@ public enum DrupalSDKVersion {
 extension Transport {
     /// Real HTTP on libcurl: a multi handle driven by its own thread for async calls, and a pool
     /// of multi handles that blocking callers drive themselves. Connections are kept alive.
-    /// Throws `.invalidArgument` for options it cannot use (a User-Agent with CR, LF or NUL, a
+    /// Throws `.invalidArgument` for options it cannot use (a User-Agent with a control character, a
     /// proxy that is not a proxy URL, a number out of its range), `.noMemory` when libcurl
     /// cannot start.
     public static func curl(_ options: TransportOptions = TransportOptions()) throws -> Transport {

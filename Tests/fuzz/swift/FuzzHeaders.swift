@@ -5,8 +5,9 @@
 // fields to send; read one by one they are header lines as libcurl hands them over. Asserted:
 //  - HeaderSafety.problem is nil exactly when the name is a non-empty RFC 9110 token that is not
 //    a header framing the request (Content-Length, Transfer-Encoding, Host, Connection, Upgrade,
-//    TE, Trailer, Keep-Alive, Proxy-Connection, in any case) and the value has no CR, LF or NUL, and HTTPHeaders.validate() throws exactly when a field has a
-//    problem: every value with CR, LF or NUL is refused;
+//    TE, Trailer, Keep-Alive, Proxy-Connection, in any case) and the value has no control
+//    character but a tab (RFC 9110), and HTTPHeaders.validate() throws exactly when a field has a
+//    problem: every value with CR, LF, NUL or another control character is refused;
 //  - received lines become exactly the fields an independent parser finds: the name before the
 //    first ":", the value after it without surrounding SP, HT, CR, LF; a line without ":" is
 //    skipped; a status line ("HTTP/...") starts over;
@@ -43,7 +44,7 @@ private let framingNames: Set<[UInt8]> = Set(["content-length", "transfer-encodi
                                           "trailer", "keep-alive", "proxy-connection"].map { Array($0.utf8) })
 
 private func oracleAcceptable(name: String, value: String) -> Bool {
-    !name.utf8.isEmpty && name.utf8.allSatisfy(isTokenByte) && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    !name.utf8.isEmpty && name.utf8.allSatisfy(isTokenByte) && !value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
         && !framingNames.contains(asciiLowercased(name))
 }
 

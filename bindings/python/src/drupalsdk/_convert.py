@@ -94,7 +94,7 @@ def query_array(query: Query):  # type: ignore[no-untyped-def]
 
 
 def header_array(headers: HeadersArg):  # type: ignore[no-untyped-def]
-    """NULL-terminated "Name: value" lines, or None. CR/LF is refused by the library."""
+    """NULL-terminated "Name: value" lines, or None. The library refuses control characters but a tab."""
     if not headers:
         return None
     items: Iterable[Any] = headers.items() if isinstance(headers, Mapping) else headers

@@ -209,7 +209,7 @@ class ValidationError(HTTPError):
 
 
 class InvalidArgumentError(DrupalError, ValueError):
-    """An argument was refused before anything was sent (unsafe path, header with CR/LF, ...)."""
+    """An argument was refused before anything was sent (unsafe path, header value with a control character, ...)."""
 
 
 class NetworkError(DrupalError, ConnectionError):

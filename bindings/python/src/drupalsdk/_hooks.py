@@ -39,7 +39,8 @@ class RequestEdit:
         return None if value is None else value.decode("utf-8", "replace")
 
     def set_header(self, name: str, value: str) -> None:
-        """Sets a header (InvalidArgumentError for CR/LF, or a header that frames the request)."""
+        """Sets a header (InvalidArgumentError for a control character but a tab in the
+        value, or a header that frames the request)."""
         code = _lib.drupal_request_edit_set_header(self._edit, text(name, "header name"), text(value, "header value"))
         if code:
             raise _last_error(code)

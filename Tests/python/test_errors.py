@@ -176,6 +176,27 @@ def test_user_agent_follows_the_core_header_rule(server, base_url):
     assert "User-Agent" in str(caught.value) and "bad" not in str(caught.value)
 
 
+def test_option_ranges_are_the_librarys(base_url):
+    """The binding checked option ranges itself, with bounds of its own: retries above 100, which
+    the library and C take, failed from Python alone, and the messages were not the library's.
+    It refuses only what a C field cannot carry: 0 where C reads 0 as the default."""
+    with drupalsdk.Client(base_url, retries=150) as client:
+        assert client.get("node", "1")["nid"][0]["value"] == 1
+    for options, words in [(dict(max_connections=20_000), "from 1 to 10000 connections"),
+                           (dict(max_connections=-1), "from 1 to 10000 connections"),
+                           (dict(busy_poll_us=2_000_000), "busy polling must be from 0 to 1000000"),
+                           (dict(timeout=1e7), "timeout must be from 0 to 2147483 seconds"),
+                           (dict(connect_timeout=-1), "connect timeout must be from 0"),
+                           (dict(timeout=10 ** 400), "timeout must be from 0")]:
+        with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
+            drupalsdk.Client(base_url, **options)
+        assert words in str(caught.value), (options, str(caught.value))
+    for name in ["timeout", "connect_timeout", "max_connections", "max_body_size"]:
+        with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
+            drupalsdk.Client(base_url, **{name: 0})
+        assert "%s cannot be 0" % name in str(caught.value)
+
+
 def test_invalid_argument_for_bodies_and_auth(client):
     with pytest.raises(drupalsdk.InvalidArgumentError):
         client.create("node", b"{not json")

@@ -11,8 +11,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from . import _ffi
 from ._calls import keepalive, new_key, pending
-from ._convert import (MAX_SIZE, HeadersArg, Query, header_array, invalid, query_array, seconds, small_int,
-                       text)
+from ._convert import (C_INT, C_UINT, MAX_SIZE, HeadersArg, Query, c_int, header_array, nonzero,
+                       query_array, seconds, text)
 from ._tokens import oauth_options, token_provider
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
@@ -92,21 +92,21 @@ class _ClientBase(Managed, Hooks):
         options = _ffi.ClientOptions()
         _lib.drupal_client_options_init(byref(options), _ffi.DRUPAL_CLIENT_OPTIONS_VERSION)
         if timeout is not None:
-            options.timeout = seconds(timeout, "timeout")
+            options.timeout = nonzero(seconds(timeout, "timeout"), "timeout")
         if connect_timeout is not None:
-            options.connect_timeout = seconds(connect_timeout, "connect_timeout")
+            options.connect_timeout = nonzero(seconds(connect_timeout, "connect_timeout"), "connect_timeout")
         options.verify_tls = 1 if verify else 0
         if ca_file is not None:
             options.ca_bundle = text(str(ca_file), "ca_file")
         if user_agent is not None:
             options.user_agent = text(user_agent, "user_agent")
         if max_body_size is not None:
-            options.max_body_size = small_int(max_body_size, "max_body_size", 1, MAX_SIZE)
-        if retries is not None:
-            options.max_retries = small_int(retries, "retries", 0, 100) or -1
+            options.max_body_size = nonzero(c_int(max_body_size, "max_body_size", (0, MAX_SIZE)), "max_body_size")
+        if retries is not None:   # C's 0 is the default and -1 none
+            options.max_retries = c_int(retries, "retries", (0, C_INT[1])) or -1
         if max_connections is not None:
-            options.max_connections = small_int(max_connections, "max_connections", 1, 10_000)
-        options.busy_poll_us = small_int(busy_poll_us, "busy_poll_us", 0, 1_000_000)
+            options.max_connections = nonzero(c_int(max_connections, "max_connections"), "max_connections")
+        options.busy_poll_us = c_int(busy_poll_us, "busy_poll_us")
         options.http2 = 0 if http2 else -1
         if proxy is not None:
             options.proxy = text(proxy, "proxy")
@@ -293,7 +293,7 @@ class _ClientBase(Managed, Hooks):
     # ---- Running operations ---------------------------------------------------------------------
 
     def _view_pager(self, path: str, query: Query, max_pages: int) -> "_Pager":
-        max_pages = small_int(max_pages, "max_pages", 1, 2 ** 32 - 1)
+        max_pages = nonzero(c_int(max_pages, "max_pages", C_UINT), "max_pages")
         out = c_void_p()
         self._state_call(lambda handle: _lib.drupal_view_pager_new(byref(out), handle, text(path, "path"),
                                                                    query_array(query), max_pages))
@@ -301,8 +301,8 @@ class _ClientBase(Managed, Hooks):
 
     def _jsonapi_pager(self, type: ResourceType, query: Optional[JSONAPIQuery], concurrency: int,
                        max_pages: int) -> "_Pager":
-        concurrency = small_int(concurrency, "concurrency", 1, 64)
-        max_pages = small_int(max_pages, "max_pages", 0, 2 ** 32 - 1)
+        concurrency = nonzero(c_int(concurrency, "concurrency", C_UINT), "concurrency")
+        max_pages = c_int(max_pages, "max_pages", C_UINT)
         out = c_void_p()
         self._state_call(lambda handle: _lib.drupal_jsonapi_pager_new(byref(out), handle, resource_type(type),
                                                                       query_handle(query), concurrency, max_pages))

@@ -6,6 +6,7 @@ has no text); what the library checks (paths, headers, JSON) is left to it.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from ctypes import byref, string_at
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
@@ -22,8 +23,9 @@ _dumps = json.JSONEncoder(separators=(",", ":")).encode
 
 #: The largest size a C size_t option may hold here (what the library accepts: Int.max).
 MAX_SIZE = 2 ** 63 - 1
-#: The longest timeout libcurl takes (milliseconds in a 32-bit long).
-MAX_TIMEOUT = 2147483.0
+#: What a C int and an unsigned int hold.
+C_INT = (-2 ** 31, 2 ** 31 - 1)
+C_UINT = (0, 2 ** 32 - 1)
 
 
 def invalid(message: str) -> InvalidArgumentError:
@@ -138,18 +140,29 @@ def take_string(pointer: Optional[int]) -> str:
         _ffi.lib.drupal_free(pointer)
 
 
-def seconds(value: float, what: str) -> float:
-    """A timeout option: a number of seconds libcurl can take."""
+# Numbers: refused here is only what the C field cannot carry. The range an option allows is the
+# library's to check, one rule (and one message) for every language.
+
+def seconds(value: Any, what: str) -> float:
+    """A number of seconds for a C double (bools are not numbers here)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError("%s must be a number of seconds, not %s" % (what, type(value).__name__))
-    number = float(value)
-    if not 0 < number <= MAX_TIMEOUT:
-        raise invalid("%s must be a number of seconds from more than 0 to %d" % (what, MAX_TIMEOUT))
-    return number
+    try:
+        return float(value)
+    except OverflowError:   # an int too big for a double: still out of any range
+        return math.inf if value > 0 else -math.inf
 
 
-def small_int(value: Any, what: str, low: int, high: int) -> int:
-    """An int option in [low, high] (bools are not ints here)."""
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise invalid("%s must be an int from %d to %d" % (what, low, high))
+def c_int(value: Any, what: str, field: Tuple[int, int] = C_INT) -> int:
+    """An int for a C field holding field[0]..field[1] (bools are not ints here)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not field[0] <= value <= field[1]:
+        raise invalid("%s must be an int from %d to %d" % (what, field[0], field[1]))
     return value
+
+
+def nonzero(number: Any, what: str) -> Any:
+    """``number``, refused when 0: the C field reads 0 as "the default", which Python spells None
+    (or leaves out)."""
+    if number == 0:
+        raise invalid("%s cannot be 0 (leave it out for the default)" % what)
+    return number

@@ -48,8 +48,11 @@ def oauth_options(client_id: str, client_secret: Optional[str], username: Option
     options.token_path = _optional(token_path, "token_path")
     options.client_auth_basic = 1 if client_auth == "basic" else 0
     if refresh_margin is not None:
-        margin = seconds(refresh_margin, "refresh_margin") if refresh_margin else 0.0
-        options.refresh_margin = margin if margin > 0 else -1.0
+        # C reads 0 as the default and a negative margin as none (Python's 0).
+        margin = seconds(refresh_margin, "refresh_margin")
+        if margin < 0:
+            raise invalid("refresh_margin cannot be negative")
+        options.refresh_margin = margin if margin != 0 else -1.0
     return options
 
 

@@ -1060,7 +1060,8 @@ drupal_code drupal_jsonapi_follow_sync(drupal_response **out, drupal_client *cli
  * @param concurrency 0 or 1: follow links.next page by page. 2 to 64: after the first page, fetch
  *                    the following ones by offset (with the page size Drupal used), this many at
  *                    a time, returned in order.
- * @param max_pages   the most pages returned; 0 = 100000.
+ * @param max_pages   the most pages fetched, skipped ones included (a server answering only
+ *                    empty pages cannot keep the walk going); 0 = 100000.
  */
 drupal_code drupal_jsonapi_pager_new(drupal_pager **out, drupal_client *client, const char *type,
                                      const drupal_jsonapi_query *query, unsigned int concurrency,

@@ -92,6 +92,57 @@ final class JSONAPITests: FakeDrupalTestCase {
         }
     }
 
+    /// A page whose resources were all hidden is skipped; a lying server answering only such
+    /// pages, each with a links.next, kept a walk fetching forever (maxPages counted only the
+    /// pages returned). Every page fetched counts now.
+    func testMaxPagesBoundsTheFetchesWhenEveryPageIsEmpty() async throws {
+        let next = server.baseURL + "/jsonapi/node/article?page%5Boffset%5D=2&page%5Blimit%5D=2"
+        let empty = #"{"jsonapi": {"version": "1.0"}, "data": [], "links": {"next": {"href": "\#(next)"}}}"#
+        let fault = try JSONSerialization.data(withJSONObject: [
+            "mode": "status", "code": 200, "body": empty, "path_prefix": "/jsonapi/node/article", "count": 40,
+        ] as [String: Any])
+        let client = try admin()
+        var query = JSONAPIQuery()
+        try query.pageLimit(2)
+        for concurrency in [1, 4] {
+            try server.control("POST", "/__fake/faults", json: String(decoding: fault, as: UTF8.self))
+            defer { _ = try? server.control("DELETE", "/__fake/faults") }
+            let before = try server.stats().requests
+            let pages = try client.jsonAPIPages(article, query: query, concurrency: concurrency, maxPages: 5)
+            let page = try await pages.next()
+            XCTAssertNil(page, "concurrency \(concurrency): only empty pages within maxPages")
+            await pages.close()
+            let fetched = try server.stats().requests - before
+            XCTAssertLessThanOrEqual(fetched, 5, "concurrency \(concurrency)")
+        }
+    }
+
+    /// A failed fetch throws, is fetched again by the next call and does not count against
+    /// maxPages.
+    func testAFailedFetchIsFetchedAgainAndNotCountedAgainstMaxPages() async throws {
+        let client = try admin()
+        var query = JSONAPIQuery()
+        try query.pageLimit(2)
+        for concurrency in [1, 4] {
+            try server.control("POST", "/__fake/faults",
+                               json: #"{"mode": "status", "code": 500, "path_prefix": "/jsonapi/node/article", "count": 1}"#)
+            let pages = try client.jsonAPIPages(article, query: query, concurrency: concurrency, maxPages: 2)
+            var (returned, failures) = (0, 0)
+            while failures < 3 {
+                do {
+                    guard try await pages.next() != nil else { break }
+                    returned += 1
+                } catch let error as DrupalError {
+                    XCTAssertEqual(error.status, 500)
+                    failures += 1
+                }
+            }
+            await pages.close()
+            XCTAssertEqual(failures, 1, "concurrency \(concurrency)")
+            XCTAssertEqual(returned, 2, "concurrency \(concurrency)")
+        }
+    }
+
     func testCreateUpdateDeleteAndRelationships() async throws {
         let client = try admin()
         let tags = try await client.jsonAPICollection(try JSONAPIResourceType("taxonomy_term", "tags")).resources

@@ -12,7 +12,8 @@ extension DrupalClient {
     /// Drupal used (read from the first `links.next`, so the cap of 50 is honoured), and returns
     /// them in order. Either way it ends at the first page without `links.next`, and skips a
     /// page with no resources that still has one (all of its resources hidden by access checks).
-    /// - Parameter maxPages: the most pages returned.
+    /// - Parameter maxPages: the most pages fetched, skipped ones included (so a server answering
+    ///   only such pages cannot keep the walk going).
     public func jsonAPIPages(_ type: JSONAPIResourceType, query: JSONAPIQuery = JSONAPIQuery(), concurrency: Int = 1,
                              maxPages: Int = 100_000) throws -> DrupalPager {
         guard (1...JSONAPIPageWindow.maxConcurrency).contains(concurrency) else {
@@ -22,27 +23,32 @@ extension DrupalClient {
         let client = self
         let limit = max(1, maxPages)
         if concurrency == 1 {
-            return DrupalPager { index, previous in
-                guard index < limit else { return nil }
+            let fetches = PageBudget(limit)
+            return DrupalPager { _, previous in
                 var call = JSONAPICall.collection(type, query: query)
                 if let previous {
                     guard let next = try JSONAPIPageProbe(previous).next else { return nil }
                     call = .follow(next)
                 }
-                while true {
-                    let page = try await client.jsonAPI(call)
+                while fetches.take() {
+                    let page: DrupalResponse
+                    do {
+                        page = try await client.jsonAPI(call)
+                    } catch {
+                        fetches.giveBack()   // a failed fetch is fetched again by the next call
+                        throw error
+                    }
                     let probe = try JSONAPIPageProbe(page)
                     if !probe.isEmpty { return page }
                     guard let next = probe.next else { return nil }
                     call = .follow(next)
                 }
+                return nil
             }
         }
-        let window = JSONAPIPageWindow(client: client, type: type, query: query, concurrency: concurrency)
-        return DrupalPager(step: { index, _ in
-            guard index < limit else { window.cancel(); return nil }
-            return try await window.next()
-        }, stop: { await window.close() })
+        let window = JSONAPIPageWindow(client: client, type: type, query: query, concurrency: concurrency,
+                                       maxPages: limit)
+        return DrupalPager(step: { _, _ in try await window.next() }, stop: { await window.close() })
     }
 }
 
@@ -66,22 +72,29 @@ final class JSONAPIPageWindow: Sendable {
     private let type: JSONAPIResourceType
     private let query: JSONAPIQuery
     private let concurrency: Int
+    /// The most pages fetched, skipped ones included.
+    private let maxPages: Int
     private let state = Mutex(State())
 
-    init(client: DrupalClient, type: JSONAPIResourceType, query: JSONAPIQuery, concurrency: Int) {
+    init(client: DrupalClient, type: JSONAPIResourceType, query: JSONAPIQuery, concurrency: Int, maxPages: Int) {
         self.client = client
         self.type = type
         self.query = query
         self.concurrency = concurrency
+        self.maxPages = max(1, maxPages)
     }
 
     deinit { cancel() }
 
-    /// The next page with resources, or nil once the collection has ended. A failed fetch
-    /// throws and is fetched again by the next call.
+    /// The next page with resources, or nil once the collection has ended or `maxPages` were
+    /// fetched. A failed fetch throws and is fetched again by the next call.
     func next() async throws -> DrupalResponse? {
         while true {
             guard let number = state.withLock({ $0.ended ? nil : $0.cursor }) else { return nil }
+            guard number < maxPages else {
+                finish()
+                return nil
+            }
             let response = try await fetch(number)
             let page = try JSONAPIPageProbe(response)
             state.withLock { $0.cursor = number + 1 }
@@ -112,7 +125,7 @@ final class JSONAPIPageWindow: Sendable {
             // pages by page[limit], at most 50), and are checked against its links.next.
             let first = Task { [client, type, query] in try await client.jsonAPI(.collection(type, query: query)) }
             state.withLock { if $0.start == nil { $0.start = JSONAPIPageWindow.guess(query) } }
-            _ = try? startFetches(from: 1)
+            if maxPages > 1 { _ = try? startFetches(from: 1) }
             return try await withTaskCancellationHandler { try await first.value } onCancel: { first.cancel() }
         }
         let fetch = try startFetches(from: number)
@@ -120,12 +133,12 @@ final class JSONAPIPageWindow: Sendable {
         return try await fetch.value
     }
 
-    /// Starts the fetches of pages `index` ..< `index + concurrency` not started yet; returns
-    /// that of `index`.
+    /// Starts the fetches of pages `index` ..< `index + concurrency` (below `maxPages`) not
+    /// started yet; returns that of `index` (below `maxPages`).
     private func startFetches(from index: Int) throws -> Task<DrupalResponse, any Error> {
         try state.withLock { state in
             guard let start = state.start else { throw DrupalError(.state, "the first page was not fetched") }
-            for page in index..<(index + concurrency) where state.fetches[page] == nil {
+            for page in index..<min(index + concurrency, maxPages) where state.fetches[page] == nil {
                 var query = self.query
                 try query.pageOffset(start.offset + (page - 1) * start.size)
                 try query.pageLimit(start.size)
@@ -195,4 +208,23 @@ final class JSONAPIPageWindow: Sendable {
         guard let offset, let size, size > 0, offset >= 0 else { return nil }
         return (offset, size)
     }
+}
+
+/// How many more pages a sequential walk may fetch (as the concurrent window's cursor counts:
+/// the pages fetched, not the attempts that failed).
+private final class PageBudget: Sendable {
+    private let left: Mutex<Int>
+
+    init(_ pages: Int) { left = Mutex(pages) }
+
+    /// Takes one page from the budget; false when none is left.
+    func take() -> Bool {
+        left.withLock { left in
+            guard left > 0 else { return false }
+            left -= 1
+            return true
+        }
+    }
+
+    func giveBack() { left.withLock { $0 += 1 } }
 }

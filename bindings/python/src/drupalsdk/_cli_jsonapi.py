@@ -103,6 +103,7 @@ def args_jsonapi(p: argparse.ArgumentParser) -> None:
     p.add_argument("--offset", type=int, help="page[offset]")
     p.add_argument("--all", action="store_true", help="every page, following links.next")
     p.add_argument("--concurrency", type=int, default=1, help="with --all: pages in flight (1-64, default 1)")
-    p.add_argument("--max-pages", type=int, default=0, help="with --all: stop after this many (0: no limit)")
+    p.add_argument("--max-pages", type=int, default=0, help="with --all: stop after fetching this many pages "
+                   "(0: the library's limit, 100,000)")
     p.add_argument("--document", action="store_true", help="print the whole document (links, included, meta)")
     p.add_argument("--ndjson", action="store_true", help="one resource a line")

@@ -115,8 +115,9 @@ class Client(_ClientBase):
         """Yields each page of a JSON:API collection as a :class:`Document`, ending at the first
         page without ``links.next`` (Drupal gives no count, caps ``page[limit]`` at 50 and may
         answer short pages). ``concurrency`` 2 to 64 fetches the pages after the first by offset,
-        that many at a time, still yielded in order. ``max_pages`` 0 means no limit but the
-        library's (100,000)."""
+        that many at a time, still yielded in order. ``max_pages``: the most pages fetched, a
+        page skipped because access checks hid all its resources included; 0 means the library's
+        limit (100,000)."""
         with self._jsonapi_pager(type, query, concurrency, max_pages) as pager:
             while True:
                 page = self._call_on(pager, NEXT_DOCUMENT, (), NEXT_DOCUMENT.kind)

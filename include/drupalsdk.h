@@ -13,6 +13,8 @@
  *  - Input strings are copied before a call returns; the caller keeps ownership of them.
  *  - Returned pointers are either borrowed (valid until a named event) or owned (released with
  *    a named drupal_*_free); each function says which. Every drupal_*_free(NULL) is a no-op.
+ *  - Returned strings are UTF-8. A NUL inside the text they carry (a server's JSON may hold
+ *    "\u0000") is given as U+FFFD, so a string never ends early; bodies come with their length.
  *  - Functions returning json_t* say whether the reference is new (json_decref it) or borrowed.
  *  - Client handles are thread-safe: any number of threads may use one client at once.
  *  - Async calls return at once and call their callback exactly once, on a library thread,

@@ -138,8 +138,10 @@ extension DrupalError.Code {
     var cCode: drupal_code { drupal_code(UInt32(rawValue)) }
 }
 
-/// strdup for Swift strings (NUL bytes inside would cut the C string; callers avoid them); nil
-/// when out of memory.
+/// strdup for Swift strings; nil when out of memory. A NUL inside the text (a server's JSON may
+/// hold "\u0000") would end the C string there without a word: it is handed out as U+FFFD.
 func duplicateCString(_ text: String) -> UnsafeMutablePointer<CChar>? {
-    text.withCString { strdup($0) }
+    guard text.utf8.contains(0) else { return text.withCString { strdup($0) } }
+    let shown = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : $0 }))
+    return shown.withCString { strdup($0) }
 }

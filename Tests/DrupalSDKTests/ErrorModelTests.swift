@@ -34,6 +34,28 @@ final class ErrorModelTests: FakeDrupalTestCase {
         XCTAssertEqual(error?.message, "The website encountered an unexpected error. Try again later.")
     }
 
+    /// A server's text reaches `message`, which callers print and log: its control characters
+    /// (an ANSI colour, a CR that starts a fake log line) used to go through as they were. They
+    /// are shown as escapes now, line breaks and tabs kept; `drupalMessage` stays verbatim.
+    func testMessagesShowAServersControlCharactersAsEscapes() async throws {
+        let client = try makeClient { $0.retry.maxRetries = 0 }
+        let cases: [(fault: [String: Any], message: String, drupal: String?)] = [
+            (["code": 422, "body": "b\u{1B}[31mred\r\nFAKE\tline\u{9B}1m."], #"b\u{1b}[31mred\u{d}"# + "\nFAKE\tline" + #"\u{9b}1m."#, nil),
+            (["code": 403, "body": #"{"message": "m\u001b[2J\u0000tail\nnext"}"#], #"m\u{1b}[2J\u{0}tail"# + "\nnext",
+             "m\u{1B}[2J\u{0}tail\nnext"),
+        ]
+        for (fault, message, drupal) in cases {
+            var headers = HTTPHeaders()
+            let value = fault.map { "\($0.key)=\("\($0.value)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+            headers.add("X-Fake-Fault", (["status"] + value).joined(separator: ";"))
+            let error = await expectError {
+                try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+            }
+            XCTAssertEqual(error?.message, message)
+            XCTAssertEqual(error?.drupalMessage, drupal)
+        }
+    }
+
     /// Recording 52e: a file that fails validation is a 422 whose message is not a violation list.
     func testFileValidationFailureHasNoViolations() async throws {
         let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }

@@ -1,7 +1,9 @@
 """Each exception type, with its fields, from real failures."""
 import builtins
 import concurrent.futures
+import json
 import time
+from urllib.parse import quote
 
 import drupalsdk
 import pytest
@@ -150,6 +152,17 @@ def test_invalid_argument_for_dotdot_entity_ids(client):
 def test_invalid_argument_for_header_injection(client, headers):
     with pytest.raises(drupalsdk.InvalidArgumentError):
         client.request("GET", "/node/1", headers=headers)
+
+
+def test_a_nul_in_a_servers_message_does_not_cut_it(client):
+    """Strings come through C as NUL-terminated copies: a NUL in Drupal's message (JSON allows
+    \\u0000) ended it there without a word; it is U+FFFD now. The message for humans shows the
+    server's control characters as escapes."""
+    body = quote(json.dumps({"message": "m\u0000tail \u001b[31m"}), safe="")
+    with pytest.raises(drupalsdk.AuthorizationError) as caught:
+        client.request("GET", "/node/1", headers={"X-Fake-Fault": "status;code=403;body=" + body})
+    assert caught.value.drupal_message == "m\ufffdtail \x1b[31m"
+    assert str(caught.value).endswith("m\\u{0}tail \\u{1b}[31m"), str(caught.value)
 
 
 def test_invalid_argument_for_client_options():

@@ -4,7 +4,8 @@ import FoundationEssentials
 /// documents, and the plain-text, XML and HTML bodies Drupal sends where neither applies.
 extension DrupalError {
     /// The error for a response whose status is 400 or more. `message` stays useful for humans
-    /// even when Drupal's own message is empty or missing; `drupalMessage` keeps it verbatim.
+    /// even when Drupal's own message is empty or missing, and safe to print (the server's
+    /// control characters escaped, line breaks and tabs kept); `drupalMessage` keeps it verbatim.
     init(response: HTTPResponse, method: String, path: String) {
         let body = ErrorBody(response)
         var message = body.drupalMessage ?? DrupalError.textSummary(of: response)
@@ -32,7 +33,8 @@ extension DrupalError {
         } else if let oauth, body.drupalMessage == nil {
             message = oauth.summary
         }
-        self.init(.http, message, status: response.status, drupalMessage: body.drupalMessage,
+        self.init(.http, message.escapingControlCharacters(keeping: ["\n", "\t"]), status: response.status,
+                  drupalMessage: body.drupalMessage,
                   violations: response.status == 422 ? body.violations : [], jsonAPIErrors: body.jsonAPIErrors,
                   headers: response.headers, body: response.body)
         self.oauthError = oauth
@@ -41,7 +43,8 @@ extension DrupalError {
     /// A redirect that was not followed: an error of its own kind (code `.http`, a 3xx status),
     /// with the Location in its message (query hidden) and headers.
     init(redirect response: HTTPResponse, method: String, path: String) {
-        let location = response.headers["Location"].map { " to \(Redaction.redactURL($0))" } ?? " without a Location"
+        let location = response.headers["Location"]
+            .map { " to \(Redaction.redactURL($0).escapingControlCharacters())" } ?? " without a Location"
         self.init(.http, "\(method) \(path) answered HTTP \(response.status) \(reasonPhrase(response.status)), a "
                   + "redirect\(location) that was not followed (redirects are followed only when the client is told to)",
                   status: response.status, headers: response.headers, body: response.body)

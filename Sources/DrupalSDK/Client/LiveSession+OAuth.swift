@@ -194,7 +194,7 @@ extension LiveSession {
             throw malformed("has no access_token")
         }
         if let type = json["token_type"]?.stringValue, !type.caseInsensitiveEquals("Bearer") {
-            throw malformed("is not a Bearer token (token_type \(type.prefix(32)))")
+            throw malformed("is not a Bearer token (token_type \(String(type.prefix(32)).escapingControlCharacters()))")
         }
         let lifetime = json["expires_in"]?.numberValue ?? json["expires_in"]?.stringValue.flatMap { Double($0) }
         let token = AccessToken(value, expiresIn: lifetime, refreshToken: json["refresh_token"]?.stringValue)

@@ -24,12 +24,9 @@ enum HeaderSafety {
         return nil
     }
 
-    /// A header name fit for an error message: at most 64 characters, control bytes escaped.
+    /// A header name fit for an error message: at most 64 characters, control characters escaped.
     private static func printable(_ name: String) -> String {
-        var text = ""
-        for scalar in name.unicodeScalars.prefix(64) {
-            text += scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-        }
+        let text = String(String.UnicodeScalarView(name.unicodeScalars.prefix(64))).escapingControlCharacters()
         return name.unicodeScalars.count > 64 ? text + "..." : text
     }
 

@@ -62,6 +62,22 @@ final class EventsAndMiddlewareTests: FakeDrupalTestCase {
                        "https://site.example/x?access+token=<redacted>&%20%20pass=<redacted>&code%5B%5D=<redacted>&pass%2Bword=d")
     }
 
+    /// A response header's value is the server's text: its control characters went into the
+    /// log as they were (an ANSI escape colours or clears the terminal that shows the log).
+    func testLogsShowAServersControlCharactersAsEscapes() async throws {
+        let log = LineLog()
+        let client = try makeClient {
+            $0.middleware = [.logging { log.add($0) }]
+            $0.retry.maxRetries = 0
+        }
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "status;code=503;retry_after=1%1B[2J%0Dlater")
+        _ = try? await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        let text = log.lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains(#"Retry-After: 1\u{1b}[2J\u{d}later"#), text)
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x0D }, text)
+    }
+
     func testResponseMiddlewareCanObserveEveryResponse() async throws {
         let statuses = LineLog()
         let client = try makeClient {

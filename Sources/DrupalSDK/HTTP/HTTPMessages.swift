@@ -116,11 +116,13 @@ public struct HTTPResponse: Sendable {
         if let start, storage == UnsafeRawPointer(start) { receivedBody = start }
     }
 
-    /// The response with its Set-Cookie values hidden, safe to log.
+    /// The response with its Set-Cookie values hidden, safe to log (the server's control
+    /// characters shown as escapes).
     public var redactedDescription: String {
         var lines = ["HTTP \(status)"]
         for (name, value) in headers {
-            lines.append("\(name): \(Redaction.isSecretHeader(name) ? "<redacted>" : value)")
+            let shown = Redaction.isSecretHeader(name) ? "<redacted>" : value.escapingControlCharacters(keeping: ["\t"])
+            lines.append("\(name.escapingControlCharacters()): \(shown)")
         }
         return lines.joined(separator: "\n")
     }

@@ -1128,6 +1128,9 @@ drupal_error_kind drupal_response_error_kind(const drupal_response *response);
  * A description of the failure for humans; "" on success. It is Drupal's own message when Drupal
  * sent a non-empty one, else a summary (e.g. "GET /node/7 answered HTTP 403 Forbidden with no
  * message", the text of a plain-text 500, or the details of every JSON:API error, one a line).
+ * Safe to print: a server's control characters are shown as escapes ("\u{1b}"; line breaks and
+ * tabs kept) and its text is cut at 4,096 characters with a note (drupal_response_drupal_message()
+ * and the violation and JSON:API error accessors keep all of it).
  */
 const char *drupal_response_error_message(const drupal_response *response);
 

@@ -56,6 +56,18 @@ final class ErrorModelTests: FakeDrupalTestCase {
         }
     }
 
+    /// A hostile server's huge message went whole into `message`, which callers log.
+    func testAServersHugeMessageIsCutWithANote() async throws {
+        let client = try makeClient()
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "status;code=403;body=%7B%22message%22%3A%22" + String(repeating: "m", count: 60_000) + "%22%7D")
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(error?.message, String(repeating: "m", count: 4096) + "... (cut: 55904 characters more)")
+        XCTAssertEqual(error?.drupalMessage?.count, 60_000, "Drupal's message stays whole")
+    }
+
     /// Recording 52e: a file that fails validation is a 422 whose message is not a violation list.
     func testFileValidationFailureHasNoViolations() async throws {
         let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }

@@ -33,8 +33,7 @@ extension DrupalError {
         } else if let oauth, body.drupalMessage == nil {
             message = oauth.summary
         }
-        self.init(.http, message.escapingControlCharacters(keeping: ["\n", "\t"]), status: response.status,
-                  drupalMessage: body.drupalMessage,
+        self.init(.http, DrupalError.printable(message), status: response.status, drupalMessage: body.drupalMessage,
                   violations: response.status == 422 ? body.violations : [], jsonAPIErrors: body.jsonAPIErrors,
                   headers: response.headers, body: response.body)
         self.oauthError = oauth
@@ -54,6 +53,19 @@ extension DrupalError {
     public var redirectLocation: String? {
         guard let status, (300..<400).contains(status) else { return nil }
         return headers["Location"]
+    }
+
+    /// The longest message made of a server's text: a hostile server's megabytes stay out of
+    /// logs.
+    public static let maxMessageLength = 4096
+
+    /// A server's text as a message: control characters shown as escapes (line breaks and tabs
+    /// kept), cut at `maxMessageLength` characters with a note.
+    static func printable(_ text: String) -> String {
+        let escaped = text.escapingControlCharacters(keeping: ["\n", "\t"])
+        guard escaped.utf8.count > maxMessageLength else { return escaped }
+        let kept = escaped.prefix(maxMessageLength)
+        return kept + "... (cut: \(escaped.count - kept.count) characters more)"
     }
 
     /// Drupal's message in a JSON error body, if any (see `drupalMessage`).

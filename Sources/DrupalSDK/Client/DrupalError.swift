@@ -59,6 +59,9 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
     public var status: Int?
     /// A description for humans: Drupal's own message when it sent a non-empty one, else a
     /// summary of what failed (e.g. "GET /node/7 answered HTTP 403 Forbidden with no message").
+    /// Safe to print and log: a server's control characters are shown as escapes, and a server's
+    /// text is cut at `maxMessageLength` characters, with a note (`drupalMessage`, `violations`
+    /// and `jsonAPIErrors` keep all of it).
     public var message: String
     /// Drupal's message exactly as it sent it, empty included: the `message` of a core REST
     /// error body, or the `detail` (else `title`) of a JSON:API document's first error. Nil when

@@ -115,7 +115,10 @@ class DrupalError(Exception):
         code: the C library's code name, e.g. ``"DRUPAL_E_HTTP"`` or ``"DRUPAL_E_TIMEOUT"``.
         status: the HTTP status, or ``None`` when no answer arrived.
         message: a description for humans: Drupal's own message when it sent a non-empty one,
-            else a summary (``"GET /node/7 answered HTTP 403 Forbidden with no message"``).
+            else a summary (``"GET /node/7 answered HTTP 403 Forbidden with no message"``). Safe
+            to print: a server's control characters are shown as escapes (line breaks and tabs
+            kept) and its text is cut at 4,096 characters with a note (``drupal_message``,
+            ``violations`` and ``jsonapi_errors`` keep all of it).
         drupal_message: Drupal's message exactly as sent, empty included (``{"message": ""}``
             gives ``""``; for JSON:API, the first error's ``detail``), or ``None`` when the answer
             carried none.

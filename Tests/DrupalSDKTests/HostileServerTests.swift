@@ -198,6 +198,29 @@ final class HostileServerTests: FakeDrupalTestCase {
         XCTAssertEqual(try server.stats().requests, before, "nothing was sent")
     }
 
+    /// URLs a server names for the client to fetch next (a file entity's content, a JSON:API
+    /// page's links.next) must be under the site; one elsewhere is refused, unsent, as the
+    /// server's protocol error: it used to read as the caller's invalid argument.
+    func testURLsAServerNamesElsewhereAreItsProtocolErrors() async throws {
+        let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }
+        let file = #"{"fid": [{"value": 1}], "uri": [{"value": "public://x.png", "url": "http://evil.example/x.png"}]}"#
+        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
+            "mode": "status", "code": 200, "body": file, "path_prefix": "/entity/file/1", "count": 1] as [String: Any]),
+            as: UTF8.self))
+        let download = await expectError { try await client.download(FileDownload(.fileEntity("1"), to: .sink({ _ in true }))) }
+        XCTAssertEqual(download?.code, .decode, download?.message ?? "")
+
+        let page = #"{"data": [{"type": "node--article", "id": "a", "attributes": {}}], "links": {"next": {"href": "http://evil.example/jsonapi/node/article?page%5Boffset%5D=1"}}}"#
+        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
+            "mode": "status", "code": 200, "body": page, "path_prefix": "/jsonapi/node/article", "count": 1] as [String: Any]),
+            as: UTF8.self))
+        let pages = try client.jsonAPIPages(try JSONAPIResourceType("node--article"))
+        _ = try await pages.next()
+        let next = await expectError { try await pages.next() }
+        XCTAssertEqual(next?.code, .decode, next?.message ?? "")
+        XCTAssertTrue(next?.message.contains("links.next") ?? false, next?.message ?? "")
+    }
+
     /// The login answer's CSRF token goes into the X-CSRF-Token header of every later write: a
     /// server's CR LF in it used to smuggle headers into those requests. Its logout token goes
     /// into a query value: control bytes there used to fail the logout as the caller's mistake.

@@ -23,7 +23,13 @@ extension LiveSession {
                 throw DrupalError(.decode, "file \(id) has no uri URL to download", status: entity.status,
                                   headers: entity.headers, body: entity.body)
             }
-            target = try contentTarget(url)
+            // The server's URL: one elsewhere is its protocol error, not the caller's argument.
+            guard let under = contentTarget(url), (try? PathSafety.normalizeTarget(under, baseURL: baseURL)) != nil else {
+                throw DrupalError(.decode, "file \(id)'s uri URL \(PathSafety.redactedForError(Substring(url))) is not "
+                                  + "under the site's base URL", status: entity.status, headers: entity.headers,
+                                  body: entity.body)
+            }
+            target = under
         }
         let writer = try DownloadWriter(download.destination)
         // A file's content, not a route: no _format, no language prefix.
@@ -46,14 +52,12 @@ extension LiveSession {
                     language: nil)
     }
 
-    /// A file entity's URL as a target under the base URL: Drupal gives it relative to the host
-    /// ("/sites/default/files/..."; with the site's sub-directory, if any) or absolute.
-    private func contentTarget(_ url: String) throws -> String {
+    /// A file entity's URL as a target to check against the base URL: Drupal gives it relative
+    /// to the host ("/sites/default/files/..."; with the site's sub-directory, if any) or
+    /// absolute. Nil for a relative URL outside the site's sub-directory.
+    private func contentTarget(_ url: String) -> String? {
         if PathSafety.isAbsoluteURL(Substring(url)) || basePath.isEmpty { return url }
-        guard url.hasPrefix(basePath + "/") else {
-            throw DrupalError.invalidArgument("the file URL \(PathSafety.redactedForError(Substring(url))) is not "
-                                              + "under the site's base URL")
-        }
+        guard url.hasPrefix(basePath + "/") else { return nil }
         return String(url.dropFirst(basePath.count))
     }
 

@@ -134,6 +134,12 @@ public struct JSONAPICall: Sendable {
     /// GET a link a document gave (`links.next`, `links.related`), as given.
     public static func follow(_ link: String) -> JSONAPICall { JSONAPICall(method: "GET", target: .link(link)) }
 
+    /// Whether the call follows a link (a URL the server named).
+    var isLink: Bool {
+        if case .link = target { return true }
+        return false
+    }
+
     // MARK: The request
 
     /// The request this call sends. Throws `.invalidArgument` for an id or field no path may

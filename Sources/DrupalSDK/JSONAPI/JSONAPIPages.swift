@@ -34,6 +34,9 @@ extension DrupalClient {
                     let page: DrupalResponse
                     do {
                         page = try await client.jsonAPI(call)
+                    } catch let error as DrupalError where error.code == .invalidArgument && call.isLink {
+                        // The link is the server's: one that cannot be followed is its protocol error.
+                        throw DrupalError(.decode, "a page's links.next cannot be followed: " + error.message)
                     } catch {
                         fetches.giveBack()   // a failed fetch is fetched again by the next call
                         throw error

@@ -13,27 +13,30 @@ extension LiveSession {
     }
 
     func download(_ download: FileDownload) async throws -> DrupalResponse {
-        let target: String
+        // A file's content, not a route: no _format, no language prefix.
+        var request: DrupalRequest
         switch download.source {
         case .url(let url):
-            target = url
+            request = try checked(DrupalRequest(method: "GET", path: url, format: nil), language: nil)
         case .fileEntity(let id):
             let entity = try await perform(try fileEntityRequest(id))
             guard let url = try entity.json()["uri"]?[0]?["url"]?.stringValue else {
                 throw DrupalError(.decode, "file \(id) has no uri URL to download", status: entity.status,
                                   headers: entity.headers, body: entity.body)
             }
-            // The server's URL: one elsewhere is its protocol error, not the caller's argument.
-            guard let under = contentTarget(url), (try? PathSafety.normalizeTarget(under, baseURL: baseURL)) != nil else {
-                throw DrupalError(.decode, "file \(id)'s uri URL \(PathSafety.redactedForError(Substring(url))) is not "
-                                  + "under the site's base URL", status: entity.status, headers: entity.headers,
-                                  body: entity.body)
+            // The server's URL: one that is not under the site is its protocol error, not the
+            // caller's invalid argument.
+            let elsewhere = DrupalError(.decode, "file \(id)'s uri URL \(PathSafety.redactedForError(Substring(url))) "
+                                        + "is not under the site's base URL", status: entity.status,
+                                        headers: entity.headers, body: entity.body)
+            guard let target = contentTarget(url) else { throw elsewhere }
+            do {
+                request = try checked(DrupalRequest(method: "GET", path: target, format: nil), language: nil)
+            } catch let error as DrupalError where error.code == .invalidArgument {
+                throw elsewhere
             }
-            target = under
         }
         let writer = try DownloadWriter(download.destination)
-        // A file's content, not a route: no _format, no language prefix.
-        var request = try checked(DrupalRequest(method: "GET", path: target, format: nil), language: nil)
         request.progress = download.progress
         request.bodySink = writer.sink
         request.writer = writer

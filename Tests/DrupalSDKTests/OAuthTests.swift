@@ -211,6 +211,25 @@ final class OAuthTests: XCTestCase {
         XCTAssertEqual(error?.message, "the token provider failed: the vault is down")
     }
 
+    /// A lifetime too long for the refresh clock (a hostile token endpoint's `expires_in`, a
+    /// provider's) trapped converting it to milliseconds: the process died. It means "long".
+    func testAnEnormousTokenLifetimeIsALongOneNotACrash() async throws {
+        try server.control("POST", "/__fake/bearer", json: #"{"token": "minted-elsewhere", "uid": 2}"#)
+        let provider = TokenProvider { _ in AccessToken("minted-elsewhere", expiresIn: 1e300) }
+        let client = try makeClient(.tokenProvider(provider))
+        let user = try await client.get("user", "2").json()
+        XCTAssertEqual(user["name"]?[0]?["value"]?.stringValue, "editor")
+
+        let answer = #"{"access_token": "abc", "token_type": "Bearer", "expires_in": 1e300}"#
+        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
+            "mode": "status", "code": 200, "body": answer, "path_prefix": "/oauth/token", "count": 1] as [String: Any]),
+            as: UTF8.self))
+        let lying = try makeClient(.oauth(Self.password()))
+        // The made-up token is refused with a 401, and the next one fetched is the site's own.
+        let admin = try await lying.get("user", "1").json()
+        XCTAssertEqual(admin["name"]?[0]?["value"]?.stringValue, "admin")
+    }
+
     func testSecretsNeverReachLogsEventsOrErrors() async throws {
         let lines = LineLog()
         let client = try makeClient(.oauth(Self.password("editor"))) { configuration in

@@ -104,7 +104,10 @@ extension LiveSession {
             state.authorizationHeader = "Bearer " + token.value
             if let refresh = token.refreshToken { state.oauth.refreshToken = refresh }
             state.oauth.refreshAt = token.expiresIn.map { lifetime in
-                now + .milliseconds(Int64(max(0, lifetime - min(margin, lifetime / 2)) * 1000))
+                // Capped: a lifetime of 1e300 s (a token endpoint's or a provider's) trapped in
+                // the conversion to milliseconds.
+                let seconds = min(max(0, lifetime - min(margin, lifetime / 2)), AccessToken.longestLifetime)
+                return now + .milliseconds(Int64(seconds * 1000))
             }
         }
     }

@@ -82,6 +82,8 @@ public struct AccessToken: Sendable, Equatable {
     public var value: String
     /// Seconds it stays valid from now; nil when unknown (then it is replaced only after a 401).
     public var expiresIn: Double?
+    /// The longest lifetime the client counts with (ten years); a longer one is taken as this.
+    public static let longestLifetime: Double = 10 * 365 * 86_400
     /// A refresh token to get the next one with, if the site gave one.
     public var refreshToken: String?
 

@@ -102,6 +102,35 @@ final class EntryPointTests: FakeDrupalTestCase {
         XCTAssertEqual(node.status, 200)
     }
 
+    /// A retry policy whose delays are not numbers of seconds from 0 trapped in the backoff
+    /// (a range from 0 to a negative bound) at the first retry: the process died. Refused when
+    /// the client is made now.
+    func testRetryDelaysOutOfRangeAreRefusedWhenTheClientIsMade() async throws {
+        let bad: [(String, (inout RetryPolicy) -> Void)] = [
+            ("max delay -1", { $0.maxDelay = -1 }), ("base delay NaN", { $0.baseDelay = .nan }),
+            ("base delay -1", { $0.baseDelay = -1 }), ("max delay inf", { $0.maxDelay = .infinity }),
+        ]
+        for (what, change) in bad {
+            XCTAssertThrowsError(try makeClient { change(&$0.retry) }, what) { error in
+                XCTAssertEqual((error as? DrupalError)?.code, .invalidArgument, what)
+            }
+            var configuration = DrupalClient.Configuration()
+            change(&configuration.retry)
+            let mockError = await expectError { try await DrupalClient.mock(configuration: configuration).get("node", "1") }
+            XCTAssertEqual(mockError?.code, .invalidArgument, "the mock refuses \(what) too")
+        }
+        let client = try makeClient {
+            $0.retry.baseDelay = 0
+            $0.retry.maxDelay = 0
+        }
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "status;code=503;retry_after=x")
+        let retried = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(retried?.status, 503, "retried at once, twice, then the 503")
+    }
+
     /// libcurl asks "Expect: 100-continue" before a body over 1 MB (a round trip, and servers that
     /// never answer it stall the upload a second); the client turns it off for requests with a
     /// body, and requests without one never need it.

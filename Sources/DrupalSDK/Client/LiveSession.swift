@@ -60,6 +60,7 @@ final class LiveSession: Sendable {
         try configuration.authentication.validate()
         try configuration.defaultHeaders.validate()
         try configuration.transport.validate()   // a mock's too: its options mean what a live one's do
+        try configuration.retry.validate()
         for (type, path) in configuration.entityPaths where EntityPath.core[type] != path {
             try path.validate(entityType: type)
         }

@@ -16,6 +16,16 @@ public struct RetryPolicy: Sendable, Equatable {
 
     public init() {}
 
+    /// Throws `.invalidArgument` for delays that are not numbers of seconds from 0 (a negative
+    /// or NaN bound made the backoff's random range trap at the first retry). Checked when a
+    /// client, live or mock, is made.
+    func validate() throws {
+        for (name, seconds) in [("base delay", baseDelay), ("max delay", maxDelay)]
+        where !(seconds.isFinite && seconds >= 0) {
+            throw DrupalError.invalidArgument("the retry \(name) must be a number of seconds from 0")
+        }
+    }
+
     public static let never: RetryPolicy = {
         var policy = RetryPolicy()
         policy.maxRetries = 0

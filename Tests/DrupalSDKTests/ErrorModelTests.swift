@@ -66,6 +66,13 @@ final class ErrorModelTests: FakeDrupalTestCase {
         }
         XCTAssertEqual(error?.message, String(repeating: "m", count: 4096) + "... (cut: 55904 characters more)")
         XCTAssertEqual(error?.drupalMessage?.count, 60_000, "Drupal's message stays whole")
+        // 3,000 characters are not cut, though their UTF-8 is over 4,096 bytes.
+        var accented = HTTPHeaders()
+        accented.add("X-Fake-Fault", "status;code=403;body=%7B%22message%22%3A%22" + String(repeating: "%C3%A9", count: 3000) + "%22%7D")
+        let whole = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: accented))
+        }
+        XCTAssertEqual(whole?.message, String(repeating: "\u{E9}", count: 3000))
     }
 
     /// Recording 52e: a file that fails validation is a 422 whose message is not a violation list.

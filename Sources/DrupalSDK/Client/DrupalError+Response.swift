@@ -63,7 +63,8 @@ extension DrupalError {
     /// kept), cut at `maxMessageLength` characters with a note.
     static func printable(_ text: String) -> String {
         let escaped = text.escapingControlCharacters(keeping: ["\n", "\t"])
-        guard escaped.utf8.count > maxMessageLength else { return escaped }
+        // Bytes first: no character count for the usual short message.
+        guard escaped.utf8.count > maxMessageLength, escaped.count > maxMessageLength else { return escaped }
         let kept = escaped.prefix(maxMessageLength)
         return kept + "... (cut: \(escaped.count - kept.count) characters more)"
     }

@@ -104,17 +104,36 @@ final class JSONAPITests: FakeDrupalTestCase {
         let client = try admin()
         var query = JSONAPIQuery()
         try query.pageLimit(2)
-        for concurrency in [1, 4] {
+        // One fetch for the sequential walk: its second would follow a links.next that names
+        // the page itself, a protocol error of its own (the next test).
+        for (concurrency, maxPages) in [(1, 1), (4, 5)] {
             try server.control("POST", "/__fake/faults", json: String(decoding: fault, as: UTF8.self))
             defer { _ = try? server.control("DELETE", "/__fake/faults") }
             let before = try server.stats().requests
-            let pages = try client.jsonAPIPages(article, query: query, concurrency: concurrency, maxPages: 5)
+            let pages = try client.jsonAPIPages(article, query: query, concurrency: concurrency, maxPages: maxPages)
             let page = try await pages.next()
             XCTAssertNil(page, "concurrency \(concurrency): only empty pages within maxPages")
             await pages.close()
             let fetched = try server.stats().requests - before
-            XCTAssertLessThanOrEqual(fetched, 5, "concurrency \(concurrency)")
+            XCTAssertLessThanOrEqual(fetched, maxPages, "concurrency \(concurrency)")
         }
+    }
+
+    /// A page whose links.next names the page itself would be fetched again and again (up to
+    /// maxPages, 100,000 by default), returned each time: the server's protocol error.
+    func testALinksNextNamingItsOwnPageIsTheServersError() async throws {
+        let link = server.baseURL + "/jsonapi/node/article?page%5Boffset%5D=2&page%5Blimit%5D=2"
+        let page = #"{"data": [{"type": "node--article", "id": "a", "attributes": {}}], "links": {"next": {"href": "\#(link)"}}}"#
+        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
+            "mode": "status", "code": 200, "body": page, "path_prefix": "/jsonapi/node/article", "count": 3] as [String: Any]),
+            as: UTF8.self))
+        defer { _ = try? server.control("DELETE", "/__fake/faults") }
+        let pages = try admin().jsonAPIPages(article)
+        let first = try await pages.next()
+        XCTAssertNotNil(first, "the first page names another one: its links.next was not followed yet")
+        let loop = await expectError { try await pages.next() }
+        XCTAssertEqual(loop?.code, .decode)
+        XCTAssertTrue(loop?.message.contains("names that page itself") ?? false, loop?.message ?? "")
     }
 
     /// A failed fetch throws, is fetched again by the next call and does not count against

@@ -134,10 +134,10 @@ public struct JSONAPICall: Sendable {
     /// GET a link a document gave (`links.next`, `links.related`), as given.
     public static func follow(_ link: String) -> JSONAPICall { JSONAPICall(method: "GET", target: .link(link)) }
 
-    /// Whether the call follows a link (a URL the server named).
-    var isLink: Bool {
-        if case .link = target { return true }
-        return false
+    /// The link the call follows (a URL the server named), or nil.
+    var followedLink: String? {
+        if case .link(let url) = target { return url }
+        return nil
     }
 
     // MARK: The request

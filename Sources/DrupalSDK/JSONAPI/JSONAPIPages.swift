@@ -34,7 +34,7 @@ extension DrupalClient {
                     let page: DrupalResponse
                     do {
                         page = try await client.jsonAPI(call)
-                    } catch let error as DrupalError where error.code == .invalidArgument && call.isLink {
+                    } catch let error as DrupalError where error.code == .invalidArgument && call.followedLink != nil {
                         // The link is the server's: one that cannot be followed is its protocol error.
                         throw DrupalError(.decode, "a page's links.next cannot be followed: " + error.message)
                     } catch {
@@ -42,6 +42,10 @@ extension DrupalClient {
                         throw error
                     }
                     let probe = try JSONAPIPageProbe(page)
+                    if let next = probe.next, next == call.followedLink {
+                        throw DrupalError(.decode, "a page's links.next names that page itself: the walk would not end",
+                                          status: page.status, headers: page.headers, body: page.body)
+                    }
                     if !probe.isEmpty { return page }
                     guard let next = probe.next else { return nil }
                     call = .follow(next)

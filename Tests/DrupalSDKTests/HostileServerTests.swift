@@ -102,13 +102,15 @@ final class HostileServerTests: FakeDrupalTestCase {
         let cookies = [
             "evil=1; Domain=evil.example; Path=/", "here=1; Path=/only/here", "sec=1; Secure; Path=/",
             "gone=1; Max-Age=0; Path=/", "old=1; Expires=Thu, 01 Jan 1970 00:00:01 GMT; Path=/", "keep=1; Path=/",
+            // The largest Max-Age wrapped around the clock to the past: the cookie was dropped.
+            "long=1; Max-Age=9223372036854775807; Path=/",
         ]
         let raw = cookies.map { "\"\($0)\"" }.joined(separator: ", ")
         try server.control("POST", "/__fake/faults", json: #"{"mode": "setcookie", "raw": [\#(raw)], "count": 1}"#)
         _ = try await client.get("node", "1")
         _ = try await client.get("node", "2")
         var seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self)
-        XCTAssertTrue(seen.contains("keep=1"), seen)
+        XCTAssertTrue(seen.contains("keep=1") && seen.contains("long=1"), seen)
         for absent in ["evil=1", "here=1", "sec=1", "gone=1", "old=1"] { XCTAssertFalse(seen.contains(absent), "\(absent): \(seen)") }
         _ = try? await client.request(DrupalRequest(method: "GET", path: "/only/here/x"))
         seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self)

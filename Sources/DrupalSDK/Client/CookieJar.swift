@@ -114,7 +114,9 @@ struct CookieJar: Sendable {
         // An http site cannot set a Secure cookie (RFC 6265bis §5.7 step 9).
         if cookie.secure && !secureOrigin { return nil }
         if let maxAge {
-            cookie.expires = maxAge == Int64.min ? Int64.min : now &+ maxAge
+            // Saturating: a Max-Age near Int64.max wrapped around to the past and dropped the cookie.
+            let (later, overflow) = now.addingReportingOverflow(maxAge)
+            cookie.expires = maxAge == Int64.min ? Int64.min : overflow ? Int64.max : later
         } else if let expires {
             cookie.expires = expires
         }

@@ -11,14 +11,16 @@
 //  - without a JSON Content-Type nothing is read from the body as Drupal's (no drupalMessage,
 //    violations or JSON:API errors);
 //  - for {"message": M}: drupalMessage is exactly M (however M was escaped), and the message is M
-//    when M is not empty;
+//    when M is not empty, as printed: control characters but LF and TAB shown as "\u{hex}", cut
+//    at 4,096 characters with a note;
 //  - violations only for status 422, and only when the first line is exactly "Unprocessable
 //    Entity: validation failed." (core REST) or from JSON:API errors, one per error as
 //    (source.pointer, detail);
 //  - each core REST violation gives back its line: "path: message" with a path without spaces,
 //    or the whole line with an empty path, one per non-empty line after the first;
 //  - JSON:API errors come back in order with their title, detail and pointer; drupalMessage is the
-//    first one's detail (else title); two or more make the message their details, one a line.
+//    first one's detail (else title); two or more make the message their details, one a line
+//    (as printed, as above).
 import FoundationEssentials
 @testable import DrupalSDK
 
@@ -90,7 +92,7 @@ private func checkCommon(_ error: DrupalError, _ response: HTTPResponse, isJSON:
         require(error.drupalMessage == first.detail ?? first.title, "drupalMessage is not the first error's detail/title")
     }
     if let drupalMessage = error.drupalMessage, !drupalMessage.isEmpty, error.jsonAPIErrors.count <= 1 {
-        require(error.message == drupalMessage, "the message is not Drupal's non-empty message")
+        require(error.message == expectedMessage(drupalMessage), "the message is not Drupal's non-empty message")
     }
 }
 
@@ -129,8 +131,16 @@ private func checkJSONAPI(_ error: DrupalError, _ entries: [(title: String?, det
     }
     if entries.count > 1 {
         let joined = entries.map { $0.detail ?? $0.title ?? "" }.joined(separator: "\n")
-        require(joined.isEmpty || error.message == joined, "the message is not every error's detail, one a line")
+        require(joined.isEmpty || error.message == expectedMessage(joined), "the message is not every error's detail, one a line")
     }
+}
+
+/// What `message` shows of a server's text: control characters shown (line feeds and tabs
+/// kept), then at most 4,096 characters and a note of how many more there were.
+private func expectedMessage(_ text: String) -> String {
+    let characters = Array(controlCharactersShown(text, keeping: [0x0A, 0x09]))
+    guard characters.count > 4096 else { return String(characters) }
+    return String(characters[..<4096]) + "... (cut: \(characters.count - 4096) characters more)"
 }
 
 /// How the JSON strings of a body are written (Drupal escapes "/" and non-ASCII; others do not).

@@ -17,7 +17,8 @@
 //    raw lookup compares the bytes as received);
 //  - set leaves exactly one value for the name, remove none, add appends; other names are kept;
 //  - a redacted request shows "<redacted>" for every Authorization, Cookie, Set-Cookie,
-//    X-CSRF-Token and Proxy-Authorization header, whatever its case.
+//    X-CSRF-Token and Proxy-Authorization header, whatever its case; a redacted response too,
+//    its other headers with control characters shown as "\u{hex}" (a tab kept in values).
 @testable import DrupalSDK
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -144,7 +145,13 @@ private func checkRedaction(_ received: HTTPHeaders) {
         expected.append("\(name): \(secret ? "<redacted>" : value)")
     }
     require(request.redactedDescription == expected.joined(separator: "\n"), "the redacted description is not as expected")
+    // A response's headers are the server's text: printed with their control characters shown
+    // (a tab kept in values).
     let response = HTTPResponse(status: 200, headers: headers)
-    require(response.redactedDescription == (["HTTP 200"] + expected.dropFirst()).joined(separator: "\n"),
+    let responseLines = headers.map { name, value in
+        controlCharactersShown(name) + ": "
+            + (Redaction.isSecretHeader(name) ? "<redacted>" : controlCharactersShown(value, keeping: [0x09]))
+    }
+    require(response.redactedDescription == (["HTTP 200"] + responseLines).joined(separator: "\n"),
             "the redacted response description is not as expected")
 }

@@ -35,3 +35,19 @@ func shown(_ text: String) -> String { text.debugDescription }
 func asciiLowercased(_ text: String) -> [UInt8] {
     text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
 }
+
+/// A server's text as the library prints it, written out from the definition rather than with
+/// the library's helper: every control character (U+0000-U+001F, U+007F-U+009F) but those in
+/// `kept` becomes "\u{hex}" (lower-case hex, no leading zeros).
+func controlCharactersShown(_ text: String, keeping kept: Set<UInt32> = []) -> String {
+    var shown = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        let value = scalar.value
+        if (value < 0x20 || (0x7F...0x9F).contains(value)) && !kept.contains(value) {
+            shown.append(contentsOf: "\\u{\(String(value, radix: 16))}".unicodeScalars)
+        } else {
+            shown.append(scalar)
+        }
+    }
+    return String(shown)
+}

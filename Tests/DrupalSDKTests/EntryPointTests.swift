@@ -71,6 +71,19 @@ final class EntryPointTests: FakeDrupalTestCase {
         XCTAssertNoThrow(try Transport.curl(options).shutdown())
     }
 
+    /// Each change makes a live client refuse to be made, and a mock client its first call.
+    private func assertRefusedWhenMade(_ bad: [(String, (inout DrupalClient.Configuration) -> Void)]) async {
+        for (what, change) in bad {
+            XCTAssertThrowsError(try makeClient { change(&$0) }, what) { error in
+                XCTAssertEqual((error as? DrupalError)?.code, .invalidArgument, what)
+            }
+            var configuration = DrupalClient.Configuration()
+            change(&configuration)
+            let mockError = await expectError { try await DrupalClient.mock(configuration: configuration).get("node", "1") }
+            XCTAssertEqual(mockError?.code, .invalidArgument, "the mock refuses \(what) too")
+        }
+    }
+
     /// Numbers out of range were taken and bent: a negative or NaN timeout meant none at all, a
     /// pool of 0 or a million became 1 or 10,000, a body limit of 0 refused every body. A Swift
     /// caller now gets the error a C or Python caller got.
@@ -83,15 +96,7 @@ final class EntryPointTests: FakeDrupalTestCase {
             ("busy poll -1", { $0.busyPollMicroseconds = -1 }),
             ("busy poll", { $0.busyPollMicroseconds = TransportOptions.maxBusyPollMicroseconds + 1 }),
         ]
-        for (what, change) in bad {
-            XCTAssertThrowsError(try makeClient { change(&$0.transport) }, what) { error in
-                XCTAssertEqual((error as? DrupalError)?.code, .invalidArgument, what)
-            }
-            var configuration = DrupalClient.Configuration()
-            change(&configuration.transport)
-            let mockError = await expectError { try await DrupalClient.mock(configuration: configuration).get("node", "1") }
-            XCTAssertEqual(mockError?.code, .invalidArgument, "the mock refuses \(what) too")
-        }
+        await assertRefusedWhenMade(bad.map { what, change in (what, { change(&$0.transport) }) })
         let client = try makeClient {
             $0.transport.timeout = 0   // no limit
             $0.transport.connectTimeout = 0
@@ -110,15 +115,7 @@ final class EntryPointTests: FakeDrupalTestCase {
             ("max delay -1", { $0.maxDelay = -1 }), ("base delay NaN", { $0.baseDelay = .nan }),
             ("base delay -1", { $0.baseDelay = -1 }), ("max delay inf", { $0.maxDelay = .infinity }),
         ]
-        for (what, change) in bad {
-            XCTAssertThrowsError(try makeClient { change(&$0.retry) }, what) { error in
-                XCTAssertEqual((error as? DrupalError)?.code, .invalidArgument, what)
-            }
-            var configuration = DrupalClient.Configuration()
-            change(&configuration.retry)
-            let mockError = await expectError { try await DrupalClient.mock(configuration: configuration).get("node", "1") }
-            XCTAssertEqual(mockError?.code, .invalidArgument, "the mock refuses \(what) too")
-        }
+        await assertRefusedWhenMade(bad.map { what, change in (what, { change(&$0.retry) }) })
         let client = try makeClient {
             $0.retry.baseDelay = 0
             $0.retry.maxDelay = 0

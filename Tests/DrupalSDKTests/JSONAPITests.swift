@@ -136,6 +136,32 @@ final class JSONAPITests: FakeDrupalTestCase {
         XCTAssertTrue(loop?.message.contains("names that page itself") ?? false, loop?.message ?? "")
     }
 
+    /// The concurrent walk adds page sizes to the offset a links.next names (or the query's):
+    /// near Int.max the sum overflowed and the process died. The pages past the largest offset
+    /// are not fetched.
+    func testOffsetsNearTheLargestIntegerEndTheWalk() async throws {
+        let link = server.baseURL + "/jsonapi/node/article?page%5Boffset%5D=9223372036854775800&page%5Blimit%5D=50"
+        let page = #"{"data": [{"type": "node--article", "id": "a", "attributes": {}}], "links": {"next": {"href": "\#(link)"}}}"#
+        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
+            "mode": "status", "code": 200, "body": page, "path_prefix": "/jsonapi/node/article", "count": 10] as [String: Any]),
+            as: UTF8.self))
+        defer { _ = try? server.control("DELETE", "/__fake/faults") }
+        let walked = try admin().jsonAPIPages(article, concurrency: 4)
+        var pages = 0
+        do {
+            while try await walked.next() != nil { pages += 1 }
+        } catch let error as DrupalError {
+            XCTAssertEqual(error.code, .decode, error.message)
+        }
+        await walked.close()
+        XCTAssertLessThanOrEqual(pages, 2)
+        var query = JSONAPIQuery()
+        try query.pageOffset(Int.max)
+        let fromTheQuery = try admin().jsonAPIPages(article, query: query, concurrency: 4)
+        _ = try? await fromTheQuery.next()
+        await fromTheQuery.close()
+    }
+
     /// A failed fetch throws, is fetched again by the next call and does not count against
     /// maxPages.
     func testAFailedFetchIsFetchedAgainAndNotCountedAgainstMaxPages() async throws {

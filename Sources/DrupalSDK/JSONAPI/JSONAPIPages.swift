@@ -102,7 +102,10 @@ final class JSONAPIPageWindow: Sendable {
                 finish()
                 return nil
             }
-            let response = try await fetch(number)
+            guard let response = try await fetch(number) else {
+                finish()   // no offset names this page (past the largest integer)
+                return nil
+            }
             let page = try JSONAPIPageProbe(response)
             state.withLock { $0.cursor = number + 1 }
             if number == 0 {
@@ -126,7 +129,8 @@ final class JSONAPIPageWindow: Sendable {
         }
     }
 
-    private func fetch(_ number: Int) async throws -> DrupalResponse {
+    /// Page `number`'s answer; nil when no offset can name the page.
+    private func fetch(_ number: Int) async throws -> DrupalResponse? {
         if number == 0 {
             // The pages after the first start with it, at the offsets the query implies (Drupal
             // pages by page[limit], at most 50), and are checked against its links.next.
@@ -135,19 +139,24 @@ final class JSONAPIPageWindow: Sendable {
             if maxPages > 1 { _ = try? startFetches(from: 1) }
             return try await withTaskCancellationHandler { try await first.value } onCancel: { first.cancel() }
         }
-        let fetch = try startFetches(from: number)
+        guard let fetch = try startFetches(from: number) else { return nil }
         defer { state.withLock { _ = $0.fetches.removeValue(forKey: number) } }
         return try await fetch.value
     }
 
-    /// Starts the fetches of pages `index` ..< `index + concurrency` (below `maxPages`) not
-    /// started yet; returns that of `index` (below `maxPages`).
-    private func startFetches(from index: Int) throws -> Task<DrupalResponse, any Error> {
+    /// Starts the fetches of pages `index` ..< `index + concurrency` (below `maxPages`, and
+    /// while an offset can name them) not started yet; returns that of `index`, nil when no
+    /// offset can name it.
+    private func startFetches(from index: Int) throws -> Task<DrupalResponse, any Error>? {
         try state.withLock { state in
             guard let start = state.start else { throw DrupalError(.state, "the first page was not fetched") }
             for page in index..<min(index + concurrency, maxPages) where state.fetches[page] == nil {
+                // A server's links.next may name an offset near Int.max: the sum overflowed.
+                let (skipped, tooMany) = (page - 1).multipliedReportingOverflow(by: start.size)
+                let (offset, tooFar) = start.offset.addingReportingOverflow(skipped)
+                if tooMany || tooFar { break }
                 var query = self.query
-                try query.pageOffset(start.offset + (page - 1) * start.size)
+                try query.pageOffset(offset)
                 try query.pageLimit(start.size)
                 let call = JSONAPICall.collection(type, query: query)
                 let client = self.client
@@ -155,7 +164,7 @@ final class JSONAPIPageWindow: Sendable {
                 // executor and task-local), and that engine stops between the caller's calls.
                 state.fetches[page] = Task.detached { try await client.jsonAPI(call) }
             }
-            return state.fetches[index]!
+            return state.fetches[index]
         }
     }
 
@@ -192,7 +201,8 @@ final class JSONAPIPageWindow: Sendable {
         let limit = pairs.last { $0.0 == "page[limit]" }.flatMap { Int($0.1) } ?? maxPageSize
         let offset = pairs.last { $0.0 == "page[offset]" }.flatMap { Int($0.1) } ?? 0
         let size = min(max(limit, 1), maxPageSize)
-        return (offset + size, size)
+        let (next, past) = offset.addingReportingOverflow(size)
+        return (past ? Int.max : next, size)
     }
 
     static let maxPageSize = 50

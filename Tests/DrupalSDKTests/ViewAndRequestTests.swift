@@ -42,6 +42,18 @@ final class ViewAndRequestTests: FakeDrupalTestCase {
         XCTAssertEqual(rows.count, 5)
     }
 
+    /// The pages count on from the query's `page`: from the largest integer the next page number
+    /// overflowed and the process died. The walk ends there; a `page` that is no number starts
+    /// at 0 as before.
+    func testAPageNumberNearTheLargestIntegerEndsTheWalk() async throws {
+        let client = try makeClient()
+        let pages = try client.viewPages("/api/articles-all", [("page", String(Int.max))])
+        let first = try await pages.next()
+        XCTAssertEqual(try first?.json().arrayValue?.count, 5, "a display without a pager answers its rows")
+        let second = try await pages.next()
+        XCTAssertNil(second, "no page number follows Int.max")
+    }
+
     func testPagesStartAtTheQuerysPageAndStopAtMaxPages() async throws {
         let client = try makeClient()
         let fromOne = try await client.viewAllPages("/api/articles", [("page", "1")])

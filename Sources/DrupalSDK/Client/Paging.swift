@@ -80,7 +80,10 @@ extension DrupalClient {
         let rest = query.filter { $0.0 != "page" }
         return DrupalPager { index, previous in
             guard index < max(1, maxPages) else { return nil }
-            let response = try await client.view(path, rest + [("page", String(first + index))])
+            // No page number follows Int.max (the sum overflowed).
+            let (number, past) = first.addingReportingOverflow(index)
+            if past { return nil }
+            let response = try await client.view(path, rest + [("page", String(number))])
             guard let rows = try response.json().arrayValue else {
                 throw DrupalError(.decode, "the view \(path) did not answer a JSON array of rows",
                                   status: response.status, headers: response.headers, body: response.body)

@@ -200,6 +200,21 @@ final class HostileServerTests: FakeDrupalTestCase {
         XCTAssertEqual(try server.stats().requests, before, "nothing was sent")
     }
 
+    /// An id is read as a string of its digits: a number too large for an Int64 (`"uid": 1e300`
+    /// in a login answer, a decoupled_router `entity.id`) trapped converting it, and the process
+    /// died. It is read as the number's text now.
+    func testAnIdTooLargeForAnIntegerIsNotACrash() async throws {
+        let answer = #"{"current_user": {"uid": 1e300, "name": "admin"}, "csrf_token": "good-csrf", "logout_token": "good-logout"}"#
+        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
+            "mode": "status", "code": 200, "body": answer, "path_prefix": "/user/login", "count": 1] as [String: Any]),
+            as: UTF8.self))
+        let login = try await makeClient().login("admin", "admin")
+        XCTAssertEqual(login.user.uid, "1e+300")
+        XCTAssertEqual(JSONValue.number(-9.3e18).idString, "-9.3e+18")
+        XCTAssertEqual(JSONValue.number(42).idString, "42")
+        XCTAssertEqual(JSONValue.number(1.5).idString, "1.5")
+    }
+
     /// URLs a server names for the client to fetch next (a file entity's content, a JSON:API
     /// page's links.next) must be under the site; one elsewhere is refused, unsent, as the
     /// server's protocol error: it used to read as the caller's invalid argument.

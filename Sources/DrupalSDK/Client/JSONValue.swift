@@ -63,7 +63,8 @@ public enum JSONValue: Sendable, Equatable, Codable {
         switch self {
         case .string(let value): return value
         case .number(let value):
-            return value.rounded() == value ? String(Int64(value)) : String(value)
+            // exactly: a whole number past Int64 (a server's 1e300) trapped in the conversion.
+            return Int64(exactly: value).map { String($0) } ?? String(value)
         default: return nil
         }
     }

@@ -205,9 +205,7 @@ final class HostileServerTests: FakeDrupalTestCase {
     /// died. It is read as the number's text now.
     func testAnIdTooLargeForAnIntegerIsNotACrash() async throws {
         let answer = #"{"current_user": {"uid": 1e300, "name": "admin"}, "csrf_token": "good-csrf", "logout_token": "good-logout"}"#
-        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
-            "mode": "status", "code": 200, "body": answer, "path_prefix": "/user/login", "count": 1] as [String: Any]),
-            as: UTF8.self))
+        try server.lie(answer, under: "/user/login", count: 1)
         let login = try await makeClient().login("admin", "admin")
         XCTAssertEqual(login.user.uid, "1e+300")
         XCTAssertEqual(JSONValue.number(-9.3e18).idString, "-9.3e+18")
@@ -221,16 +219,12 @@ final class HostileServerTests: FakeDrupalTestCase {
     func testURLsAServerNamesElsewhereAreItsProtocolErrors() async throws {
         let client = try makeClient { $0.authentication = .basic(user: "admin", password: "admin") }
         let file = #"{"fid": [{"value": 1}], "uri": [{"value": "public://x.png", "url": "http://evil.example/x.png"}]}"#
-        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
-            "mode": "status", "code": 200, "body": file, "path_prefix": "/entity/file/1", "count": 1] as [String: Any]),
-            as: UTF8.self))
+        try server.lie(file, under: "/entity/file/1", count: 1)
         let download = await expectError { try await client.download(FileDownload(.fileEntity("1"), to: .sink({ _ in true }))) }
         XCTAssertEqual(download?.code, .decode, download?.message ?? "")
 
         let page = #"{"data": [{"type": "node--article", "id": "a", "attributes": {}}], "links": {"next": {"href": "http://evil.example/jsonapi/node/article?page%5Boffset%5D=1"}}}"#
-        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
-            "mode": "status", "code": 200, "body": page, "path_prefix": "/jsonapi/node/article", "count": 1] as [String: Any]),
-            as: UTF8.self))
+        try server.lie(page, under: "/jsonapi/node/article", count: 1)
         let pages = try client.jsonAPIPages(try JSONAPIResourceType("node--article"))
         _ = try await pages.next()
         let next = await expectError { try await pages.next() }
@@ -249,10 +243,8 @@ final class HostileServerTests: FakeDrupalTestCase {
             let answer = try JSONSerialization.data(withJSONObject: [
                 "current_user": ["uid": "1", "name": "admin"], "csrf_token": tokens["csrf_token"]!,
                 "logout_token": tokens["logout_token"]!] as [String: Any])
-            let fault = try JSONSerialization.data(withJSONObject: [
-                "mode": "status", "code": 200, "body": String(decoding: answer, as: UTF8.self),
-                "cookie": "SESSlie=1; path=/", "path_prefix": "/user/login", "count": 1] as [String: Any])
-            try server.control("POST", "/__fake/faults", json: String(decoding: fault, as: UTF8.self))
+            try server.lie(String(decoding: answer, as: UTF8.self), under: "/user/login", count: 1,
+                           cookie: "SESSlie=1; path=/")
             let client = try makeClient()
             let login = await expectError { try await client.login("admin", "admin") }
             let name = "\(field) \(token.debugDescription)"

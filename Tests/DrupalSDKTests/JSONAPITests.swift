@@ -98,16 +98,13 @@ final class JSONAPITests: FakeDrupalTestCase {
     func testMaxPagesBoundsTheFetchesWhenEveryPageIsEmpty() async throws {
         let next = server.baseURL + "/jsonapi/node/article?page%5Boffset%5D=2&page%5Blimit%5D=2"
         let empty = #"{"jsonapi": {"version": "1.0"}, "data": [], "links": {"next": {"href": "\#(next)"}}}"#
-        let fault = try JSONSerialization.data(withJSONObject: [
-            "mode": "status", "code": 200, "body": empty, "path_prefix": "/jsonapi/node/article", "count": 40,
-        ] as [String: Any])
         let client = try admin()
         var query = JSONAPIQuery()
         try query.pageLimit(2)
         // One fetch for the sequential walk: its second would follow a links.next that names
         // the page itself, a protocol error of its own (the next test).
         for (concurrency, maxPages) in [(1, 1), (4, 5)] {
-            try server.control("POST", "/__fake/faults", json: String(decoding: fault, as: UTF8.self))
+            try server.lie(empty, under: "/jsonapi/node/article", count: 40)
             defer { _ = try? server.control("DELETE", "/__fake/faults") }
             let before = try server.stats().requests
             let pages = try client.jsonAPIPages(article, query: query, concurrency: concurrency, maxPages: maxPages)
@@ -124,9 +121,7 @@ final class JSONAPITests: FakeDrupalTestCase {
     func testALinksNextNamingItsOwnPageIsTheServersError() async throws {
         let link = server.baseURL + "/jsonapi/node/article?page%5Boffset%5D=2&page%5Blimit%5D=2"
         let page = #"{"data": [{"type": "node--article", "id": "a", "attributes": {}}], "links": {"next": {"href": "\#(link)"}}}"#
-        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
-            "mode": "status", "code": 200, "body": page, "path_prefix": "/jsonapi/node/article", "count": 3] as [String: Any]),
-            as: UTF8.self))
+        try server.lie(page, under: "/jsonapi/node/article", count: 3)
         defer { _ = try? server.control("DELETE", "/__fake/faults") }
         let pages = try admin().jsonAPIPages(article)
         let first = try await pages.next()
@@ -142,9 +137,7 @@ final class JSONAPITests: FakeDrupalTestCase {
     func testOffsetsNearTheLargestIntegerEndTheWalk() async throws {
         let link = server.baseURL + "/jsonapi/node/article?page%5Boffset%5D=9223372036854775800&page%5Blimit%5D=50"
         let page = #"{"data": [{"type": "node--article", "id": "a", "attributes": {}}], "links": {"next": {"href": "\#(link)"}}}"#
-        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
-            "mode": "status", "code": 200, "body": page, "path_prefix": "/jsonapi/node/article", "count": 10] as [String: Any]),
-            as: UTF8.self))
+        try server.lie(page, under: "/jsonapi/node/article", count: 10)
         defer { _ = try? server.control("DELETE", "/__fake/faults") }
         let walked = try admin().jsonAPIPages(article, concurrency: 4)
         var pages = 0

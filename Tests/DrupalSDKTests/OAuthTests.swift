@@ -221,9 +221,7 @@ final class OAuthTests: XCTestCase {
         XCTAssertEqual(user["name"]?[0]?["value"]?.stringValue, "editor")
 
         let answer = #"{"access_token": "abc", "token_type": "Bearer", "expires_in": 1e300}"#
-        try server.control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: [
-            "mode": "status", "code": 200, "body": answer, "path_prefix": "/oauth/token", "count": 1] as [String: Any]),
-            as: UTF8.self))
+        try server.lie(answer, under: "/oauth/token", count: 1)
         let lying = try makeClient(.oauth(Self.password()))
         // The made-up token is refused with a 401, and the next one fetched is the site's own.
         let admin = try await lying.get("user", "1").json()

@@ -266,6 +266,28 @@ def test_documents_without_a_server():
         Document([])
 
 
+@pytest.mark.parametrize("body", [
+    '{"data": [1, 2]}', '{"data": [{"type": "node--article", "id": "a", "attributes": 5}]}',
+    '{"data": {"type": "node--article", "id": "a", "relationships": [1]}}',
+    '{"data": {"type": "node--article", "id": "a", "relationships": {"uid": 5}}}',
+    '{"data": {"type": "node--article", "id": "a", "relationships": {"field_tags": {"data": [1]}}}}',
+    '{"data": [], "included": "x"}', '{"data": null, "links": 5}', '{"data": null, "included": [5]}',
+])
+def test_a_document_that_is_not_json_api_is_a_decode_error(client, server, body):
+    """A server's document whose members have the wrong shapes (resources that are numbers,
+    attributes or relationships that are not objects) leaked AttributeError or TypeError from
+    the reading methods. They raise DecodeError, the server's fault, naming what is wrong."""
+    server.control("POST", "/__fake/faults", {"mode": "status", "code": 200, "body": body, "count": 1})
+    document = client.jsonapi_get(ARTICLE, "a")
+    with pytest.raises(drupalsdk.DecodeError) as caught:
+        repr(document)
+        for resource in document.resources + document.included:
+            resource.get("title"), resource.identifiers("field_tags"), resource.related("uid")
+            resource.related("field_tags"), resource.attributes, resource.links
+        document.next, document.links, document.meta
+    assert "not" in str(caught.value)
+
+
 def test_mock_client_answers_jsonapi_through_stubs():
     import json
     mock = drupalsdk.Client.mock()

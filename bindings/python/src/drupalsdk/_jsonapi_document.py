@@ -3,7 +3,9 @@ whose :class:`Resource` objects resolve their relationships to the ``included`` 
 
 Resolution is lazy and builds no reference cycles: the document indexes ``included`` by (type,
 id) the first time a relationship is resolved, and each resolved resource is a new small object
-pointing at the same document. Note that a sparse fieldset (``add_fields``) can drop the very
+pointing at the same document. A member of the wrong shape (a resource that is not an object,
+attributes that are a number) raises :class:`DecodeError` where it is read: the server's
+answer is not JSON:API there. Note that a sparse fieldset (``add_fields``) can drop the very
 relationship that links a resource to what ``include`` added: the included resources are then in
 ``document.included`` but no resource leads to them.
 """
@@ -11,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+from ._errors import DecodeError
+
 __all__ = ["Document", "Resource"]
 
 Identifier = Tuple[str, str]
-_EMPTY: Dict[str, Any] = {}
 
 
 class Document:
@@ -34,7 +37,7 @@ class Document:
         """The primary data: a :class:`Resource`, a list of them (collections), or None."""
         data = self.raw.get("data")
         if isinstance(data, list):
-            return [Resource(item, self) for item in data]
+            return _resources(data, self, "data")
         if isinstance(data, dict):
             return Resource(data, self)
         return None
@@ -44,12 +47,12 @@ class Document:
         """The primary resources as a list, for collections and individual reads alike."""
         data = self.raw.get("data")
         if isinstance(data, list):
-            return [Resource(item, self) for item in data]
+            return _resources(data, self, "data")
         return [Resource(data, self)] if isinstance(data, dict) else []
 
     @property
     def included(self) -> List["Resource"]:
-        return [Resource(item, self) for item in self.raw.get("included") or ()]
+        return _resources(_list_member(self.raw, "included"), self, "included")
 
     links = property(lambda self: _object_member(self, "links"), doc="The document's links ({} if none).")
     meta = property(lambda self: _object_member(self, "meta"), doc="The document's meta ({} if none).")
@@ -79,7 +82,7 @@ class Document:
         if found is not None and found.get("type") == type:
             return found
         # Ids are UUIDs, so one id with two types is all but impossible: then search them all.
-        for item in self.raw.get("included") or ():
+        for item in _list_member(self.raw, "included"):
             if isinstance(item, dict) and item.get("id") == id and item.get("type") == type:
                 return item
         return None
@@ -88,7 +91,7 @@ class Document:
         """``included`` indexed by id, built on the first lookup (first of an id wins)."""
         index = self._index
         if index is None:
-            included = self.raw.get("included") or ()
+            included = _list_member(self.raw, "included")
             index = self._index = {item.get("id"): item for item in reversed(included) if item.__class__ is dict}
         return index
 
@@ -100,7 +103,7 @@ class Document:
         return len(data) if isinstance(data, list) else (1 if isinstance(data, dict) else 0)
 
     def __repr__(self) -> str:
-        return "<Document %d resource(s), %d included>" % (len(self), len(self.raw.get("included") or ()))
+        return "<Document %d resource(s), %d included>" % (len(self), len(_list_member(self.raw, "included")))
 
 
 class Resource:
@@ -129,25 +132,38 @@ class Resource:
 
     def __getitem__(self, name: str) -> Any:
         """An attribute (KeyError if the resource has none of that name)."""
-        return self.raw["attributes"][name]
+        return self.attributes[name]
 
     def get(self, name: str, default: Any = None) -> Any:
         """An attribute, or ``default``."""
-        return (self.raw.get("attributes") or {}).get(name, default)
+        return self.attributes.get(name, default)
+
+    def _linkage(self, field: str) -> Any:
+        """A relationship's ``data``: None, an identifier object, or a list of them."""
+        relationship = self.relationships.get(field)
+        if relationship is None:
+            return None
+        if relationship.__class__ is not dict:
+            raise _not_json_api("relationship %r is not an object" % field)
+        data = relationship.get("data")
+        fits = data is None or data.__class__ is dict or (
+            data.__class__ is list and all(item.__class__ is dict for item in data))
+        if not fits:
+            raise _not_json_api("the data of relationship %r is not resource identifiers" % field)
+        return data
 
     def identifiers(self, field: str) -> List[Identifier]:
         """The (type, id) pairs of a relationship: one for a to-one, the list for a to-many,
         none for ``data: null`` or a relationship the resource does not carry."""
-        data = ((self.raw.get("relationships") or {}).get(field) or {}).get("data")
+        data = self._linkage(field)
         items = data if isinstance(data, list) else ([data] if isinstance(data, dict) else [])
-        return [(item.get("type"), item.get("id")) for item in items if isinstance(item, dict)]
+        return [(item.get("type"), item.get("id")) for item in items]
 
     def related(self, field: str) -> Union["Resource", List["Resource"], None]:
         """What a relationship points to, from the document's ``included``: a :class:`Resource`
         (or None) for a to-one relationship, a list for a to-many one. Identifiers whose resource
         was not included (not asked for, or no access) are left out."""
-        relationship = (self.raw.get("relationships") or _EMPTY).get(field)
-        data = relationship.get("data") if relationship else None
+        data = self._linkage(field)
         document = self.document
         if document is None:
             return [] if data.__class__ is list else None
@@ -165,12 +181,11 @@ class Resource:
             return None
         related = []
         for item in data:
-            if item.__class__ is dict:
-                found = by_id.get(item.get("id"))
-                if found is None or found.get("type") != item.get("type"):
-                    found = document._lookup(item.get("type"), item.get("id"))
-                if found is not None:
-                    related.append(Resource(found, document))
+            found = by_id.get(item.get("id"))
+            if found is None or found.get("type") != item.get("type"):
+                found = document._lookup(item.get("type"), item.get("id"))
+            if found is not None:
+                related.append(Resource(found, document))
         return related
 
     def __eq__(self, other: object) -> bool:
@@ -183,8 +198,35 @@ class Resource:
         return "<Resource %s %s>" % (self.type, self.id)
 
 
+def _not_json_api(what: str) -> DecodeError:
+    return DecodeError("the answer is not a JSON:API document: %s" % what, code="DRUPAL_E_DECODE")
+
+
 def _object_member(holder: Any, name: str) -> Dict[str, Any]:
-    return holder.raw.get(name) or {}
+    """An object member ({} when absent or null)."""
+    value = holder.raw.get(name)
+    if value is None:
+        return {}
+    if value.__class__ is not dict:
+        raise _not_json_api("%s is not an object" % name)
+    return value
+
+
+def _list_member(raw: Dict[str, Any], name: str) -> List[Any]:
+    """A list member ([] when absent or null)."""
+    value = raw.get(name)
+    if value is None:
+        return []
+    if value.__class__ is not list:
+        raise _not_json_api("%s is not a list" % name)
+    return value
+
+
+def _resources(items: List[Any], document: Document, name: str) -> List["Resource"]:
+    for index, item in enumerate(items):
+        if item.__class__ is not dict:
+            raise _not_json_api("%s[%d] is not a resource object" % (name, index))
+    return [Resource(item, document) for item in items]
 
 
 def _href(link: Any) -> Optional[str]:

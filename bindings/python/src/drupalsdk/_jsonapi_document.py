@@ -132,38 +132,51 @@ class Resource:
 
     def __getitem__(self, name: str) -> Any:
         """An attribute (KeyError if the resource has none of that name)."""
-        return self.attributes[name]
+        try:   # the common case costs no check: this runs for every attribute a caller reads
+            return self.raw["attributes"][name]
+        except (KeyError, TypeError):   # no such name, no attributes, or not an object (raises)
+            return _object_member(self, "attributes")[name]
 
     def get(self, name: str, default: Any = None) -> Any:
         """An attribute, or ``default``."""
-        return self.attributes.get(name, default)
+        attributes = self.raw.get("attributes")
+        if attributes.__class__ is not dict:
+            attributes = _object_member(self, "attributes")
+        return attributes.get(name, default)
 
     def _linkage(self, field: str) -> Any:
-        """A relationship's ``data``: None, an identifier object, or a list of them."""
-        relationship = self.relationships.get(field)
+        """A relationship's ``data`` as sent (None when the resource does not carry it). Its shape
+        is checked where it is read: `related` runs for every relationship a caller reads."""
+        relationships = self.raw.get("relationships")
+        if relationships.__class__ is not dict:
+            relationships = _object_member(self, "relationships")
+        relationship = relationships.get(field)
+        if relationship.__class__ is dict:
+            return relationship.get("data")
         if relationship is None:
             return None
-        if relationship.__class__ is not dict:
-            raise _not_json_api("relationship %r is not an object" % field)
-        data = relationship.get("data")
-        fits = data is None or data.__class__ is dict or (
-            data.__class__ is list and all(item.__class__ is dict for item in data))
-        if not fits:
-            raise _not_json_api("the data of relationship %r is not resource identifiers" % field)
-        return data
+        raise _not_json_api("relationship %r is not an object" % field)
 
     def identifiers(self, field: str) -> List[Identifier]:
         """The (type, id) pairs of a relationship: one for a to-one, the list for a to-many,
         none for ``data: null`` or a relationship the resource does not carry."""
         data = self._linkage(field)
-        items = data if isinstance(data, list) else ([data] if isinstance(data, dict) else [])
+        items = data if data.__class__ is list else ([] if data is None else [data])
+        for item in items:
+            if item.__class__ is not dict:
+                raise _not_identifiers(field)
         return [(item.get("type"), item.get("id")) for item in items]
 
     def related(self, field: str) -> Union["Resource", List["Resource"], None]:
         """What a relationship points to, from the document's ``included``: a :class:`Resource`
         (or None) for a to-one relationship, a list for a to-many one. Identifiers whose resource
         was not included (not asked for, or no access) are left out."""
-        data = self._linkage(field)
+        # The common case costs no check; an absent relationship or one of the wrong shape goes
+        # through _linkage (which raises for the latter).
+        try:
+            data = self.raw["relationships"][field]["data"]
+        except (KeyError, TypeError):
+            data = self._linkage(field)
         document = self.document
         if document is None:
             return [] if data.__class__ is list else None
@@ -178,14 +191,19 @@ class Resource:
                 found = document._lookup(data.get("type"), data.get("id"))
             return None if found is None else Resource(found, document)
         if data.__class__ is not list:
-            return None
+            if data is None:
+                return None
+            raise _not_identifiers(field)
         related = []
-        for item in data:
-            found = by_id.get(item.get("id"))
-            if found is None or found.get("type") != item.get("type"):
-                found = document._lookup(item.get("type"), item.get("id"))
-            if found is not None:
-                related.append(Resource(found, document))
+        try:
+            for item in data:
+                found = by_id.get(item.get("id"))
+                if found is None or found.get("type") != item.get("type"):
+                    found = document._lookup(item.get("type"), item.get("id"))
+                if found is not None:
+                    related.append(Resource(found, document))
+        except AttributeError:   # an identifier that is not an object: no .get
+            raise _not_identifiers(field) from None
         return related
 
     def __eq__(self, other: object) -> bool:
@@ -200,6 +218,10 @@ class Resource:
 
 def _not_json_api(what: str) -> DecodeError:
     return DecodeError("the answer is not a JSON:API document: %s" % what, code="DRUPAL_E_DECODE")
+
+
+def _not_identifiers(field: str) -> DecodeError:
+    return _not_json_api("the data of relationship %r is not resource identifiers" % field)
 
 
 def _object_member(holder: Any, name: str) -> Dict[str, Any]:
@@ -223,10 +245,11 @@ def _list_member(raw: Dict[str, Any], name: str) -> List[Any]:
 
 
 def _resources(items: List[Any], document: Document, name: str) -> List["Resource"]:
-    for index, item in enumerate(items):
-        if item.__class__ is not dict:
-            raise _not_json_api("%s[%d] is not a resource object" % (name, index))
-    return [Resource(item, document) for item in items]
+    resources = [Resource(item, document) for item in items if item.__class__ is dict]
+    if len(resources) < len(items):
+        index = next(index for index, item in enumerate(items) if item.__class__ is not dict)
+        raise _not_json_api("%s[%d] is not a resource object" % (name, index))
+    return resources
 
 
 def _href(link: Any) -> Optional[str]:

@@ -108,12 +108,13 @@ final class EntryPointTests: FakeDrupalTestCase {
     }
 
     /// A retry policy whose delays are not numbers of seconds from 0 trapped in the backoff
-    /// (a range from 0 to a negative bound) at the first retry: the process died. Refused when
-    /// the client is made now.
+    /// (a range from 0 to a negative bound) at the first retry: the process died; a negative
+    /// number of retries meant none. Refused when the client is made now.
     func testRetryDelaysOutOfRangeAreRefusedWhenTheClientIsMade() async throws {
         let bad: [(String, (inout RetryPolicy) -> Void)] = [
             ("max delay -1", { $0.maxDelay = -1 }), ("base delay NaN", { $0.baseDelay = .nan }),
             ("base delay -1", { $0.baseDelay = -1 }), ("max delay inf", { $0.maxDelay = .infinity }),
+            ("retries -1", { $0.maxRetries = -1 }),   // meant "none" without a word
         ]
         await assertRefusedWhenMade(bad.map { what, change in (what, { change(&$0.retry) }) })
         let client = try makeClient {

@@ -16,10 +16,12 @@ public struct RetryPolicy: Sendable, Equatable {
 
     public init() {}
 
-    /// Throws `.invalidArgument` for delays that are not numbers of seconds from 0 (a negative
-    /// or NaN bound made the backoff's random range trap at the first retry). Checked when a
-    /// client, live or mock, is made.
+    /// Throws `.invalidArgument` for a negative number of retries (it meant none, without a word)
+    /// and for delays that are not numbers of seconds from 0 (a negative or NaN bound made the
+    /// backoff's random range trap at the first retry). Checked when a client, live or mock, is
+    /// made.
     func validate() throws {
+        guard maxRetries >= 0 else { throw DrupalError.invalidArgument("the number of retries must be 0 or more") }
         for (name, seconds) in [("base delay", baseDelay), ("max delay", maxDelay)]
         where !(seconds.isFinite && seconds >= 0) {
             throw DrupalError.invalidArgument("the retry \(name) must be a number of seconds from 0")

@@ -49,7 +49,7 @@ public enum Authentication: Sendable, Equatable {
             }
         case .bearer(let token):
             if token.isEmpty { throw DrupalError.invalidArgument("the bearer token is empty") }
-            if token.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) {
+            if !HeaderSafety.isPlainToken(token) {
                 throw DrupalError.invalidArgument("the bearer token contains spaces or control characters")
             }
         }
@@ -119,9 +119,10 @@ public struct LoginResult: Sendable {
             throw DrupalError(.decode, "the login answer is not the JSON Drupal sends "
                               + "({current_user, csrf_token, logout_token})", body: body)
         }
-        // Both go back to the site as they are (a header, a query value): a server's control
-        // bytes in them must fail here, as its answer, not later as the caller's bad input.
-        for (name, token) in [("csrf_token", csrf), ("logout_token", logout)] where !SessionToken.isSendable(token) {
+        // Both go back to the site as they are (a header, a query value): a server's CR or LF in
+        // the CSRF token would smuggle headers into every later write, and control bytes must
+        // fail here, as its answer, not later as the caller's bad input.
+        for (name, token) in [("csrf_token", csrf), ("logout_token", logout)] where !HeaderSafety.isPlainToken(token) {
             throw DrupalError(.decode, "the login answer's \(name) is not a token Drupal makes "
                               + "(empty, or not printable ASCII)", body: body)
         }

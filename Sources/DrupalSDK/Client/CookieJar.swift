@@ -79,7 +79,7 @@ struct CookieJar: Sendable {
     /// as Characters, a combining mark after ";" or "=" would hide it.
     private func parse(_ header: String, requestPath: String, now: Int64) -> Cookie? {
         guard header.utf8.count <= CookieJar.maxCookieBytes,
-              !header.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
+              !HeaderSafety.hasControlCharacter(header) else { return nil }
         var parts = header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
             .map { Substring($0) }.makeIterator()
         guard let pair = parts.next(), let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }

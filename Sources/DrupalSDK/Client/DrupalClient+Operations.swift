@@ -137,17 +137,10 @@ extension DrupalError {
 enum SessionToken {
     static func parse(_ response: HTTPResponse) throws -> String {
         let token = String(decoding: response.body, as: UTF8.self).trimmedWhitespace
-        guard isSendable(token) else {
+        guard HeaderSafety.isPlainToken(token) else {
             throw DrupalError(.decode, "/session/token did not answer a token", status: response.status,
                               headers: response.headers, body: response.body)
         }
         return token
-    }
-
-    /// Whether a token from the server (CSRF, logout) can be sent back as it is: printable ASCII
-    /// without spaces, as Drupal's tokens are. A CR or LF in the X-CSRF-Token header would
-    /// smuggle headers into every later write.
-    static func isSendable(_ token: String) -> Bool {
-        !token.isEmpty && token.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 }

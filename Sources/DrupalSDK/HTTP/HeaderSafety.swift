@@ -14,7 +14,7 @@ enum HeaderSafety {
         if tokenBytes.isEmpty || !tokenBytes.allSatisfy(isTokenByte) {
             return "invalid header name \"\(printable(name))\": not an HTTP token"
         }
-        if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+        if hasControlCharacter(value) {
             return "the value of header \(name) contains a control character (CR, LF, NUL or another; only a tab is allowed)"
         }
         // Compared without allocating: this runs for every header of every request.
@@ -22,6 +22,18 @@ enum HeaderSafety {
             return "header \(name) frames the request and is set by the library; it cannot be given"
         }
         return nil
+    }
+
+    /// Whether a field value holds a control byte other than a tab (RFC 9110 allows none; RFC
+    /// 6265bis ignores a Set-Cookie with one).
+    static func hasControlCharacter(_ value: some StringProtocol) -> Bool {
+        value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+    }
+
+    /// Whether a token (a CSRF or logout token from the server, a caller's Bearer token) can go
+    /// into a header or a query as it is: not empty, printable ASCII without spaces.
+    static func isPlainToken(_ token: String) -> Bool {
+        !token.isEmpty && token.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
     /// A header name fit for an error message: at most 64 characters, control characters escaped.

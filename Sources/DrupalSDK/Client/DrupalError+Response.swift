@@ -64,9 +64,10 @@ extension DrupalError {
     static func printable(_ text: String) -> String {
         let escaped = text.escapingControlCharacters(keeping: ["\n", "\t"])
         // Bytes first: no character count for the usual short message.
-        guard escaped.utf8.count > maxMessageLength, escaped.count > maxMessageLength else { return escaped }
-        let kept = escaped.prefix(maxMessageLength)
-        return kept + "... (cut: \(escaped.count - kept.count) characters more)"
+        guard escaped.utf8.count > maxMessageLength else { return escaped }
+        let characters = escaped.count
+        guard characters > maxMessageLength else { return escaped }
+        return escaped.prefix(maxMessageLength) + "... (cut: \(characters - maxMessageLength) characters more)"
     }
 
     /// Drupal's message in a JSON error body, if any (see `drupalMessage`).

@@ -26,14 +26,15 @@ extension LiveSession {
             }
             // The server's URL: one that is not under the site is its protocol error, not the
             // caller's invalid argument.
-            let elsewhere = DrupalError(.decode, "file \(id)'s uri URL \(PathSafety.redactedForError(Substring(url))) "
-                                        + "is not under the site's base URL", status: entity.status,
-                                        headers: entity.headers, body: entity.body)
-            guard let target = contentTarget(url) else { throw elsewhere }
+            func elsewhere() -> DrupalError {
+                DrupalError(.decode, "file \(id)'s uri URL \(PathSafety.redactedForError(Substring(url))) is not under "
+                            + "the site's base URL", status: entity.status, headers: entity.headers, body: entity.body)
+            }
+            guard let target = contentTarget(url) else { throw elsewhere() }
             do {
                 request = try checked(DrupalRequest(method: "GET", path: target, format: nil), language: nil)
             } catch let error as DrupalError where error.code == .invalidArgument {
-                throw elsewhere
+                throw elsewhere()
             }
         }
         let writer = try DownloadWriter(download.destination)

@@ -79,7 +79,7 @@ final class JSONAPIPageWindow: Sendable {
     private let type: JSONAPIResourceType
     private let query: JSONAPIQuery
     private let concurrency: Int
-    /// The most pages fetched, skipped ones included.
+    /// The most pages fetched, skipped ones included (at least 1).
     private let maxPages: Int
     private let state = Mutex(State())
 
@@ -88,7 +88,7 @@ final class JSONAPIPageWindow: Sendable {
         self.type = type
         self.query = query
         self.concurrency = concurrency
-        self.maxPages = max(1, maxPages)
+        self.maxPages = maxPages
     }
 
     deinit { cancel() }

@@ -60,8 +60,14 @@ def head_bytes(resp, status_line=None, length=None, extra=(), chunked=False):
     return status_line + ('\r\n'.join(lines) + '\r\n\r\n').encode('latin-1')
 
 
+def add_cookies(resp, fault):
+    """The fault's Set-Cookie headers on resp."""
+    for value in set_cookie_values(fault):
+        resp.add_header('Set-Cookie', value)
+
+
 def set_cookie_values(fault):
-    """Set-Cookie values of a setcookie fault (or a redirect's cookie=...)."""
+    """Set-Cookie values of a setcookie fault (or a redirect's or a status fault's cookie=...)."""
     raw = fault.get('raw', fault.get('cookie'))
     if raw is not None:
         return list(raw) if isinstance(raw, list) else [str(raw)]
@@ -143,8 +149,7 @@ class Faults:
         elif code in (503, 429):
             resp.add_header('Retry-After', '1')
         if 'cookie' in fault:   # e.g. a lying login answer that also starts a session
-            for value in set_cookie_values(fault):
-                resp.add_header('Set-Cookie', value)
+            add_cookies(resp, fault)
         return resp, True
 
     def _malformed(self, fault, sock, produce):
@@ -154,16 +159,14 @@ class Faults:
         resp = Response(int(_num(fault, 'code', 302)), b'', TEXT)
         resp.add_header('Location', fault.get('to', '/'))
         if 'cookie' in fault:
-            for value in set_cookie_values(fault):
-                resp.add_header('Set-Cookie', value)
+            add_cookies(resp, fault)
         return resp, True
 
     def _setcookie(self, fault, sock, produce):
         """The normal answer plus Set-Cookie headers chosen by the test (e.g. on a second
         fake server acting as another origin, with a Domain naming the first one)."""
         resp = produce()
-        for value in set_cookie_values(fault):
-            resp.add_header('Set-Cookie', value)
+        add_cookies(resp, fault)
         return resp, True
 
     def _huge(self, fault, sock, produce):

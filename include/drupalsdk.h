@@ -1057,7 +1057,9 @@ drupal_code drupal_jsonapi_follow_sync(drupal_response **out, drupal_client *cli
 /**
  * A pager over a collection (use it with drupal_pager_next() and drupal_pager_free()). Drupal
  * gives no last link and no count and caps page[limit] at 50, so the pages end at the first page
- * without links.next; a page whose resources were all hidden by access checks is skipped.
+ * without links.next; a page whose resources were all hidden by access checks is skipped. A
+ * links.next naming a page the walk already fetched (a cycle) is the server's error:
+ * DRUPAL_E_DECODE.
  * @param query       NULL, or the query (copied); its page[offset] is where the walk starts.
  * @param concurrency 0 or 1: follow links.next page by page. 2 to 64: after the first page, fetch
  *                    the following ones by offset (with the page size Drupal used), this many at

@@ -76,9 +76,10 @@ final class FakeDrupalServer: @unchecked Sendable {
 
     func reset() throws { try control("POST", "/__fake/reset") }
 
-    /// Makes the next `count` requests under `pathPrefix` answer `body` (labelled JSON) with
-    /// `status`, and a Set-Cookie if given: a server that lies (the global `status` fault).
-    func lie(_ body: String, status: Int = 200, under pathPrefix: String, count: Int, cookie: String? = nil) throws {
+    /// Makes the next `count` requests under `pathPrefix` answer `bodies` in turn (labelled JSON)
+    /// with `status`, and a Set-Cookie if given: a server that lies (the global `status` fault).
+    func lie(_ bodies: String..., status: Int = 200, under pathPrefix: String, count: Int, cookie: String? = nil) throws {
+        let body: Any = bodies.count == 1 ? bodies[0] : bodies
         var fault: [String: Any] = ["mode": "status", "code": status, "body": body, "path_prefix": pathPrefix, "count": count]
         if let cookie { fault["cookie"] = cookie }
         try control("POST", "/__fake/faults", json: String(decoding: try JSONSerialization.data(withJSONObject: fault), as: UTF8.self))

@@ -128,7 +128,32 @@ final class JSONAPITests: FakeDrupalTestCase {
         XCTAssertNotNil(first, "the first page names another one: its links.next was not followed yet")
         let loop = await expectError { try await pages.next() }
         XCTAssertEqual(loop?.code, .decode)
-        XCTAssertTrue(loop?.message.contains("names that page itself") ?? false, loop?.message ?? "")
+        XCTAssertTrue(loop?.message.contains("names a page this walk already fetched") ?? false, loop?.message ?? "")
+    }
+
+    /// Pages whose links.next make a longer cycle (A names B, B names A) were fetched again and
+    /// again, up to maxPages (100,000 by default): the walk ends with the server's error at the
+    /// first link that names a page it fetched.
+    func testLinksNextMakingACycleIsTheServersError() async throws {
+        func page(_ id: String, next offset: Int) -> String {
+            let link = server.baseURL + "/jsonapi/node/article?page%5Boffset%5D=\(offset)&page%5Blimit%5D=2"
+            return #"{"data": [{"type": "node--article", "id": "\#(id)", "attributes": {}}], "#
+                + #""links": {"next": {"href": "\#(link)"}}}"#
+        }
+        // The collection's first page names A (offset 2); A names B (4); B names A again.
+        try server.lie(page("first", next: 2), page("a", next: 4), page("b", next: 2),
+                       under: "/jsonapi/node/article", count: 20)
+        defer { _ = try? server.control("DELETE", "/__fake/faults") }
+        let pages = try admin().jsonAPIPages(article)
+        var ids: [String] = []
+        let loop = await expectError {
+            while let page = try await pages.next() {
+                ids.append(try JSONAPIDocument(page).resources.first?.id ?? "?")
+            }
+        }
+        XCTAssertEqual(ids, ["first", "a"], "B is fetched once, and its link back to A ends the walk")
+        XCTAssertEqual(loop?.code, .decode)
+        XCTAssertTrue(loop?.message.contains("names a page this walk already fetched") ?? false, loop?.message ?? "")
     }
 
     /// The concurrent walk adds page sizes to the offset a links.next names (or the query's):

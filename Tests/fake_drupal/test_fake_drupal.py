@@ -408,6 +408,13 @@ def test_global_fault_with_prefix_and_count(server):
     assert call(server, 'GET', '/api/articles').status == 200
 
 
+def test_global_fault_bodies_are_served_in_turn(server):
+    fault = {'mode': 'status', 'code': 200, 'body': ['{"n": 1}', '{"n": 2}'], 'path_prefix': '/node', 'count': 3}
+    assert call(server, 'POST', '/__fake/faults', fault).status == 204
+    assert [call(server, 'GET', '/node/1?_format=json').json() for _ in range(3)] == [{'n': 1}, {'n': 2}, {'n': 1}]
+    assert call(server, 'GET', '/node/1?_format=json').json()['nid'] == [{'value': 1}]
+
+
 # ----------------------------------------------------------------------------
 # Control API: reset, invalidate-csrf, bearer
 # ----------------------------------------------------------------------------

@@ -12,6 +12,8 @@ extension DrupalClient {
     /// Drupal used (read from the first `links.next`, so the cap of 50 is honoured), and returns
     /// them in order. Either way it ends at the first page without `links.next`, and skips a
     /// page with no resources that still has one (all of its resources hidden by access checks).
+    /// Following links, a `links.next` naming a page already fetched (a cycle) is the server's
+    /// error (`.decode`).
     /// - Parameter maxPages: the most pages fetched, skipped ones included (so a server answering
     ///   only such pages cannot keep the walk going).
     public func jsonAPIPages(_ type: JSONAPIResourceType, query: JSONAPIQuery = JSONAPIQuery(), concurrency: Int = 1,
@@ -23,14 +25,14 @@ extension DrupalClient {
         let client = self
         let limit = max(1, maxPages)
         if concurrency == 1 {
-            let fetches = PageBudget(limit)
+            let walk = SequentialWalk(maxPages: limit)
             return DrupalPager { _, previous in
                 var call = JSONAPICall.collection(type, query: query)
                 if let previous {
                     guard let next = try JSONAPIPageProbe(previous).next else { return nil }
                     call = .follow(next)
                 }
-                while fetches.take() {
+                while walk.takePage() {
                     let page: DrupalResponse
                     do {
                         page = try await client.jsonAPI(call)
@@ -38,12 +40,13 @@ extension DrupalClient {
                         // The link is the server's: one that cannot be followed is its protocol error.
                         throw DrupalError(.decode, "a page's links.next cannot be followed: " + error.message)
                     } catch {
-                        fetches.giveBack()   // a failed fetch is fetched again by the next call
+                        walk.giveBack()   // a failed fetch is fetched again by the next call
                         throw error
                     }
                     let probe = try JSONAPIPageProbe(page)
-                    if let next = probe.next, next == call.followedLink {
-                        throw DrupalError(.decode, "a page's links.next names that page itself: the walk would not end",
+                    if let next = probe.next, !walk.fetched(call.followedLink, nextIsNew: next) {
+                        throw DrupalError(.decode, "a page's links.next names a page this walk already fetched: "
+                                          + "the walk would not end",
                                           status: page.status, headers: page.headers, body: page.body)
                     }
                     if !probe.isEmpty { return page }
@@ -227,21 +230,36 @@ final class JSONAPIPageWindow: Sendable {
     }
 }
 
-/// How many more pages a sequential walk may fetch (as the concurrent window's cursor counts:
-/// the pages fetched, not the attempts that failed).
-private final class PageBudget: Sendable {
-    private let left: Mutex<Int>
+/// What a sequential walk has done so far: how many more pages it may fetch (as the concurrent
+/// window's cursor counts: the pages fetched, not the attempts that failed), and the links it
+/// followed, so that a `links.next` naming one of them (a cycle of any length) ends the walk.
+private final class SequentialWalk: Sendable {
+    private struct State {
+        var pagesLeft: Int
+        var followed: Set<String> = []
+    }
 
-    init(_ pages: Int) { left = Mutex(pages) }
+    private let state: Mutex<State>
+
+    init(maxPages: Int) { state = Mutex(State(pagesLeft: maxPages)) }
 
     /// Takes one page from the budget; false when none is left.
-    func take() -> Bool {
-        left.withLock { left in
-            guard left > 0 else { return false }
-            left -= 1
+    func takePage() -> Bool {
+        state.withLock { state in
+            guard state.pagesLeft > 0 else { return false }
+            state.pagesLeft -= 1
             return true
         }
     }
 
-    func giveBack() { left.withLock { $0 += 1 } }
+    func giveBack() { state.withLock { $0.pagesLeft += 1 } }
+
+    /// Records the link a page was fetched by (nil for the first page, which was built from the
+    /// query); false when `next` names a page already fetched by its link.
+    func fetched(_ link: String?, nextIsNew next: String) -> Bool {
+        state.withLock { state in
+            if let link { state.followed.insert(link) }
+            return !state.followed.contains(next)
+        }
+    }
 }

@@ -112,7 +112,12 @@ class Faults:
                 f['count'] = int(f['count']) - 1
                 if f['count'] <= 0:
                     self.current = None
-            return dict(f)
+            chosen = dict(f)
+            if isinstance(f.get('body'), list) and f['body']:
+                # Bodies served in turn (e.g. pages whose links make a cycle).
+                chosen['body'] = f['body'][0]
+                f['body'] = f['body'][1:] + f['body'][:1]
+            return chosen
 
     def sleep(self, seconds):
         """Sleep, but wake up early when the server is stopping."""

@@ -117,7 +117,8 @@ class Client(_ClientBase):
         answer short pages). ``concurrency`` 2 to 64 fetches the pages after the first by offset,
         that many at a time, still yielded in order. ``max_pages``: the most pages fetched, a
         page skipped because access checks hid all its resources included; 0 means the library's
-        limit (100,000)."""
+        limit (100,000). A ``links.next`` naming a page already fetched (a cycle) raises
+        :class:`DecodeError`."""
         with self._jsonapi_pager(type, query, concurrency, max_pages) as pager:
             while True:
                 page = self._call_on(pager, NEXT_DOCUMENT, (), NEXT_DOCUMENT.kind)

@@ -56,6 +56,20 @@ final class ErrorModelTests: FakeDrupalTestCase {
         }
     }
 
+    /// The typed API's decode error names the path to the value it could not decode, and a
+    /// dictionary's keys on that path are the server's: an escape sequence or a line break in one
+    /// reached `message` as it was.
+    func testADecodeErrorShowsTheServersKeysWithTheirControlCharactersEscaped() async throws {
+        struct Fields: Decodable { let fields: [String: Int] }
+        try server.lie(#"{"fields": {"a\u001b[2J\r\nFAKE": "not a number"}}"#, under: "/node/1", count: 1)
+        defer { _ = try? server.control("DELETE", "/__fake/faults") }
+        let error = await expectError { try await self.makeClient().get(Fields.self, "node", id: "1") }
+        XCTAssertEqual(error?.code, .decode)
+        let message = error?.message ?? ""
+        XCTAssertTrue(message.contains(#"a\u{1b}[2J\u{d}\u{a}FAKE"#), message)
+        XCTAssertFalse(message.unicodeScalars.contains { $0.properties.generalCategory == .control }, message)
+    }
+
     /// A hostile server's huge message went whole into `message`, which callers log.
     func testAServersHugeMessageIsCutWithANote() async throws {
         let client = try makeClient()

@@ -11,17 +11,25 @@ final class TLSTests: XCTestCase {
     override class func setUp() {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("drupalsdk-tls-\(getpid())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        server = serving(certificate("cert", subject: "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"))
+    }
+
+    /// A self-signed certificate and its key, made by openssl in the test's directory.
+    private static func certificate(_ name: String, subject: String, _ options: String...) -> (cert: String, key: String) {
+        let cert = directory.appendingPathComponent(name + ".pem").path
+        let key = directory.appendingPathComponent(name + "-key.pem").path
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                             "-keyout", directory.appendingPathComponent("key.pem").path,
-                             "-out", directory.appendingPathComponent("cert.pem").path,
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-utf8",
+                             "-keyout", key, "-out", cert, "-subj", subject] + options
         openssl.standardError = FileHandle.nullDevice
         try? openssl.run()
         openssl.waitUntilExit()
-        server = FakeDrupalServer(extraArguments: ["--tls-cert", directory.appendingPathComponent("cert.pem").path,
-                                                   "--tls-key", directory.appendingPathComponent("key.pem").path])
+        return (cert, key)
+    }
+
+    private static func serving(_ certificate: (cert: String, key: String)) -> FakeDrupalServer {
+        FakeDrupalServer(extraArguments: ["--tls-cert", certificate.cert, "--tls-key", certificate.key])
     }
 
     override class func tearDown() {
@@ -66,6 +74,22 @@ final class TLSTests: XCTestCase {
         let trusted = try DrupalClient.live(baseURL: "http://drupal.invalid", configuration: configuration)
         let response = try await trusted.get("node", "1")
         XCTAssertEqual(response.status, 200)
+    }
+
+    /// libcurl's error text quotes the certificate's subject name, which is the server's: an
+    /// escape sequence in it reached `message` (and the logs) as it was.
+    func testACertificatesNameIsShownWithItsControlCharactersEscaped() async throws {
+        let hostile = Self.certificate("hostile", subject: "/CN=evil\u{1B}[2Jname")
+        let server = Self.serving(hostile)
+        var configuration = DrupalClient.Configuration()
+        configuration.transport.caBundlePath = hostile.cert   // trusted: only the name is wrong
+        configuration.retry.maxRetries = 0
+        let client = try DrupalClient.live(baseURL: server.baseURL, configuration: configuration)
+        let error = await expectError { try await client.get("node", "1") }
+        XCTAssertEqual(error?.code, .tls)
+        let message = error?.message ?? ""
+        XCTAssertTrue(message.contains(#"evil\u{1b}[2Jname"#), message)
+        XCTAssertFalse(message.unicodeScalars.contains("\u{1B}"), message)
     }
 
     func testVerificationCanBeTurnedOffExplicitly() async throws {

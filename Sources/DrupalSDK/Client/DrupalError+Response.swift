@@ -60,9 +60,9 @@ extension DrupalError {
     public static let maxMessageLength = 4096
 
     /// A server's text as a message: control characters shown as escapes (line breaks and tabs
-    /// kept), cut at `maxMessageLength` characters with a note.
-    static func printable(_ text: String) -> String {
-        let escaped = text.escapingControlCharacters(keeping: ["\n", "\t"])
+    /// kept unless told otherwise), cut at `maxMessageLength` characters with a note.
+    static func printable(_ text: String, keeping kept: Set<Unicode.Scalar> = ["\n", "\t"]) -> String {
+        let escaped = text.escapingControlCharacters(keeping: kept)
         // Bytes first: no character count for the usual short message.
         guard escaped.utf8.count > maxMessageLength else { return escaped }
         let characters = escaped.count

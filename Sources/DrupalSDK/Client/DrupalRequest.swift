@@ -180,7 +180,9 @@ extension HTTPResponse {
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch {
-            throw DrupalError(.decode, "cannot decode \(T.self) from the response: \(error)",
+            // The error names the path to the value, and a dictionary's keys on it are the server's.
+            throw DrupalError(.decode, "cannot decode \(T.self) from the response: "
+                              + DrupalError.printable("\(error)", keeping: []),
                               status: status, headers: headers, body: body)
         }
     }

@@ -5,8 +5,9 @@ import FoundationEssentials
 /// libcurl result codes mapped onto the SDK's error codes.
 enum CurlErrors {
     static func error(for code: CURLcode, transfer: CurlTransfer, options: TransportOptions) -> DrupalError {
-        let detail = transfer.curlErrorMessage.isEmpty
-            ? String(cString: curl_easy_strerror(code)) : transfer.curlErrorMessage
+        // libcurl's text may quote the server (a certificate's subject name): shown, not obeyed.
+        let detail = (transfer.curlErrorMessage.isEmpty
+            ? String(cString: curl_easy_strerror(code)) : transfer.curlErrorMessage).escapingControlCharacters()
         let url = Redaction.redactURL(transfer.request.url)
         switch code {
         case CURLE_ABORTED_BY_CALLBACK,

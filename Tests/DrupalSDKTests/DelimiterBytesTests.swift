@@ -69,6 +69,22 @@ final class URLDelimiterBytesTests: XCTestCase {
         }
     }
 
+    /// A URL or path refused as the caller's input quoted its user info, a password included.
+    func testRefusedURLsAndPathsNeverQuoteTheirUserInfo() {
+        let refused: [(String, String)] = [
+            ("https://admin:s3cret@evil.example/x", "https://...@evil.example/x"),
+            ("//admin:s3cret@evil.example/x", "//...@evil.example/x"),
+            ("x/https://admin:s3cret@evil.example/y", "x/https://...@evil.example/y"),
+        ]
+        for (target, shown) in refused {
+            XCTAssertThrowsError(try PathSafety.normalizeTarget(target, baseURL: "https://site.example")) { error in
+                let message = (error as? DrupalError)?.message ?? ""
+                XCTAssertFalse(message.contains("s3cret") || message.contains("admin"), message)
+                XCTAssertTrue(message.contains(shown), message)
+            }
+        }
+    }
+
     func testTheOriginIsReadOnTheBytesAsLibcurlReadsIt() throws {
         for (url, host, port) in [("http://other.example?\u{301}@site.example/x", "other.example", 80),
                                   ("http://other.example/\u{301}@site.example/x", "other.example", 80),

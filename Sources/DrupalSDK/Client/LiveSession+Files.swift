@@ -27,7 +27,7 @@ extension LiveSession {
             // The server's URL: one that is not under the site is its protocol error, not the
             // caller's invalid argument.
             func elsewhere() -> DrupalError {
-                DrupalError(.decode, "file \(id)'s uri URL \(PathSafety.redactedForError(Substring(url))) is not under "
+                DrupalError(.decode, "file \(id)'s uri URL \(PathSafety.shownURL(url)) is not under "
                             + "the site's base URL", status: entity.status, headers: entity.headers, body: entity.body)
             }
             guard let target = contentTarget(url) else { throw elsewhere() }

@@ -50,11 +50,11 @@ public enum PathSafety {
         // "/a/../\u{301}b" would pass with its ".." segment).
         let bytes = path.utf8
         if bytes.contains(UInt8(ascii: "?")) || bytes.contains(UInt8(ascii: "#")) {
-            throw DrupalError.invalidArgument("the path \"\(redactedForError(Substring(path)))\" contains '?' or '#' "
+            throw DrupalError.invalidArgument("the path \"\(shownURL(path))\" contains '?' or '#' "
                                               + "where only a path is taken")
         }
         if bytes.firstRange(of: "://".utf8) != nil || bytes.starts(with: "//".utf8) || bytes.contains(UInt8(ascii: "\\")) {
-            throw DrupalError.invalidArgument("the path \"\(path)\" must be relative to the site's base URL")
+            throw DrupalError.invalidArgument("the path \"\(shownURL(path))\" must be relative to the site's base URL")
         }
         let absolute = bytes.first == UInt8(ascii: "/") ? path : "/" + path
         let segments = absolute.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
@@ -94,7 +94,7 @@ public enum PathSafety {
         if isAbsoluteURL(rest) {
             if let baseURL {
                 guard let relative = relativePart(of: rest, under: baseURL) else {
-                    throw DrupalError.invalidArgument("the URL \"\(redactedForError(rest))\" is not under the site's "
+                    throw DrupalError.invalidArgument("the URL \"\(shownURL(rest))\" is not under the site's "
                                                       + "base URL")
                 }
                 rest = relative
@@ -156,28 +156,27 @@ public enum PathSafety {
         }
     }
 
-    /// A URL for an error message (a base URL, a proxy): without its query, fragment and user
-    /// info (found on the bytes, like every check here), which may hold secrets.
-    static func shownURL(_ url: String) -> String {
+    /// A URL or path for an error message: without its query, fragment and user info (found on
+    /// the bytes, like every check here), which may hold secrets.
+    static func shownURL<Text: StringProtocol>(_ url: Text) -> String {
         var bytes = Array(url.utf8)
         if let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             bytes = Array(bytes[..<end]) + Array("?...".utf8)
         }
-        if let scheme = bytes.firstIndex(of: UInt8(ascii: ":")), scheme + 3 <= bytes.count {
-            let hostStart = scheme + 3
-            let authorityEnd = bytes[hostStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-            if let at = bytes[hostStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
-                bytes.replaceSubrange(hostStart...at, with: Array("...@".utf8))
-            }
+        // The authority starts after "://" (also one inside a path: "x/https://user:pw@host"),
+        // after a leading "//", or at the start (a proxy given without a scheme,
+        // "user:pw@host:3128", which libcurl takes).
+        var authorityStart = 0
+        if let separator = bytes.firstRange(of: "://".utf8) {
+            authorityStart = separator.upperBound
+        } else if bytes.starts(with: "//".utf8) {
+            authorityStart = 2
+        }
+        let authorityEnd = bytes[authorityStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
+            bytes.replaceSubrange(authorityStart...at, with: Array("...@".utf8))
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// A URL for an error message: without its query, whose values may be secrets. The "?" is
-    /// found on the bytes: followed by a combining mark it is no Character of its own.
-    static func redactedForError(_ url: Substring) -> String {
-        guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return String(url) }
-        return String(url[..<mark]) + "?..."
     }
 
     /// The common case, checked in one pass: "/" followed by segments of unreserved bytes, none

@@ -6,8 +6,8 @@ import FoundationEssentials
 
 /// The options struct versions this library reads: 1 (up to follow_redirects), 2 (entity_paths,
 /// max_retries, secret_headers, the request and log hooks), 3 (max_connections, busy_poll_us,
-/// http2), 4 (proxy).
-private let knownOptionsVersions: ClosedRange<UInt32> = 1...4
+/// http2), 4 (proxy), 5 (compression).
+private let knownOptionsVersions: ClosedRange<UInt32> = 1...5
 
 /// The size of each version's struct: a caller's struct is only as big as the version it set.
 private func optionsSize(_ version: UInt32) -> Int {
@@ -15,6 +15,7 @@ private func optionsSize(_ version: UInt32) -> Int {
     case 1: return MemoryLayout<drupal_client_options>.offset(of: \.entity_paths)!
     case 2: return MemoryLayout<drupal_client_options>.offset(of: \.max_connections)!
     case 3: return MemoryLayout<drupal_client_options>.offset(of: \.proxy)!
+    case 4: return MemoryLayout<drupal_client_options>.offset(of: \.compression)!
     default: return MemoryLayout<drupal_client_options>.size
     }
 }
@@ -31,7 +32,7 @@ public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_cl
                                          follow_redirects: 0, entity_paths: nil, max_retries: 0,
                                          secret_headers: nil, request_hook: nil, request_hook_userdata: nil,
                                          log_hook: nil, log_hook_userdata: nil, max_connections: 0,
-                                         busy_poll_us: 0, http2: 0, proxy: nil)
+                                         busy_poll_us: 0, http2: 0, proxy: nil, compression: 0)
     // Only the caller's version's fields: an older caller's struct ends before the newer ones.
     withUnsafeBytes(of: &defaults) { bytes in
         UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: optionsSize(version))
@@ -74,6 +75,10 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     }
     transport.http2 = options.http2 == 0
     transport.proxy = try CInput.optionalString(options.proxy, "options.proxy")
+    guard options.compression == 0 || options.compression == -1 else {
+        throw DrupalError(.invalidArgument, "options.compression must be 0 (ask for compressed answers) or -1 (off)")
+    }
+    transport.compression = options.compression == 0
     configuration.transport = transport
     configuration.defaultHeaders = try CInput.headerLines(options.headers, "options.headers")
     for (type, path) in try CInput.entityPaths(options.entity_paths, "options.entity_paths") {

@@ -1,8 +1,8 @@
 /* Connection reuse from C over real loopback HTTP, counted by the fake server (its "connections":
  * TCP connections that served a Drupal request since the reset): 32 async calls in flight keep 32
  * connections across batches (libcurl's default pool shrank as the window drained and churned
- * them), the pool size option, busy polling, HTTP/2 off, the proxy option, and options structs of
- * every version. */
+ * them), the pool size option, busy polling, HTTP/2 off, the proxy option, compression, and
+ * options structs of every version. */
 #include "check.h"
 
 #define WINDOW 32
@@ -121,6 +121,54 @@ static void test_busy_poll_and_http2_options(void) {
     CHECK(c == NULL);
 }
 
+/* Compressed answers are asked for and decoded by default (the fake's gzip fault compresses when
+ * the request allows it); max_body_size counts the decoded bytes, so a bomb is too large; -1
+ * asks for none, and an answer compressed anyway arrives as it was sent. */
+static void test_compression_option(void) {
+    drupal_client_options opts = DRUPAL_CLIENT_OPTIONS_INIT;
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    const char *gzip[] = {"X-Fake-Fault: gzip", NULL};
+    const char *bomb[] = {"X-Fake-Fault: gzip;bomb=8000000", NULL};
+    json_t *node = NULL;
+    size_t length = 0;
+
+    CHECK_INT(opts.compression, 0);
+    opts.max_body_size = 1 << 20;
+    opts.max_retries = -1;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_OK);
+    o.headers = gzip;
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_OK);
+    CHECK_STR(drupal_response_header(r, "Content-Encoding"), "gzip");
+    CHECK_CODE(drupal_response_json(&node, r), DRUPAL_OK);
+    CHECK(json_is_array(json_object_get(node, "nid")));
+    json_decref(node);
+    drupal_response_free(r);
+    o.headers = bomb;
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_E_TOO_LARGE);
+    drupal_response_free(r);
+    drupal_client_free(c);
+
+    opts.compression = -1;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_OK);
+    o.headers = gzip;
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_OK);
+    CHECK(drupal_response_header(r, "Content-Encoding") == NULL);
+    drupal_response_free(r);
+    o.headers = bomb;
+    CHECK_CODE(drupal_request_sync(&r, c, "GET", "/node/1", &o), DRUPAL_OK);
+    CHECK(drupal_response_body(r, &length) != NULL);
+    CHECK(length > 0 && length < 100000);
+    drupal_response_free(r);
+    drupal_client_free(c);
+
+    c = NULL;
+    opts.compression = 1;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(c == NULL);
+}
+
 /* The target the fake server was asked for last (absolute when it was asked as a proxy). */
 static void check_last_target(const char *expected) {
     json_t *seen = NULL;
@@ -183,6 +231,8 @@ static void test_older_options_versions(void) {
             CHECK_INT(bytes[sizeof(drupal_client_options) - 1], 0xA5);
         }
         if (version == 3) CHECK_INT(bytes[offsetof(drupal_client_options, proxy)], 0xA5);
+        /* garbage where a version 5 field would be: read, it would be refused */
+        if (version == 4) CHECK_INT(bytes[offsetof(drupal_client_options, compression)], 0xA5);
         CHECK_CODE(drupal_client_new(&c, base_url(), opts), DRUPAL_OK);
         get_five(c);
         drupal_client_free(c);
@@ -197,6 +247,7 @@ int main(void) {
     test_smaller_pool();
     test_busy_poll_and_http2_options();
     test_proxy_option();
+    test_compression_option();
     test_older_options_versions();
     fprintf(stderr, "test_connections: %.1f s\n", now_seconds() - t0);
     return check_summary();

@@ -3,6 +3,7 @@ fault, control-API and concurrency behaviour. Run from the repo root:
     python3 -m pytest Tests/fake_drupal -q
 """
 import base64
+import gzip
 import http.client
 import json
 import os
@@ -406,6 +407,26 @@ def test_global_fault_with_prefix_and_count(server):
     assert call(server, 'GET', '/__fake/stats').status == 200  # control API is never faulted
     assert call(server, 'DELETE', '/__fake/faults').status == 204
     assert call(server, 'GET', '/api/articles').status == 200
+
+
+def test_gzip_fault_compresses_when_asked(server):
+    for accept, compressed in (('gzip, deflate', True), ('identity', False), (None, False)):
+        conn = http.client.HTTPConnection(server.host, server.port, timeout=5)
+        headers = {'X-Fake-Fault': 'gzip'}
+        if accept:
+            headers['Accept-Encoding'] = accept
+        conn.request('GET', '/node/1?_format=json', headers=headers)
+        r = conn.getresponse()
+        body = r.read()
+        assert (r.getheader('Content-Encoding') == 'gzip') is compressed
+        assert json.loads(gzip.decompress(body) if compressed else body)['nid'] == [{'value': 1}]
+        conn.close()
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    conn.request('GET', '/node/1', headers={'X-Fake-Fault': 'gzip;bomb=100000'})
+    r = conn.getresponse()
+    body = r.read()
+    assert r.getheader('Content-Encoding') == 'gzip' and len(body) < 1000
+    assert gzip.decompress(body) == b'"' + b' ' * 100000 + b'"'
 
 
 def test_global_fault_bodies_are_served_in_turn(server):

@@ -102,6 +102,9 @@ final class CurlTransfer: @unchecked Sendable {
         // libcurl's default is HTTP/2 over TLS when the server offers it (CURL_HTTP_VERSION_2TLS).
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
                                        Int(options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
+        // "": every encoding this libcurl decodes. Its write callback gets the decoded bytes, which
+        // appendBody holds to maxBodySize.
+        if options.compression { _ = shim_curl_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "") }
         // Unset, libcurl reads the proxy environment variables at each request; "" turns them
         // off, as it is when the environment had none (ProxyEnvironment).
         if let proxy = options.proxy ?? (options.proxyEnvironment.namesProxy ? nil : "") {

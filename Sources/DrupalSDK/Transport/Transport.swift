@@ -85,6 +85,13 @@ public struct TransportOptions: Sendable {
     /// connection (transfers started while it is being set up wait for it, CURLOPT_PIPEWAIT).
     /// Off: HTTP/1.1 only. Plain http is always HTTP/1.1.
     public var http2: Bool = true
+    /// Ask for compressed answers (`Accept-Encoding` with every encoding libcurl decodes: gzip,
+    /// deflate, br, zstd) and decode them as they arrive: a JSON:API page a web server compresses
+    /// crosses the network in a fifth to a tenth of its bytes. `maxBodySize` counts the decoded
+    /// bytes (a small answer that decodes to gigabytes fails with `.tooLarge`). The response's
+    /// `Content-Encoding` and `Content-Length` headers stay as the server sent them. Off: no
+    /// `Accept-Encoding` is sent, and an answer compressed anyway is handed over as it arrived.
+    public var compression: Bool = true
     /// The proxy of every request. nil (the default) takes it from the environment, as curl does:
     /// `https_proxy` (or `HTTPS_PROXY`) for https, `http_proxy` for http, `no_proxy` for hosts
     /// reached directly (read when the transport is made: one made while none of them was set

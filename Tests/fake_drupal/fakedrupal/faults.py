@@ -7,6 +7,7 @@ and their keys are listed in MODES and documented in the README's fault table.
 Modes that break the HTTP framing write to the socket themselves and then
 close the connection, since nothing sane can follow on it.
 """
+import gzip
 import socket
 import struct
 import threading
@@ -16,7 +17,7 @@ from .responses import GENERIC_5XX, REASONS, Response, JSON, TEXT
 
 MODES = ('stall', 'reset', 'status', 'malformed', 'huge', 'delay', 'slow_body', 'redirect',
          'trickle', 'bad_length', 'bad_chunked', 'garbage', 'bad_status', 'endless', 'huge_header',
-         'endless_headers', 'setcookie')
+         'endless_headers', 'setcookie', 'gzip')
 TRUNCATED_JSON = b'{"nid":[{"value":1}],"uuid":[{"value":"d1c4e6a0-trunc'
 GARBAGE = 'SSH-2.0-OpenSSH_9.6 this is not an HTTP server\r\n'
 # Broken status lines (bad_status;kind=...).
@@ -172,6 +173,21 @@ class Faults:
         fake server acting as another origin, with a Domain naming the first one)."""
         resp = produce()
         add_cookies(resp, fault)
+        return resp, True
+
+    def _gzip(self, fault, sock, produce):
+        """The normal answer gzip-compressed, as nginx with `gzip on` sends it, when the request's
+        Accept-Encoding allows gzip (else as it is). bomb=N: instead a JSON string of N spaces,
+        compressed whatever the request allows (a decompression bomb, about 1000:1)."""
+        if 'bomb' in fault:
+            resp = Response(200, b'"' + b' ' * int(_num(fault, 'bomb', 1 << 20)) + b'"', JSON)
+        else:
+            resp = produce()
+            if not resp.body or 'gzip' not in fault.get('accept_encoding', '').lower():
+                return resp, True
+        resp.body = gzip.compress(resp.body, compresslevel=9, mtime=0)
+        resp.add_header('Content-Encoding', 'gzip')
+        resp.add_header('Vary', 'Accept-Encoding')
         return resp, True
 
     def _huge(self, fault, sock, produce):

@@ -141,6 +141,7 @@ class Connection(socketserver.BaseRequestHandler):
         fault = server.faults.pick(req)
         if fault is None:
             return server.app.handle(req), True
+        fault['accept_encoding'] = req.headers.get('accept-encoding', '')   # for the gzip mode
         return server.faults.run(fault, sock, lambda: server.app.handle(req))
 
 

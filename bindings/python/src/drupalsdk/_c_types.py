@@ -31,7 +31,7 @@ DRUPAL_EVENT_REQUEST_START = 3
 DRUPAL_EVENT_REQUEST_FINISH = 4
 DRUPAL_EVENT_RETRY = 5
 
-DRUPAL_CLIENT_OPTIONS_VERSION = 4
+DRUPAL_CLIENT_OPTIONS_VERSION = 5
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
 DRUPAL_OAUTH_OPTIONS_VERSION = 1
 
@@ -67,6 +67,8 @@ class ClientOptions(Structure):
         ("http2", c_int),
         # Version 4:
         ("proxy", c_char_p),
+        # Version 5:
+        ("compression", c_int),
     ]
 
 

@@ -141,7 +141,8 @@ typedef struct drupal_client_options {
     const char *user_agent;      /* NULL = "drupalsdk/<version>" */
     const char *ca_bundle;       /* a PEM file of CA certificates; NULL = the system's */
     int verify_tls;              /* 1 = verify certificates and host names (default); 0 = don't */
-    size_t max_body_size;        /* larger responses fail with DRUPAL_E_TOO_LARGE; 0 = 64 MiB */
+    size_t max_body_size;        /* larger responses fail with DRUPAL_E_TOO_LARGE; 0 = 64 MiB (headers
+                                    over 256 KiB fail so too) */
     const char *const *headers;  /* extra headers for every request: "Name: value" strings, NULL-terminated */
     int follow_redirects;        /* 1 = follow up to 5 redirects (credentials and bodies never go to
                                     another origin); 0 = a 3xx is DRUPAL_E_HTTP with its status and

@@ -163,6 +163,23 @@ final class HostileServerTests: FakeDrupalTestCase {
         XCTAssertEqual(ftp?.code, .network)
     }
 
+    /// Header lines without end: libcurl stops them at a limit only in some versions (and calls
+    /// it a network error); the library caps what it keeps at maxResponseHeaderBytes.
+    func testEndlessHeadersAreTooLarge() async throws {
+        let client = try makeClient { $0.retry.maxRetries = 0 }
+        var endless = HTTPHeaders()
+        endless.add("X-Fake-Fault", "endless_headers")
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: endless))
+        }
+        XCTAssertEqual(error?.code, .tooLarge, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("more than 262144 bytes of headers") ?? false, error?.message ?? "")
+        var large = HTTPHeaders()
+        large.add("X-Fake-Fault", "huge_header;bytes=92160")   // under libcurl's 100 KiB a line
+        let answered = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: large))
+        XCTAssertEqual(answered.headers["X-Fake-Huge"]?.utf8.count, 92160)
+    }
+
     func testSizeLimitsSayWhichLimit() async throws {
         let client = try makeClient()
         var headers = HTTPHeaders()

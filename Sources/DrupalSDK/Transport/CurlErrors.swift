@@ -20,6 +20,9 @@ enum CurlErrors {
             return DrupalError(.timeout, "\(transfer.request.method) \(url) timed out: \(detail)")
         case CURLE_WRITE_ERROR where transfer.outOfMemory:
             return DrupalError(.noMemory, "out of memory receiving the response to \(transfer.request.method) \(url)")
+        case CURLE_WRITE_ERROR where transfer.exceededMaxHeaders:
+            return DrupalError(.tooLarge, "the answer to \(transfer.request.method) \(url) has more than "
+                               + "\(TransportOptions.maxResponseHeaderBytes) bytes of headers")
         case CURLE_WRITE_ERROR where transfer.exceededMaxBody, CURLE_FILESIZE_EXCEEDED:
             return DrupalError(.tooLarge, "the response to \(transfer.request.method) \(url) is larger than the "
                                + "limit of \(options.maxBodySize) bytes")

@@ -25,6 +25,9 @@ final class CurlTransfer: @unchecked Sendable {
     @exclusivity(unchecked) var responseHeaderRecords = ReceiveBuffer()
     @exclusivity(unchecked) var responseBody = ReceiveBuffer()
     var exceededMaxBody = false
+    /// Header bytes received, status lines and interim (1xx) answers included.
+    var receivedHeaderBytes = 0
+    var exceededMaxHeaders = false
     /// A receive buffer could not grow (malloc failed): the transfer stops with `.noMemory`.
     var outOfMemory = false
     /// Streams (CurlTransfer+Streams): the upload file's descriptor, and what the sink was told.
@@ -209,6 +212,13 @@ final class CurlTransfer: @unchecked Sendable {
     func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let line = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
         let count = bytes.count
+        // A server's endless headers would grow without bound (libcurl's own limit depends on its
+        // version): what is received is capped as the body is.
+        receivedHeaderBytes += count
+        if receivedHeaderBytes > TransportOptions.maxResponseHeaderBytes {
+            exceededMaxHeaders = true
+            return false
+        }
         if count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F {
             // A new status line ("HTTP/", after 100 Continue or a redirect): start over.
             responseHeaderRecords.removeAll()

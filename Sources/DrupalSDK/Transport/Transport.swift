@@ -111,6 +111,11 @@ public struct TransportOptions: Sendable {
     public static let maxMaxConnections = 10_000
     public static let maxBusyPollMicroseconds = 1_000_000
 
+    /// An answer whose headers (status lines and interim answers included) are larger fails with
+    /// `.tooLarge`: headers are kept in memory whole, and a server's endless ones must not grow
+    /// without bound. Drupal's largest, its cache tags, stay far below.
+    public static let maxResponseHeaderBytes = 256 * 1024
+
     /// The longest timeout libcurl can take (milliseconds in a 32-bit long): ~24.8 days.
     public static let maxTimeout = 2_147_483.0
 

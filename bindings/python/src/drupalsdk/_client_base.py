@@ -50,7 +50,8 @@ class _ClientBase(Managed, Hooks):
             ca_file: a PEM file of CA certificates to trust instead of the system's.
             user_agent: the User-Agent header (default ``drupalsdk/<version>``).
             headers: extra headers for every request (a mapping, or ``(name, value)`` pairs).
-            max_body_size: larger responses fail with :class:`TooLargeError` (default 64 MiB).
+            max_body_size: larger responses fail with :class:`TooLargeError` (default 64 MiB;
+                headers over 256 KiB fail so too).
             follow_redirects: follow up to 5 redirects (default: a redirect raises
                 :class:`RedirectError`, with its ``location``). Credentials and bodies never go to
                 another origin.

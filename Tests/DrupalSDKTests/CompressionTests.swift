@@ -10,20 +10,14 @@ final class CompressionTests: FakeDrupalTestCase {
         return headers.first { $0[0]?.stringValue?.lowercased() == "accept-encoding" }?[1]?.stringValue
     }
 
-    private func compressed(_ fault: String = "gzip") -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.add("X-Fake-Fault", fault)
-        return headers
-    }
-
     func testAnswersAreAskedForCompressedAndDecoded() async throws {
         let client = try makeClient()
-        let response = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: compressed()))
+        let response = try await client.request(faulted("gzip"))
         XCTAssertEqual(response.headers["Content-Encoding"], "gzip", "the server compressed it")
         XCTAssertEqual(try response.json()["nid"]?[0]?["value"]?.idString, "1", "and the body arrives decoded")
         let offered = try XCTUnwrap(try sentAcceptEncoding())
         XCTAssertTrue(offered.contains("gzip") && offered.contains("deflate"), offered)
-        let blocking = try client.run(.request(DrupalRequest(method: "GET", path: "/node/1", headers: compressed()))) { _ in }
+        let blocking = try client.run(.request(faulted("gzip"))) { _ in }
         XCTAssertEqual(try XCTUnwrap(try blocking.get()).json()["nid"]?[0]?["value"]?.idString, "1")
     }
 
@@ -33,7 +27,7 @@ final class CompressionTests: FakeDrupalTestCase {
             $0.transport.maxBodySize = 1 << 20
             $0.retry.maxRetries = 0
         }
-        let request = DrupalRequest(method: "GET", path: "/node/1", headers: compressed("gzip;bomb=8000000"))
+        let request = faulted("gzip;bomb=8000000")
         let error = await expectError { try await client.request(request) }
         XCTAssertEqual(error?.code, .tooLarge, error?.message ?? "")
         let small = try makeClient()
@@ -43,12 +37,12 @@ final class CompressionTests: FakeDrupalTestCase {
 
     func testCompressionOffAsksForNone() async throws {
         let client = try makeClient { $0.transport.compression = false }
-        let response = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: compressed()))
+        let response = try await client.request(faulted("gzip"))
         XCTAssertNil(try sentAcceptEncoding())
         XCTAssertNil(response.headers["Content-Encoding"], "nothing was asked, nothing compressed")
         XCTAssertEqual(try response.json()["nid"]?[0]?["value"]?.idString, "1")
         // A server that compresses anyway: the bytes are handed over as they arrived.
-        let bomb = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: compressed("gzip;bomb=100000")))
+        let bomb = try await client.request(faulted("gzip;bomb=100000"))
         XCTAssertEqual(bomb.headers["Content-Encoding"], "gzip")
         XCTAssertEqual(Array(bomb.body.prefix(2)), [0x1F, 0x8B], "gzip's magic bytes, not decoded")
     }

@@ -124,6 +124,13 @@ extension XCTestCase {
 }
 
 /// Base class: a fresh fake-server state for every test.
+/// A GET that asks the fake server for a fault ("gzip", "endless_headers"...) by its header.
+func faulted(_ fault: String, path: String = "/node/1") -> DrupalRequest {
+    var headers = HTTPHeaders()
+    headers.add("X-Fake-Fault", fault)
+    return DrupalRequest(method: "GET", path: path, headers: headers)
+}
+
 class FakeDrupalTestCase: XCTestCase {
     var server: FakeDrupalServer { FakeDrupalServer.shared }
 

@@ -167,16 +167,11 @@ final class HostileServerTests: FakeDrupalTestCase {
     /// it a network error); the library caps what it keeps at maxResponseHeaderBytes.
     func testEndlessHeadersAreTooLarge() async throws {
         let client = try makeClient { $0.retry.maxRetries = 0 }
-        var endless = HTTPHeaders()
-        endless.add("X-Fake-Fault", "endless_headers")
-        let error = await expectError {
-            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: endless))
-        }
+        let error = await expectError { try await client.request(faulted("endless_headers")) }
         XCTAssertEqual(error?.code, .tooLarge, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("more than 262144 bytes of headers") ?? false, error?.message ?? "")
-        var large = HTTPHeaders()
-        large.add("X-Fake-Fault", "huge_header;bytes=92160")   // under libcurl's 100 KiB a line
-        let answered = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: large))
+        // under libcurl's 100 KiB a line
+        let answered = try await client.request(faulted("huge_header;bytes=92160"))
         XCTAssertEqual(answered.headers["X-Fake-Huge"]?.utf8.count, 92160)
     }
 

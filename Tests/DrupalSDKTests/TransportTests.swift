@@ -62,11 +62,7 @@ final class TransportTests: FakeDrupalTestCase {
 
     func testResponseLargerThanTheLimitFailsClearly() async throws {
         let client = try makeClient { $0.transport.maxBodySize = 1_000_000 }
-        var headers = HTTPHeaders()
-        headers.add("X-Fake-Fault", "huge;bytes=50000000")
-        let error = await expectError {
-            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
-        }
+        let error = await expectError { try await client.request(faulted("huge;bytes=50000000")) }
         XCTAssertEqual(error?.code, .tooLarge)
     }
 

@@ -152,6 +152,8 @@ int main(int argc, char **argv) {
     if (argc < 5) DIE("usage: baseline_curl seq|multi URL N WARM [INFLIGHT]");
     curl_global_init(CURL_GLOBAL_ALL);
     user_agent = curl_slist_append(NULL, "User-Agent: drupalsdk-bench/1.0");
+    /* In the list, as the library sends it: libcurl's own line is formatted anew per request. */
+    user_agent = curl_slist_append(user_agent, "Accept-Encoding: deflate, gzip, br, zstd");
     const char *mode = argv[1], *url = argv[2];
     long n = atol(argv[3]), warm = atol(argv[4]);
     if (!strcmp(mode, "seq")) result("rps", run_seq(url, n, warm));

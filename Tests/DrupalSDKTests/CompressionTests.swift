@@ -5,9 +5,16 @@ import XCTest
 /// Compressed answers, over loopback: the fake server's `gzip` fault compresses an answer as
 /// nginx with `gzip on` does, when the request allows it.
 final class CompressionTests: FakeDrupalTestCase {
-    private func sentAcceptEncoding() throws -> String? {
+    /// The Accept-Encoding values the last request carried (one, unless something is wrong).
+    private func sentAcceptEncodings() throws -> [String] {
         let headers = try server.lastRequest()?["headers"]?.arrayValue ?? []
-        return headers.first { $0[0]?.stringValue?.lowercased() == "accept-encoding" }?[1]?.stringValue
+        return headers.filter { $0[0]?.stringValue?.lowercased() == "accept-encoding" }.compactMap { $0[1]?.stringValue }
+    }
+
+    private func sentAcceptEncoding() throws -> String? {
+        let values = try sentAcceptEncodings()
+        XCTAssertLessThanOrEqual(values.count, 1, "\(values)")
+        return values.first
     }
 
     func testAnswersAreAskedForCompressedAndDecoded() async throws {
@@ -19,6 +26,22 @@ final class CompressionTests: FakeDrupalTestCase {
         XCTAssertTrue(offered.contains("gzip") && offered.contains("deflate"), offered)
         let blocking = try client.run(.request(faulted("gzip"))) { _ in }
         XCTAssertEqual(try XCTUnwrap(try blocking.get()).json()["nid"]?[0]?["value"]?.idString, "1")
+    }
+
+    /// The line is sent once whatever the request: a plain GET (the engine's shared header list),
+    /// a request with headers of its own, and one that names its own Accept-Encoding, which wins.
+    func testTheAcceptEncodingLineIsSentOnceAndTheCallersWins() async throws {
+        let client = try makeClient()
+        _ = try await client.get("node", "1")
+        let plain = try XCTUnwrap(try sentAcceptEncoding())
+        XCTAssertTrue(plain.contains("gzip"), plain)
+        var headers = HTTPHeaders()
+        headers.add("X-Extra", "1")
+        _ = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        XCTAssertEqual(try sentAcceptEncoding(), plain)
+        headers.add("Accept-Encoding", "identity")
+        _ = try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        XCTAssertEqual(try sentAcceptEncoding(), "identity")
     }
 
     /// A few kilobytes that decode to megabytes: maxBodySize counts the decoded bytes.

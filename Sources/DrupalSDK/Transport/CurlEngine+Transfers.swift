@@ -19,7 +19,7 @@ extension CurlEngine {
             return
         }
         let dnsCacheTimeout = dnsCachePruning.timeout(startingAt: monotonicNanoseconds())
-        if let error = transfer.configure(handle, options: options, userAgentLine: userAgentLine,
+        if let error = transfer.configure(handle, options: options, defaultLines: defaultLines,
                                              plainHeaders: plainHeaders, dnsCacheTimeout: dnsCacheTimeout) {
             recycle(transfer)
             resume(transfer, with: .failure(error))

@@ -42,10 +42,11 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     var busyPollBudget = BusyPollBudget()
     /// Which transfers let libcurl prune the multi handle's DNS cache.
     @exclusivity(unchecked) var dnsCachePruning = DNSCachePruning()
-    /// "User-Agent: ..." as sent, checked once (nil when there is none to send).
-    let userAgentLine: String?
+    /// The lines every request sends unless it sets the header itself (User-Agent,
+    /// Accept-Encoding).
+    let defaultLines: [DefaultHeaderLine]
     /// The header list of GETs without headers of their own, shared by all of them (nil when
-    /// there is no User-Agent to send).
+    /// there is no default line to send).
     let plainHeaders: UnsafeMutablePointer<curl_slist>?
 
     /// Nil when libcurl cannot make a multi handle (out of memory).
@@ -53,14 +54,26 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
         _ = curlGlobalInit
         self.options = options
         // Transport.curl refused a User-Agent that could smuggle a header.
-        userAgentLine = options.userAgent.isEmpty ? nil : "User-Agent: \(options.userAgent)"
+        defaultLines = DefaultHeaderLine.lines(for: options)
         guard let multi = curl_multi_init() else { return nil }
         // A fixed pool: libcurl's default (4 per transfer currently added) shrinks as a window of
         // requests drains and closes connections that the next batch opens again.
         _ = shim_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, options.maxConnections)   // checked (validate)
         // Without it (out of memory) plain GETs build their own header list.
-        plainHeaders = userAgentLine.map { curl_slist_append(nil, $0) } ?? nil
+        plainHeaders = CurlEngine.headerList(defaultLines)
         self.multi = multi
+    }
+
+    private static func headerList(_ lines: [DefaultHeaderLine]) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let longer = curl_slist_append(list, line.line) else {
+                curl_slist_free_all(list)
+                return nil
+            }
+            list = longer
+        }
+        return list
     }
 
     /// Set for an engine with a thread of its own (see `runOnce`).

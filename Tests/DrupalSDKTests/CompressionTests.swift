@@ -58,6 +58,15 @@ final class CompressionTests: FakeDrupalTestCase {
         XCTAssertEqual(decoded.body.count, 8_000_002, "under the limit it decodes whole")
     }
 
+    /// An answer labelled gzip that is not: the server's protocol error, not a network failure
+    /// (which a caller might retry).
+    func testAnAnswerThatIsNotWhatItsEncodingSaysIsADecodeError() async throws {
+        let client = try makeClient { $0.retry.maxRetries = 0 }
+        let error = await expectError { try await client.request(faulted("gzip;broken")) }
+        XCTAssertEqual(error?.code, .decode, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("Content-Encoding") ?? false, error?.message ?? "")
+    }
+
     func testCompressionOffAsksForNone() async throws {
         let client = try makeClient { $0.transport.compression = false }
         let response = try await client.request(faulted("gzip"))

@@ -35,3 +35,9 @@ def test_compression_off_asks_for_none(server):
         assert response.json()["nid"] == [{"value": 1}]
         # A server that compresses anyway: the bytes arrive as sent (gzip's magic first).
         assert client.request("GET", "/node/1", headers={"X-Fake-Fault": "gzip;bomb=1000"}).content[:2] == b"\x1f\x8b"
+
+
+def test_an_answer_that_is_not_what_its_encoding_says_is_a_decode_error(server):
+    with drupalsdk.Client(server.base_url, timeout=20, retries=0) as client:
+        with pytest.raises(drupalsdk.DecodeError, match="Content-Encoding"):
+            client.request("GET", "/node/1", headers={"X-Fake-Fault": "gzip;broken"})

@@ -35,6 +35,10 @@ enum CurlErrors {
             // The answer was not HTTP (a bad status line, another protocol): the server's fault.
             return DrupalError(.network, "\(transfer.request.method) \(url): the server's answer is not valid HTTP "
                                + "(a protocol error): \(detail)")
+        case CURLE_BAD_CONTENT_ENCODING:
+            // The body is not what its Content-Encoding says (or a coding this libcurl lacks).
+            return DrupalError(.decode, "\(transfer.request.method) \(url): the answer cannot be decoded as its "
+                               + "Content-Encoding says (a protocol error of the server): \(detail)")
         case CURLE_OUT_OF_MEMORY:
             // libcurl reports a response header over its limit (CURL_MAX_HTTP_HEADER, 100 KiB) as
             // out of memory; the requests it sends were checked before (RequestLimits).

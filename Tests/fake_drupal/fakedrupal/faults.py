@@ -178,7 +178,12 @@ class Faults:
     def _gzip(self, fault, sock, produce):
         """The normal answer gzip-compressed, as nginx with `gzip on` sends it, when the request's
         Accept-Encoding allows gzip (else as it is). bomb=N: instead a JSON string of N spaces,
-        compressed whatever the request allows (a decompression bomb, about 1000:1)."""
+        compressed whatever the request allows (a decompression bomb, about 1000:1). broken:
+        labelled gzip, but not gzip at all."""
+        if 'broken' in fault:
+            resp = Response(200, b'{"this is": "not gzip"}', JSON)
+            resp.add_header('Content-Encoding', 'gzip')
+            return resp, True
         if 'bomb' in fault:
             resp = Response(200, b'"' + b' ' * int(_num(fault, 'bomb', 1 << 20)) + b'"', JSON)
         else:

@@ -61,11 +61,14 @@ typedef enum drupal_code {
     DRUPAL_E_TIMEOUT = 3,          /* connect or total timeout expired */
     DRUPAL_E_HTTP = 4,             /* the server answered with a status >= 400, or a redirect (3xx,
                                       not 304) that was not followed */
-    DRUPAL_E_DECODE = 5,           /* a body was not the JSON (or text) expected */
+    DRUPAL_E_DECODE = 5,           /* a body was not the JSON (or text) expected, or not what its
+                                      Content-Encoding says; a URL the server named for the client
+                                      to fetch is not under the site */
     DRUPAL_E_CANCELLED = 6,        /* cancelled by drupal_call_cancel() or drupal_client_free() */
     DRUPAL_E_UNIMPLEMENTED = 7,    /* the operation has no implementation in this client */
-    DRUPAL_E_TOO_LARGE = 8,        /* a response body exceeded the client's max body size, or a request's
-                                      URL or headers, or a response header, exceeded their limit */
+    DRUPAL_E_TOO_LARGE = 8,        /* a response body (counted decoded) exceeded the client's max body
+                                      size, or a request's URL or headers, or a response's headers
+                                      (256 KiB), exceeded their limit */
     DRUPAL_E_TLS = 9,              /* TLS handshake or certificate verification failed */
     DRUPAL_E_NOT_FOUND = 10,       /* a lookup (header, JSON field, index) found nothing */
     DRUPAL_E_NO_MEMORY = 11,       /* an allocation failed */

@@ -238,11 +238,13 @@ class CancelledError(DrupalError, concurrent.futures.CancelledError):
 
 
 class TooLargeError(DrupalError):
-    """The response body exceeded the client's ``max_body_size``."""
+    """The response body (counted decoded) exceeded the client's ``max_body_size``, the response's
+    headers exceeded 256 KiB, or a request's URL or headers exceeded their limit."""
 
 
 class DecodeError(DrupalError):
-    """A body was not the JSON (or text) expected."""
+    """A body was not the JSON (or text) expected, or not what its Content-Encoding says; or a
+    URL the server named for the client to fetch is not under the site."""
 
 
 _BY_CODE = {

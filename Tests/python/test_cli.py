@@ -93,6 +93,28 @@ def test_validation_error_exit_code_and_violations(drupal):
     assert "title: This value should not be null." in err
 
 
+def test_a_servers_control_characters_are_shown_not_obeyed(drupal, server, capsys):
+    def lie(code, body):   # the next answer under /node only (logging in is not touched)
+        server.control("POST", "/__fake/faults",
+                       {"mode": "status", "code": code, "body": body, "path_prefix": "/node", "count": 1})
+    # A violation is the server's text verbatim; the command shows it on one terminal line.
+    lie(422, '{"message": "Unprocessable Entity: validation failed.\\ntitle: evil\\u001b[2J\\u009b1m\\n"}')
+    code, out, err = drupal("create", "node", "article", "--title", "x")
+    assert code == _cli.EXIT_INVALID, err
+    assert "title: evil\\u{1b}[2J\\u{9b}1m" in err, err
+    assert "\x1b" not in err and "\x9b" not in err
+    # JSON output escapes C0 controls by itself; DEL and C1 (CSI, U+009B) are escaped too.
+    for compact in ([], ["--compact"]):
+        lie(200, '{"title": [{"value": "a\\u009b2J\\u007fb\\u001bc"}]}')
+        capsys.readouterr()
+        code = _cli.main(compact + ["get", "node", "1"])
+        raw = capsys.readouterr().out
+        assert code == 0
+        assert "\x9b" not in raw and "\x7f" not in raw and "\x1b" not in raw, repr(raw)
+        assert "\\u009b" in raw and "\\u007f" in raw
+        assert title(json.loads(raw)) == "a\x9b2J\x7fb\x1bc", "the value is unchanged"
+
+
 def test_view_one_page_and_all_pages(drupal):
     code, rows, _ = drupal("view", "/api/articles")
     assert code == 0 and [r["nid"] for r in rows] == ["1", "2"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import List, Optional, Tuple
 
@@ -105,6 +106,15 @@ def _header(text: str) -> Tuple[str, str]:
     return name.strip(), value.strip()
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _shown(text: str) -> str:
+    """Text on one line of a terminal: control characters as escapes (``\\u{1b}``), as the
+    library writes them in messages."""
+    return _CONTROL.sub(lambda match: "\\u{%x}" % ord(match.group()), text)
+
+
 def report(error: BaseException) -> None:
     if isinstance(error, drupalsdk.DrupalError):
         status = " (HTTP %d)" % error.status if error.status is not None else ""
@@ -112,8 +122,8 @@ def report(error: BaseException) -> None:
         # With violations, the message's first line; they follow, one a line.
         message = error.message.splitlines()[0] if violations and error.message else error.message
         sys.stderr.write("drupal: %s%s: %s\n" % (error.code, status, message))
-        for field, message in violations:
-            sys.stderr.write("drupal:   %s: %s\n" % (field, message))
+        for field, message in violations:   # the server's text, verbatim: shown, not obeyed
+            sys.stderr.write("drupal:   %s: %s\n" % (_shown(field), _shown(message)))
     else:
         sys.stderr.write("drupal: %s\n" % error)
 

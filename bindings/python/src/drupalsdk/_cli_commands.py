@@ -6,6 +6,7 @@ import argparse
 import getpass
 import json
 import os
+import re
 import sys
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
@@ -19,13 +20,19 @@ from ._cli_jsonapi import args_jsonapi, cmd_jsonapi
 
 # ---- Output -------------------------------------------------------------------------------------
 
+_C1_OR_DEL = re.compile("[\x7f-\x9f]")
+
+
 class Output:
     def __init__(self, args: argparse.Namespace) -> None:
         self.indent = None if args.compact else 2
         self.progress_on = args.progress
 
     def json(self, value: Any, *, compact: bool = False) -> None:
-        sys.stdout.write(json.dumps(value, indent=None if compact else self.indent, ensure_ascii=False) + "\n")
+        text = json.dumps(value, indent=None if compact else self.indent, ensure_ascii=False)
+        # JSON escapes C0 controls but lets DEL and the C1 controls through, and a terminal acts on
+        # C1's CSI (U+009B) as on ESC [: a server's strings are written as JSON escapes instead.
+        sys.stdout.write(_C1_OR_DEL.sub(lambda match: "\\u%04x" % ord(match.group()), text) + "\n")
 
     def progress(self, text: str) -> None:
         if self.progress_on:

@@ -117,6 +117,22 @@ final class HostileServerTests: FakeDrupalTestCase {
         XCTAssertTrue(seen.contains("here=1"), "a Path cookie goes to its path: \(seen)")
     }
 
+    /// Cookies each within the per-cookie limit, but together over the request's header limit:
+    /// every later request failed as too large, the client stuck until its session was forgotten.
+    /// The jar keeps the newest that fit its byte budget.
+    func testCookiesTooManyBytesTogetherDoNotStickTheClient() async throws {
+        let client = try makeClient()
+        let big = String(repeating: "v", count: 4000)
+        let raw = (0..<30).map { "\"c\($0)=\(big); Path=/\"" }.joined(separator: ", ")
+        try server.control("POST", "/__fake/faults", json: #"{"mode": "setcookie", "raw": [\#(raw)], "count": 1}"#)
+        _ = try await client.get("node", "1")
+        let after = try await client.get("node", "2")
+        XCTAssertEqual(after.status, 200)
+        let seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self)
+        XCTAssertTrue(seen.contains("c29=v"), "the newest cookie is kept")
+        XCTAssertFalse(seen.contains("c0=v"), "the oldest went to make room")
+    }
+
     func testRedirectsNotFollowedAreErrorsWithTheirLocation() async throws {
         let client = try makeClient()
         for code in [301, 302, 307] {

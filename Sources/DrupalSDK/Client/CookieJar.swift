@@ -18,6 +18,9 @@ struct CookieJar: Sendable {
     /// Bounds against a server that floods the jar (RFC 6265 §6.1's minimums).
     static let maxCookies = 50
     static let maxCookieBytes = 4096
+    /// What the cookies may hold together (names and values): the Cookie header stays under the
+    /// request's limit (RequestLimits.maxHeaderBytes), or every later request would fail.
+    static let maxTotalBytes = 32 * 1024
 
     /// The site's host, lower-cased, and whether it is reached over https.
     let host: String
@@ -71,9 +74,15 @@ struct CookieJar: Sendable {
             if let expires = cookie.expires, expires <= now { continue }  // a deletion
             if cookies.count >= CookieJar.maxCookies { cookies.removeFirst() }
             cookies.append(cookie)
+            // The oldest go first, as past maxCookies; one cookie alone always fits.
+            var total = cookies.reduce(0) { $0 + CookieJar.bytes(of: $1) }
+            while total > CookieJar.maxTotalBytes { total -= CookieJar.bytes(of: cookies.removeFirst()) }
         }
         cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
     }
+
+    /// A cookie's share of the Cookie header ("name=value; ").
+    private static func bytes(of cookie: Cookie) -> Int { cookie.name.utf8.count + cookie.value.utf8.count + 3 }
 
     /// One Set-Cookie value (RFC 6265 §5.2-5.3), or nil when it must be ignored. Split on bytes:
     /// as Characters, a combining mark after ";" or "=" would hide it.

@@ -65,15 +65,9 @@ public final class CurlEngine: TaskExecutor, @unchecked Sendable {
     }
 
     private static func headerList(_ lines: [DefaultHeaderLine]) -> UnsafeMutablePointer<curl_slist>? {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in lines {
-            guard let longer = curl_slist_append(list, line.line) else {
-                curl_slist_free_all(list)
-                return nil
-            }
-            list = longer
-        }
-        return list
+        var list = CurlHeaderList()
+        for line in lines { list.add(line.line) }
+        return list.finish().list
     }
 
     /// Set for an engine with a thread of its own (see `runOnce`).

@@ -157,30 +157,23 @@ final class CurlTransfer: @unchecked Sendable {
             handle?.setHeaders(plainHeaders, shared: true)
             return nil
         }
-        var list: UnsafeMutablePointer<curl_slist>? = nil
-        var outOfMemory = false
-        func add(_ line: String) {
-            // curl_slist_append returns NULL (keeping the list) when out of memory.
-            if let longer = line.withCString({ curl_slist_append(list, $0) }) { list = longer } else { outOfMemory = true }
-        }
+        var lines = CurlHeaderList()
         // No "Expect: 100-continue" round trip (libcurl adds it only to requests with a body),
         // and no form Content-Type on body-less POSTs.
-        if request.body != nil || request.bodyFile != nil { add("Expect:") }
-        for line in defaultLines where !request.headers.contains(line.name) { add(line.line) }
+        if request.body != nil || request.bodyFile != nil { lines.add("Expect:") }
+        for line in defaultLines where !request.headers.contains(line.name) { lines.add(line.line) }
         if request.body == nil && request.method != "GET" && !request.headers.contains("Content-Type") {
-            add("Content-Type:")
+            lines.add("Content-Type:")
         }
         // The client checked every header (HeaderSafety) before the request got here.
         for (name, value) in request.headers {
             // "Name;" is libcurl's way to send a header with an empty value.
-            add(value.isEmpty ? "\(name);" : "\(name): \(value)")
+            lines.add(value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
-        if outOfMemory {
-            curl_slist_free_all(list)
-            return DrupalError(.noMemory, "out of memory building the request headers")
-        }
-        headerList = list
-        handle?.setHeaders(list, shared: false)
+        let built = lines.finish()
+        if built.outOfMemory { return DrupalError(.noMemory, "out of memory building the request headers") }
+        headerList = built.list
+        handle?.setHeaders(built.list, shared: false)
         return nil
     }
 

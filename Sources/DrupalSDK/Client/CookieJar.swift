@@ -74,11 +74,11 @@ struct CookieJar: Sendable {
             if let expires = cookie.expires, expires <= now { continue }  // a deletion
             if cookies.count >= CookieJar.maxCookies { cookies.removeFirst() }
             cookies.append(cookie)
-            // The oldest go first, as past maxCookies; one cookie alone always fits.
-            var total = cookies.reduce(0) { $0 + CookieJar.bytes(of: $1) }
-            while total > CookieJar.maxTotalBytes { total -= CookieJar.bytes(of: cookies.removeFirst()) }
         }
         cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
+        // Over the byte budget, the oldest go first, as past maxCookies; one cookie always fits.
+        var total = cookies.reduce(0) { $0 + CookieJar.bytes(of: $1) }
+        while total > CookieJar.maxTotalBytes { total -= CookieJar.bytes(of: cookies.removeFirst()) }
     }
 
     /// A cookie's share of the Cookie header ("name=value; ").

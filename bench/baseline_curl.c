@@ -9,8 +9,7 @@
  * (bench/PROFILES.md measured them one by one): a User-Agent in the header list, a header
  * callback that keeps the header lines, total and connect timeouts, an error buffer, a body size
  * limit, the http/https protocol list and an Accept-Encoding whose answers libcurl decodes.
- * Without them the baseline would be cheaper only
- * because it asks libcurl for less. */
+ * Without them the baseline would be cheaper only because it asks libcurl for less. */
 #include "common.h"
 #include <curl/curl.h>
 

@@ -154,12 +154,11 @@ def seq_curl_ctypes(url, n, warm):
     out = libc.fmemopen(buf, len(buf), b"w")
     easy = ctypes.c_void_p(curl.curl_easy_init())
     CURLOPT_URL, CURLOPT_WRITEDATA, CURLINFO_RESPONSE_CODE = 10002, 10001, 0x200002
-    CURLOPT_ACCEPT_ENCODING = 10102
+    CURLOPT_ACCEPT_ENCODING, CURLOPT_HTTPHEADER = 10102, 10023
     curl.curl_easy_setopt(easy, CURLOPT_URL, url.encode())
     curl.curl_easy_setopt(easy, CURLOPT_WRITEDATA, ctypes.c_void_p(out))
     # Compressed answers asked for and decoded, as the binding asks for them (the line in a
     # header list, as the library sends it: libcurl's own is formatted anew per request).
-    CURLOPT_HTTPHEADER = 10023
     curl.curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, b"")
     curl.curl_slist_append.restype = ctypes.c_void_p
     curl.curl_slist_append.argtypes = [ctypes.c_void_p, ctypes.c_char_p]

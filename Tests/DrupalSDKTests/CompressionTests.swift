@@ -5,14 +5,9 @@ import XCTest
 /// Compressed answers, over loopback: the fake server's `gzip` fault compresses an answer as
 /// nginx with `gzip on` does, when the request allows it.
 final class CompressionTests: FakeDrupalTestCase {
-    /// The Accept-Encoding values the last request carried (one, unless something is wrong).
-    private func sentAcceptEncodings() throws -> [String] {
-        let headers = try server.lastRequest()?["headers"]?.arrayValue ?? []
-        return headers.filter { $0[0]?.stringValue?.lowercased() == "accept-encoding" }.compactMap { $0[1]?.stringValue }
-    }
-
+    /// The Accept-Encoding the last request carried (one, unless something is wrong).
     private func sentAcceptEncoding() throws -> String? {
-        let values = try sentAcceptEncodings()
+        let values = try server.sentHeaderValues("Accept-Encoding")
         XCTAssertLessThanOrEqual(values.count, 1, "\(values)")
         return values.first
     }

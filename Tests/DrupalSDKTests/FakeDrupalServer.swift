@@ -101,6 +101,12 @@ final class FakeDrupalServer: @unchecked Sendable {
         JSONValue.parse(try control("GET", "/__fake/last-request"))
     }
 
+    /// The values of a header (its name compared without case) in the last Drupal request.
+    func sentHeaderValues(_ name: String) throws -> [String] {
+        let headers = try lastRequest()?["headers"]?.arrayValue ?? []
+        return headers.filter { $0[0]?.stringValue?.lowercased() == name.lowercased() }.compactMap { $0[1]?.stringValue }
+    }
+
     func stats() throws -> Stats {
         try JSONDecoder().decode(Stats.self, from: try control("GET", "/__fake/stats"))
     }

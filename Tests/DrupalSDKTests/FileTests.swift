@@ -82,8 +82,7 @@ final class FileTests: FakeDrupalTestCase {
                                   filename: "C:\\photos\\café été.png")
         let file = try await client.uploadFile(accented).json()
         XCTAssertEqual(file["filename"]?[0]?["value"]?.stringValue, "café été.png")
-        let disposition = try server.lastRequest()?["headers"]?.arrayValue?
-            .first { $0[0]?.stringValue == "Content-Disposition" }?[1]?.stringValue
+        let disposition = try server.sentHeaderValues("Content-Disposition").first
         XCTAssertNotNil(disposition)
         let missing = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: directory.path + "/nope.png")
         XCTAssertThrowsError(try missing.validate())

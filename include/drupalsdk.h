@@ -197,6 +197,7 @@ typedef struct drupal_client_options {
      * deflate, br, zstd) and decode them as they arrive (the default): a JSON:API page a web
      * server compresses crosses the network in a fifth to a tenth of its bytes; max_body_size
      * counts the decoded bytes; the Content-Encoding and Content-Length headers stay as sent.
+     * Downloads (drupal_file_download) ask for none whatever this says: they save the file as stored.
      * -1 = ask for none (an answer compressed anyway is handed over as it arrived). */
     int compression;
 } drupal_client_options;
@@ -783,8 +784,10 @@ drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *c
  * Downloads a file's content: GET url with the client's credentials (they never go to another
  * origin), no _format and no language prefix, the body streamed to path (written to
  * "<path>.part", renamed to path once complete; on any failure no file is left) or to
- * options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). Success: the answer's
- * status and headers, an empty body.
+ * options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). The bytes are the
+ * file as stored: the request asks for no compression (Accept-Encoding: identity) and nothing is
+ * decoded, so a .gz file that a server labels Content-Encoding: gzip is saved as the .gz it is.
+ * Success: the answer's status and headers, an empty body.
  * @param url  a path or absolute URL under the base URL: a public file
  *             ("/sites/default/files/2026-12/a.png") or a private one ("/system/files/...", which
  *             needs credentials that may read it); copied.

@@ -163,6 +163,24 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "secret report")
     }
 
+    /// Regression: a download asked for compressed answers like every request, and libcurl
+    /// decoded what came labelled `Content-Encoding: gzip`. A .gz file that a server labels so
+    /// (Apache's `AddEncoding x-gzip .gz`) was saved uncompressed: not the file, not its size.
+    func testADownloadSavesTheBytesTheServerSent() async throws {
+        let stored = Data([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0x2b, 0x49, 0x2d, 0x2e,
+                           0x01, 0x00, 0x0c, 0x7e, 0x7f, 0xd8, 0x04, 0x00, 0x00, 0x00])   // gzip of "test"
+        let made = JSONValue.parse(try server.control("POST", "/__fake/private-file",
+                                                      json: #"{"name": "dump.sql.gz", "data_base64": "\#(stored.base64EncodedString())"}"#))
+        let url = try XCTUnwrap(made?["url"]?.stringValue)
+        try server.control("POST", "/__fake/faults", json: #"{"mode": "gzip", "labelled": true, "path_prefix": "/system/files", "count": 1}"#)
+        let target = directory.appendingPathComponent("dump.sql.gz").path
+        let client = try makeClient()
+        _ = try await client.login("admin", "admin")   // a private file: a session, as on Drupal
+        _ = try await client.download(FileDownload(.url(url), to: .file(target)))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: target)), stored)
+        XCTAssertEqual(try server.sentHeaderValues("Accept-Encoding"), ["identity"])
+    }
+
     func testTheMockClientStreamsThroughTheWholeBodyFallback() async throws {
         let (path, _) = try makeFile("mock.png", 5_000)
         let client = DrupalClient.mock(MockDrupal())

@@ -427,6 +427,12 @@ def test_gzip_fault_compresses_when_asked(server):
     body = r.read()
     assert r.getheader('Content-Encoding') == 'gzip' and len(body) < 1000
     assert gzip.decompress(body) == b'"' + b' ' * 100000 + b'"'
+    conn.request('GET', '/node/1?_format=json', headers={'X-Fake-Fault': 'gzip;labelled',
+                                                         'Accept-Encoding': 'identity'})
+    r = conn.getresponse()
+    body = r.read()
+    assert r.getheader('Content-Encoding') == 'gzip'
+    assert json.loads(body)['nid'] == [{'value': 1}]
 
 
 def test_global_fault_bodies_are_served_in_turn(server):

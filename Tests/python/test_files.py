@@ -3,6 +3,7 @@ names), download and download_file to a path or a write callable (public and pri
 progress, the size cap, nothing left behind), blocking, futures and asyncio."""
 import asyncio
 import base64
+import gzip
 import os
 
 import pytest
@@ -112,3 +113,18 @@ def test_private_files(server, tmp_path):
         owner.login("editor", "editor")
         owner.download_file(made["fid"], target)
     assert target.read_bytes() == b"secret report"
+
+
+def test_a_download_saves_the_bytes_the_server_sent(server, tmp_path):
+    # A .gz file that a server labels Content-Encoding: gzip (Apache's AddEncoding) stays the
+    # .gz file: downloads ask for the bytes as stored and do not decode them.
+    stored = gzip.compress(b"a dump", mtime=0)
+    made = server.control("POST", "/__fake/private-file", {"name": "dump.sql.gz",
+                                                           "data_base64": base64.b64encode(stored).decode()})
+    server.control("POST", "/__fake/faults", {"mode": "gzip", "labelled": True,
+                                              "path_prefix": "/system/files", "count": 1})
+    target = tmp_path / "dump.sql.gz"
+    with drupalsdk.Client(server.base_url) as owner:
+        owner.login("admin", "admin")
+        owner.download(made["url"], target)
+    assert target.read_bytes() == stored

@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// Downloads (`DrupalOperation.download`): the content's URL (a file entity's `uri` URL when given
-/// an id), one GET with the client's credentials (same origin only), the body streamed to the
-/// destination; and the whole-answer delivery for transports that cannot stream.
+/// an id), one GET with the client's credentials (same origin only) for the bytes as stored,
+/// streamed to the destination; and the whole-answer delivery for transports that cannot stream.
 extension LiveSession {
     func checkDownload(_ download: FileDownload) throws {
         switch download.source {
@@ -38,6 +38,9 @@ extension LiveSession {
             }
         }
         let writer = try DownloadWriter(download.destination)
+        // The file as stored: a .gz file that a server labels `Content-Encoding: gzip` is saved
+        // as the .gz it is, and the progress counts the bytes the Content-Length counts.
+        request.headers.set("Accept-Encoding", "identity")
         request.progress = download.progress
         request.bodySink = writer.sink
         request.writer = writer

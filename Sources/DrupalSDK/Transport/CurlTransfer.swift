@@ -55,7 +55,16 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// True for the requests that leave an easy handle as they found it (plain GETs), so the
     /// handle can be reused without a reset and its fixed options set again.
-    var leavesHandleClean: Bool { request.body == nil && request.method == "GET" && request.progress == nil }
+    var leavesHandleClean: Bool {
+        request.body == nil && request.method == "GET" && request.progress == nil && !keepsContentEncoded
+    }
+
+    /// A request asking for the content as stored (its own `Accept-Encoding: identity`, as
+    /// downloads do) gets the bytes as the server sent them, even labelled with a
+    /// Content-Encoding: a .gz file served as `Content-Encoding: gzip` stays the .gz file.
+    var keepsContentEncoded: Bool {
+        request.headers.count != 0 && request.headers["Accept-Encoding"]?.lowercased() == "identity"
+    }
 
     /// Sets the options of this request on an easy handle; the fixed ones (timeouts, TLS...) only
     /// when the handle lacks them (new or reset). The request is as the client built and checked
@@ -78,6 +87,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.handle?.setPipeWait(options.http2 && isHTTPS)
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         configureMethodAndBody(easy)
+        if keepsContentEncoded { _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0) }
         if let error = configureStreams(easy) { return error }
         return configureHeaders(defaultLines: defaultLines, plainHeaders: plainHeaders)
     }

@@ -179,7 +179,12 @@ class Faults:
         """The normal answer gzip-compressed, as nginx with `gzip on` sends it, when the request's
         Accept-Encoding allows gzip (else as it is). bomb=N: instead a JSON string of N spaces,
         compressed whatever the request allows (a decompression bomb, about 1000:1). broken:
-        labelled gzip, but not gzip at all."""
+        labelled gzip, but not gzip at all. labelled: the normal answer as it is, labelled gzip
+        whatever the request allows, as Apache with `AddEncoding x-gzip .gz` serves a .gz file."""
+        if 'labelled' in fault:
+            resp = produce()
+            resp.add_header('Content-Encoding', 'gzip')
+            return resp, True
         if 'broken' in fault:
             resp = Response(200, b'{"this is": "not gzip"}', JSON)
             resp.add_header('Content-Encoding', 'gzip')

@@ -95,7 +95,9 @@ def _download(url: str, path: Optional[str] = None, *, write: Optional[Write] = 
     """Downloads a file's content (a public ``/sites/default/files/...`` or private ``/system/files/...``
     URL under the base URL, fetched with the client's credentials) to ``path`` (written to
     ``path + ".part"``, renamed once complete, removed on failure) or to ``write(chunk)`` (return
-    False to stop), streamed, within ``max_body_size`` (:class:`TooLargeError`).
+    False to stop), streamed, within ``max_body_size`` (:class:`TooLargeError`). The bytes are the
+    file as stored: no compression is asked for and nothing is decoded, so a ``.gz`` file that a
+    server labels ``Content-Encoding: gzip`` is saved as the ``.gz`` it is.
 
     Args:
         progress: ``progress(received, total)`` (total None when unknown); False cancels.

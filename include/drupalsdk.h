@@ -148,8 +148,9 @@ typedef struct drupal_client_options {
                                     over 256 KiB fail so too) */
     const char *const *headers;  /* extra headers for every request: "Name: value" strings, NULL-terminated */
     int follow_redirects;        /* 1 = follow up to 5 redirects (credentials and bodies never go to
-                                    another origin); 0 = a 3xx is DRUPAL_E_HTTP with its status and
-                                    Location header (default) */
+                                    another origin; a Location that is not http(s) or carries user
+                                    info is DRUPAL_E_NETWORK); 0 = a 3xx is DRUPAL_E_HTTP with its
+                                    status and Location header (default) */
     /* Version 2: */
     /* REST paths of custom entity types (or core ones moved): NULL-terminated triples of entity
      * type, canonical path with "{id}", create path, e.g. {"event", "/event/{id}", "/event/add",

@@ -57,6 +57,23 @@ final class HostileServerTests: FakeDrupalTestCase {
         }
     }
 
+    /// Regression: a Location with user info ("http://planted:pw@site/x") was followed with it,
+    /// and libcurl sent those server-chosen credentials as Basic authentication: a hop carried an
+    /// Authorization header the client had not decided. RFC 9110 §4.2.4 makes it an error.
+    func testARedirectToAURLWithUserInfoIsRefused() async throws {
+        let client = try makeClient { $0.transport.followRedirects = true }
+        let site = server.baseURL.dropFirst("http://".count)
+        try redirectOnce(302, to: "http://planted:pw@" + site + "/node/2?_format=json")
+        let before = try server.stats().requests
+        let error = await expectError { try await client.request(DrupalRequest(method: "GET", path: "/node/1")) }
+        XCTAssertEqual(error?.code, .network)
+        XCTAssertEqual(error?.status, 302)
+        XCTAssertTrue(error?.message.contains("user info") ?? false, error?.message ?? "")
+        XCTAssertFalse(error?.message.contains("pw") ?? true, error?.message ?? "")
+        let authorization = try server.sentHeaderValues("Authorization")
+        XCTAssertEqual(try server.stats().requests, before + 1, "the redirect was followed, with \(authorization)")
+    }
+
     func testABodyIsNeverReplayedToAnotherOrigin() async throws {
         let client = try makeClient { $0.transport.followRedirects = true }
         _ = try await client.login("admin", "admin")

@@ -4,7 +4,8 @@ import FoundationEssentials
 /// follows them itself, hop by hop, so that it decides what each hop carries. Credentials (the
 /// Authorization, Cookie and X-CSRF-Token headers, Proxy-Authorization and the configured secret
 /// headers) never leave the site's origin, a request body is never sent to another origin, and
-/// the cookies of each hop come from the site's jar (empty for other origins).
+/// the cookies of each hop come from the site's jar (empty for other origins). A Location with
+/// user info is refused: libcurl would turn it into credentials the client did not choose.
 extension LiveSession {
     static let maxRedirects = 5
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
@@ -23,6 +24,9 @@ extension LiveSession {
               !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             throw refuse("to a URL that is not http or https: a protocol error of the server")
         }
+        // libcurl would send the server's own choice of credentials as Basic authentication.
+        // RFC 9110 §4.2.4: a URL with user info from an untrusted source is an error.
+        guard !target.hasUserInfo else { throw refuse("to a URL with user info: a protocol error of the server") }
         var http = exchange.http
         http.url = url
         // 303 always becomes a GET, and so do 301/302 after a POST (what browsers and curl do);

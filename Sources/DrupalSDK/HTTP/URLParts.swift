@@ -6,6 +6,8 @@ struct URLParts: Equatable, Sendable {
     var port: Int
     /// From the first "/" of the path to before "?" or "#" ("/" when the URL has none).
     var path: String
+    /// The authority has user info ("user:password@host"), left out of `host`.
+    var hasUserInfo = false
 
     /// nil for anything but an absolute http or https URL with a host.
     init?(_ url: String) {
@@ -20,7 +22,10 @@ struct URLParts: Equatable, Sendable {
         let authorityEnd = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
             ?? rest.endIndex
         var authority = rest[..<authorityEnd]
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: at)...] }
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
+            authority = authority[authority.utf8.index(after: at)...]
+            hasUserInfo = true
+        }
         var host = authority
         var port = scheme == "https" ? 443 : 80
         // "[::1]:8080", "example.com:8080", "example.com"

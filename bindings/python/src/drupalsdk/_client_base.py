@@ -54,7 +54,7 @@ class _ClientBase(Managed, Hooks):
                 headers over 256 KiB fail so too).
             follow_redirects: follow up to 5 redirects (default: a redirect raises
                 :class:`RedirectError`, with its ``location``). Credentials and bodies never go to
-                another origin.
+                another origin; a ``Location`` with user info raises :class:`NetworkError`.
             entity_paths: REST paths of custom entity types (or moved core ones):
                 ``{"event": ("/event/{id}", "/event/add")}``, canonical path with ``{id}`` and create
                 path. Types without an entry use Drupal's core paths, else ``/entity/<type>/{id}``.

@@ -21,6 +21,7 @@ all_targets=(
     headers:swift:Tests/fuzz/swift/FuzzHeaders.swift
     error_body:swift:Tests/fuzz/swift/FuzzErrorBody.swift
     cookie_jar:swift:Tests/fuzz/swift/FuzzCookieJar.swift
+    url_origin:swift:Tests/fuzz/swift/FuzzURLOrigin.swift
 )
 wanted=("$@")
 selected=()

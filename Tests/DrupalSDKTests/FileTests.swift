@@ -181,6 +181,70 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(try server.sentHeaderValues("Accept-Encoding"), ["identity"])
     }
 
+    /// Regression: `timeout` bounded a whole file transfer, so a file that took longer than it to
+    /// move (a large download or upload on a slow link) failed with `.timeout` while its bytes
+    /// kept coming. For uploads and downloads it now bounds a stall: that long with no byte moving.
+    func testAFileTransferThatKeepsMovingOutlastsTheTimeout() async throws {
+        let (path, data) = try makeFile("slow.png", 200_000)
+        let file = try await admin().uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                           path: path)).json()
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let client = try makeClient {
+            $0.authentication = .basic(user: "admin", password: "admin")
+            $0.transport.timeout = 1
+            $0.retry.maxRetries = 0
+        }
+        // The body dribbles out over 3 s, a piece every 0.15 s.
+        try server.control("POST", "/__fake/faults", json: #"{"mode": "slow_body", "seconds": 3, "path_prefix": "/sites", "count": 1}"#)
+        let target = directory.appendingPathComponent("slow-copy.png").path
+        let started = Date()
+        _ = try await client.download(FileDownload(.url(url), to: .file(target)))
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 2.5)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: target)), data)
+    }
+
+    func testAFileUploadThatKeepsMovingOutlastsTheTimeout() async throws {
+        let (path, _) = try makeFile("slow-upload.png", 200_000)
+        let client = try makeClient {
+            $0.authentication = .basic(user: "admin", password: "admin")
+            $0.transport.timeout = 1
+            $0.retry.maxRetries = 0
+        }
+        // Slowed by its own progress callback, which runs between the pieces libcurl sends.
+        let calls = Mutex(0)
+        let slowUpload = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path) { _, _ in
+            calls.withLock { $0 += 1 }
+            usleep(300_000)
+            return true
+        }
+        let uploadStarted = Date()
+        let uploaded = try await client.uploadFile(slowUpload).json()
+        XCTAssertGreaterThan(Date().timeIntervalSince(uploadStarted), 1.5, "progress calls: \(calls.withLock { $0 })")
+        XCTAssertEqual(uploaded["filesize"]?[0]?["value"]?.idString, "200000")
+    }
+
+    /// What the timeout still catches in a file transfer: a server that stops sending.
+    func testAStalledDownloadTimesOut() async throws {
+        let (path, _) = try makeFile("stalled.png", 20_000)
+        let file = try await admin().uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                           path: path)).json()
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let client = try makeClient {
+            $0.authentication = .basic(user: "admin", password: "admin")
+            $0.transport.timeout = 1
+            $0.retry.maxRetries = 0
+        }
+        try server.control("POST", "/__fake/faults", json: #"{"mode": "stall", "seconds": 8, "after": "headers", "path_prefix": "/sites", "count": 1}"#)
+        let target = directory.appendingPathComponent("stalled-copy.png").path
+        let started = Date()
+        let error = await expectError { try await client.download(FileDownload(.url(url), to: .file(target))) }
+        XCTAssertEqual(error?.code, .timeout, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("Less than 1 bytes/sec transferred the last 1 seconds") ?? false,
+                      error?.message ?? "")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+    }
+
     func testTheMockClientStreamsThroughTheWholeBodyFallback() async throws {
         let (path, _) = try makeFile("mock.png", 5_000)
         let client = DrupalClient.mock(MockDrupal())

@@ -56,8 +56,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// True for the requests that leave an easy handle as they found it (plain GETs), so the
     /// handle can be reused without a reset and its fixed options set again.
     var leavesHandleClean: Bool {
-        request.body == nil && request.method == "GET" && request.progress == nil && !keepsContentEncoded
+        request.body == nil && request.method == "GET" && request.progress == nil && request.bodySink == nil
+            && !keepsContentEncoded
     }
+
+    /// A file's content streamed from a file or to a sink: it may take longer than `timeout` on a
+    /// slow link, so for it `timeout` bounds a stall instead (that long with no byte moving).
+    var isFileTransfer: Bool { request.bodyFile != nil || request.bodySink != nil }
 
     /// A request asking for the content as stored (its own `Accept-Encoding: identity`, as
     /// downloads do) gets the bytes as the server sent them, even labelled with a
@@ -88,6 +93,12 @@ final class CurlTransfer: @unchecked Sendable {
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         configureMethodAndBody(easy)
         if keepsContentEncoded { _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0) }
+        if isFileTransfer && options.timeout > 0 {
+            // Less than a byte a second for `timeout` seconds (whole seconds, at least one).
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, 0)
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.timeout.rounded(.up))))
+        }
         if let error = configureStreams(easy) { return error }
         return configureHeaders(defaultLines: defaultLines, plainHeaders: plainHeaders)
     }

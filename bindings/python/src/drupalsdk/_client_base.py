@@ -44,7 +44,8 @@ class _ClientBase(Managed, Hooks):
         """Creates a client for the site at ``base_url`` (``http(s)://host[/prefix]``). Sends nothing yet.
 
         Args:
-            timeout: seconds for a whole request (default 60).
+            timeout: seconds for a whole request (default 60); for a file streamed up or down
+                (``upload_file_path``, the downloads), seconds with no byte moving instead.
             connect_timeout: seconds to connect, TCP + TLS (default 10).
             verify: verify TLS certificates and host names (default True).
             ca_file: a PEM file of CA certificates to trust instead of the system's.

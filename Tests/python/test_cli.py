@@ -273,3 +273,56 @@ def test_jsonapi_usage_and_not_found(drupal):
     assert code == _cli.EXIT_USAGE and "LIKE" in err
     code, _, _ = drupal("jsonapi", "node--article", "00000000-0000-0000-0000-000000000000")
     assert code == _cli.EXIT_NOT_FOUND
+
+
+def test_upload_then_download_by_url_and_by_file_id(drupal, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    data = b"\x89PNG\r\n\x1a\n" + bytes((i * 7) & 0xFF for i in range(100_000))
+    (tmp_path / "cli-photo.png").write_bytes(data)
+    code, file, err = drupal("upload", "node", "article", "field_image", "cli-photo.png", "--progress")
+    assert code == 0, err
+    assert file["filesize"][0]["value"] == len(data)
+    assert "upload: %d of %d bytes" % (len(data), len(data)) in err
+    url, fid = file["uri"][0]["url"], str(file["fid"][0]["value"])
+    os.remove("cli-photo.png")
+
+    code, out, _ = drupal("download", url)          # named after the URL's last segment, here
+    assert code == 0 and out["saved_to"] == url.rsplit("/", 1)[1] and out["bytes"] == len(data)
+    assert (tmp_path / out["saved_to"]).read_bytes() == data
+    code, _, err = drupal("download", url)          # not over the file it saved before
+    assert code == _cli.EXIT_USAGE and "exists" in err
+    code, out, _ = drupal("download", "--file-id", fid, "-o", "by-id.png")
+    assert code == 0 and (tmp_path / "by-id.png").read_bytes() == data
+
+    code, _, err = drupal("download", "/sites/default/files/nope.png")
+    assert code == _cli.EXIT_NOT_FOUND, err
+    assert not (tmp_path / "nope.png").exists()
+
+
+def test_upload_and_download_usage_errors(drupal, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for argv in (("download",), ("download", "/x.png", "--file-id", "1"), ("download", "--file-id", "1"),
+                 ("download", "/sites/default/files/a%2Fb.png"), ("download", "/sites/default/files/"),
+                 ("upload", "node", "article", "field_image", "missing.png")):
+        code, _, err = drupal(*argv)
+        assert code == _cli.EXIT_USAGE, (argv, err)
+    assert os.listdir(tmp_path) == []
+
+
+def test_download_to_stdout(base_url, tmp_path):
+    env = dict(os.environ, DRUPAL_BASE_URL=base_url, DRUPAL_USER="admin", DRUPAL_PASSWORD="admin")
+    data = bytes(range(256)) * 400
+    (tmp_path / "raw.bin").write_bytes(data)
+    upload = subprocess.run([sys.executable, "-m", "drupalsdk", "upload", "node", "article", "field_image",
+                             str(tmp_path / "raw.bin"), "--filename", "raw.png"],
+                            capture_output=True, text=True, env=env, timeout=30)
+    assert upload.returncode == 0, upload.stderr
+    url = json.loads(upload.stdout)["uri"][0]["url"]
+    result = subprocess.run([sys.executable, "-m", "drupalsdk", "download", url, "-o", "-"],
+                            capture_output=True, env=env, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == data
+    # A reader that goes away early is not an error, and leaves no traceback.
+    result = subprocess.run("%s -m drupalsdk download %s -o - | head -c 10 > /dev/null" % (sys.executable, url),
+                            shell=True, capture_output=True, text=True, env=env, timeout=30)
+    assert result.returncode == 0 and "Traceback" not in result.stderr and result.stderr == "", result.stderr

@@ -326,3 +326,18 @@ def test_download_to_stdout(base_url, tmp_path):
     result = subprocess.run("%s -m drupalsdk download %s -o - | head -c 10 > /dev/null" % (sys.executable, url),
                             shell=True, capture_output=True, text=True, env=env, timeout=30)
     assert result.returncode == 0 and "Traceback" not in result.stderr and result.stderr == "", result.stderr
+
+
+def test_a_text_body_on_a_terminal_is_shown_not_obeyed(drupal, server, monkeypatch):
+    # `drupal request` prints a body that is not JSON as it came when piped (for files and tools),
+    # and with its control characters shown when stdout is a terminal a hostile server would
+    # otherwise drive; `download -o -` refuses a terminal.
+    server.control("POST", "/__fake/faults", {"mode": "status", "code": 200, "path_prefix": "/node", "count": 2,
+                                              "body": "plain\u001b[2J\u009b1m line\ttab\nnext"})
+    code, piped, _ = drupal("request", "GET", "/node/1")
+    assert code == 0 and piped == "plain\x1b[2J\x9b1m line\ttab\nnext\n"
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, shown, _ = drupal("request", "GET", "/node/1")
+    assert code == 0 and shown == "plain\\u{1b}[2J\\u{9b}1m line\ttab\nnext\n", repr(shown)
+    code, out, err = drupal("download", "/sites/default/files/x.png", "-o", "-")
+    assert code == _cli.EXIT_USAGE and "terminal" in err and out == ""

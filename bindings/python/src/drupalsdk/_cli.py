@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from typing import List, Optional, Tuple
 
 import drupalsdk
 
 from . import _clicreds
+from ._cli_terminal import shown
 # Everything the command is made of stays importable from here (drupalsdk._cli.EXIT_USAGE, ...).
 from ._cli_bodies import BUNDLE_FIELDS, LABEL_FIELDS, entity_body  # noqa: F401
 from ._cli_commands import (COMMANDS, Command, Output, add_entity_body_options, args_create,  # noqa: F401
@@ -106,15 +106,6 @@ def _header(text: str) -> Tuple[str, str]:
     return name.strip(), value.strip()
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def _shown(text: str) -> str:
-    """Text on one line of a terminal: control characters as escapes (``\\u{1b}``), as the
-    library writes them in messages."""
-    return _CONTROL.sub(lambda match: "\\u{%x}" % ord(match.group()), text)
-
-
 def report(error: BaseException) -> None:
     if isinstance(error, drupalsdk.DrupalError):
         status = " (HTTP %d)" % error.status if error.status is not None else ""
@@ -123,7 +114,7 @@ def report(error: BaseException) -> None:
         message = error.message.splitlines()[0] if violations and error.message else error.message
         sys.stderr.write("drupal: %s%s: %s\n" % (error.code, status, message))
         for field, message in violations:   # the server's text, verbatim: shown, not obeyed
-            sys.stderr.write("drupal:   %s: %s\n" % (_shown(field), _shown(message)))
+            sys.stderr.write("drupal:   %s: %s\n" % (shown(field), shown(message)))
     else:
         sys.stderr.write("drupal: %s\n" % error)
 

@@ -17,6 +17,7 @@ from ._cli_bodies import BUNDLE_FIELDS, _pair, entity_body
 from ._cli_exits import UsageError
 from ._cli_files import args_download, args_upload, cmd_download, cmd_upload, prepare_download
 from ._cli_jsonapi import args_jsonapi, cmd_jsonapi
+from ._cli_terminal import shown
 
 
 # ---- Output -------------------------------------------------------------------------------------
@@ -159,7 +160,9 @@ def cmd_request(client: drupalsdk.Client, args: argparse.Namespace, out: Output)
     elif response.content:
         value = _response_value(response)
         if isinstance(value, str):
-            sys.stdout.write(value if value.endswith("\n") else value + "\n")
+            text = value if value.endswith("\n") else value + "\n"
+            # As it came for a pipe or a file; a terminal gets the control characters shown.
+            sys.stdout.write(shown(text, keep_lines=True) if sys.stdout.isatty() else text)
         else:
             out.json(value)
     response.raise_for_status()   # the answer was shown; the exit code still tells the class

@@ -36,6 +36,9 @@ def prepare_download(args: argparse.Namespace) -> None:
     # Checked before anything is sent, so a mistake costs no login.
     if (args.file_url is None) == (args.file_id is None):
         raise UsageError("download wants a URL or --file-id (one of them)")
+    if args.output == "-" and sys.stdout.isatty():
+        # A server's bytes would drive the terminal (escape sequences), as curl warns.
+        raise UsageError("stdout is a terminal: pipe the file somewhere or give -o FILE")
     if args.output is None:
         if args.file_url is None:
             raise UsageError("download --file-id wants -o FILE (or -o - for stdout)")

@@ -181,19 +181,28 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(try server.sentHeaderValues("Accept-Encoding"), ["identity"])
     }
 
+    /// The URL of a file uploaded as admin from `path`.
+    func uploadedURL(_ path: String) async throws -> String {
+        let file = try await admin().uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                           path: path)).json()
+        return try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+    }
+
+    func adminWithATimeoutOfOneSecond() throws -> DrupalClient {
+        try makeClient {
+            $0.authentication = .basic(user: "admin", password: "admin")
+            $0.transport.timeout = 1
+            $0.retry.maxRetries = 0
+        }
+    }
+
     /// Regression: `timeout` bounded a whole file transfer, so a file that took longer than it to
     /// move (a large download or upload on a slow link) failed with `.timeout` while its bytes
     /// kept coming. For uploads and downloads it now bounds a stall: that long with no byte moving.
     func testAFileTransferThatKeepsMovingOutlastsTheTimeout() async throws {
         let (path, data) = try makeFile("slow.png", 200_000)
-        let file = try await admin().uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
-                                                           path: path)).json()
-        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
-        let client = try makeClient {
-            $0.authentication = .basic(user: "admin", password: "admin")
-            $0.transport.timeout = 1
-            $0.retry.maxRetries = 0
-        }
+        let url = try await uploadedURL(path)
+        let client = try adminWithATimeoutOfOneSecond()
         // The body dribbles out over 3 s, a piece every 0.15 s.
         try server.control("POST", "/__fake/faults", json: #"{"mode": "slow_body", "seconds": 3, "path_prefix": "/sites", "count": 1}"#)
         let target = directory.appendingPathComponent("slow-copy.png").path
@@ -205,11 +214,7 @@ final class FileTests: FakeDrupalTestCase {
 
     func testAFileUploadThatKeepsMovingOutlastsTheTimeout() async throws {
         let (path, _) = try makeFile("slow-upload.png", 200_000)
-        let client = try makeClient {
-            $0.authentication = .basic(user: "admin", password: "admin")
-            $0.transport.timeout = 1
-            $0.retry.maxRetries = 0
-        }
+        let client = try adminWithATimeoutOfOneSecond()
         // Slowed by its own progress callback, which runs between the pieces libcurl sends.
         let calls = Mutex(0)
         let slowUpload = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path) { _, _ in
@@ -226,14 +231,8 @@ final class FileTests: FakeDrupalTestCase {
     /// What the timeout still catches in a file transfer: a server that stops sending.
     func testAStalledDownloadTimesOut() async throws {
         let (path, _) = try makeFile("stalled.png", 20_000)
-        let file = try await admin().uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
-                                                           path: path)).json()
-        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
-        let client = try makeClient {
-            $0.authentication = .basic(user: "admin", password: "admin")
-            $0.transport.timeout = 1
-            $0.retry.maxRetries = 0
-        }
+        let url = try await uploadedURL(path)
+        let client = try adminWithATimeoutOfOneSecond()
         try server.control("POST", "/__fake/faults", json: #"{"mode": "stall", "seconds": 8, "after": "headers", "path_prefix": "/sites", "count": 1}"#)
         let target = directory.appendingPathComponent("stalled-copy.png").path
         let started = Date()

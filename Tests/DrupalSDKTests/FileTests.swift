@@ -228,6 +228,47 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(uploaded["filesize"]?[0]?["value"]?.idString, "200000")
     }
 
+    /// Regression: an upload file that grew while it was sent (a log being appended to) went out
+    /// whole, past the Content-Length announced, and the server read the extra bytes as the next
+    /// request on the connection: file content could smuggle a request (and the answer to it
+    /// would be taken for the answer to the client's next one).
+    func testAnUploadFileThatGrowsSendsOnlyTheSizeItAnnounced() async throws {
+        let (path, data) = try makeFile("growing.png", 200_000)
+        let grown = Mutex(false)
+        let growing = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path) { _, _ in
+            grown.withLock { done in
+                if !done, let handle = FileHandle(forWritingAtPath: path) {
+                    handle.seekToEndOfFile()
+                    handle.write(Data("GET /node/2?_format=json&smuggled=1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                    handle.closeFile()
+                    done = true
+                }
+            }
+            return true
+        }
+        let before = try server.stats().requests
+        let file = try await admin().uploadFile(growing).json()
+        XCTAssertTrue(grown.withLock { $0 })
+        let last = try server.lastRequest()?["target"]?.stringValue ?? ""
+        XCTAssertEqual(try server.stats().requests, before + 1, "the server also read \(last)")
+        XCTAssertEqual(file["filesize"]?[0]?["value"]?.idString, String(data.count))
+    }
+
+    /// A file that shrinks while it is sent cannot fill the Content-Length announced: the call
+    /// fails at once and says so, instead of waiting for the server to give up.
+    func testAnUploadFileThatShrinksFailsAndSaysSo() async throws {
+        let (path, _) = try makeFile("shrinking.png", 200_000)
+        let shrinking = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path) { _, _ in
+            _ = truncate(path, 1_000)
+            return true
+        }
+        let started = Date()
+        let error = await expectError { try await self.admin().uploadFile(shrinking) }
+        XCTAssertEqual(error?.code, .invalidArgument, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("changed while it was sent") ?? false, error?.message ?? "")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+    }
+
     /// What the timeout still catches in a file transfer: a server that stops sending.
     func testAStalledDownloadTimesOut() async throws {
         let (path, _) = try makeFile("stalled.png", 20_000)

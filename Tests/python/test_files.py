@@ -145,3 +145,20 @@ def test_the_timeout_of_a_download_is_for_a_stall(admin_basic, server, tmp_path)
         with pytest.raises(drupalsdk.DrupalTimeoutError):
             client.download(url, tmp_path / "stalled.png")
     assert not (tmp_path / "stalled.png").exists()
+
+
+def test_an_upload_file_that_grows_sends_only_the_size_it_announced(admin_basic, server, tmp_path):
+    # The extra bytes went out past Content-Length, where the server read them as a request.
+    path, data = make_file(tmp_path, "growing.png", 200_000)
+    grown = []
+
+    def grow(done, total):
+        if not grown:
+            with open(path, "ab") as f:
+                f.write(b"GET /node/2?_format=json&smuggled=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            grown.append(True)
+        return True
+    before = server.control("GET", "/__fake/stats")["requests"]
+    file = admin_basic.upload_file_path("node", "article", "field_image", path, progress=grow)
+    assert grown and file["filesize"][0]["value"] == len(data)
+    assert server.control("GET", "/__fake/stats")["requests"] == before + 1

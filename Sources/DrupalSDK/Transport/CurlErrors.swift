@@ -10,6 +10,11 @@ enum CurlErrors {
             ? String(cString: curl_easy_strerror(code)) : transfer.curlErrorMessage).escapingControlCharacters()
         let url = Redaction.redactURL(transfer.request.url)
         switch code {
+        case CURLE_ABORTED_BY_CALLBACK where transfer.uploadShrank:
+            let file = transfer.request.bodyFile
+            return DrupalError(.invalidArgument, "\(transfer.request.method) \(url): the upload file "
+                               + "\(file?.path ?? "") ended before the \(file?.size ?? 0) bytes it had when the call "
+                               + "started: it changed while it was sent")
         case CURLE_ABORTED_BY_CALLBACK,
              CURLE_WRITE_ERROR where transfer.streamState.stoppedByCaller:
             return DrupalError(.cancelled, "\(transfer.request.method) \(url) was stopped by its progress or write "

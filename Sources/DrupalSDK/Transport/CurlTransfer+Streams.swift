@@ -32,6 +32,7 @@ extension CurlTransfer {
                                    + String(cString: strerror(errno)))
             }
             uploadDescriptor = descriptor
+            uploadRemaining = file.size
             _ = shim_curl_easy_setopt_read(easy, curlReadFile)
             _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_READDATA, unmanaged)
             if request.method == "POST" {
@@ -79,10 +80,22 @@ extension CurlTransfer {
         return true
     }
 
+    /// At most the bytes still to send of the size announced: libcurl 7.88 sends whatever this
+    /// returns, and a file that grew meanwhile would go out past the Content-Length, where the
+    /// server reads it as the next request. A file that ends before that size stops the upload.
     fileprivate func readUpload(into buffer: UnsafeMutablePointer<CChar>, _ capacity: Int) -> Int {
+        guard uploadRemaining > 0 else { return 0 }
+        let wanted = min(capacity, Int(clamping: uploadRemaining))
         while true {
-            let count = read(uploadDescriptor, buffer, capacity)
-            if count >= 0 { return count }
+            let count = read(uploadDescriptor, buffer, wanted)
+            if count > 0 {
+                uploadRemaining -= Int64(count)
+                return count
+            }
+            if count == 0 {
+                uploadShrank = true
+                return Int(CURL_READFUNC_ABORT)
+            }
             if errno != EINTR { return Int(CURL_READFUNC_ABORT) }
         }
     }

@@ -72,7 +72,9 @@ def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data:
 
 def _upload_file_path(entity_type: str, bundle: str, field: str, path: str, filename: Optional[str] = None, *,
                       progress: Optional[Progress] = None) -> Tuple[Any, ...]:
-    """Uploads the file at ``path`` to a file field, streamed as it is sent (never read whole).
+    """Uploads the file at ``path`` to a file field, streamed as it is sent (never read whole). The
+    size sent is the file's when the call starts: a file that grows meanwhile is sent up to that
+    size, one that shrinks raises :class:`InvalidArgumentError`.
 
     Args:
         filename: the name Drupal stores (default: the path's base name); quotes and control

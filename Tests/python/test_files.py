@@ -134,9 +134,9 @@ def test_the_timeout_of_a_download_is_for_a_stall(admin_basic, server, tmp_path)
     # A download that keeps moving may take longer than timeout; one that stops fails after it.
     path, data = make_file(tmp_path, "slow.png", 100_000)
     url = admin_basic.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
-    with drupalsdk.Client(server.base_url, timeout=1, retries=0) as client:
+    with drupalsdk.Client(server.base_url, timeout=2, retries=0) as client:   # stalls are measured by the second
         client.set_basic_auth("admin", "admin")
-        server.control("POST", "/__fake/faults", {"mode": "slow_body", "seconds": 2.5,
+        server.control("POST", "/__fake/faults", {"mode": "slow_body", "seconds": 3.5,
                                                   "path_prefix": "/sites", "count": 1})
         client.download(url, tmp_path / "copy.png")
         assert (tmp_path / "copy.png").read_bytes() == data

@@ -3,9 +3,10 @@
 Results are JSON on stdout (one document, ``jq``-friendly; ``--ndjson`` streams rows); errors
 are one line on stderr and an exit code by class (``EXIT_CODES``). Only the public
 ``drupalsdk`` API is used. Each subcommand is one entry of ``COMMANDS`` (its arguments and its
-function), so a new one is one entry more (``jsonapi`` is in ``_cli_jsonapi``). The
-subcommands are in ``_cli_commands``, the entity bodies in ``_cli_bodies``, the exit codes in
-``_cli_exits``; this module parses the command line and runs it.
+function), so a new one is one entry more (``jsonapi`` is in ``_cli_jsonapi``, ``upload`` and
+``download`` in ``_cli_files``). The subcommands are in ``_cli_commands``, the entity bodies in
+``_cli_bodies``, the exit codes in ``_cli_exits``, what may reach a terminal in
+``_cli_terminal``; this module parses the command line and runs it.
 """
 from __future__ import annotations
 

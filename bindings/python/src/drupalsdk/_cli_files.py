@@ -51,7 +51,8 @@ def _default_name(url: str) -> str:
     """The URL's last path segment, decoded, as a file name here (as wget names what it saves)."""
     name = unquote(urlsplit(url).path.rsplit("/", 1)[-1])
     if name in ("", ".", "..") or "/" in name or "\0" in name or name.startswith("-"):
-        raise UsageError("cannot name the file after %r: give -o FILE" % url)
+        # The URL itself is not quoted: it may carry a secret (a token in its query, user info).
+        raise UsageError("the URL's last segment is no file name: give -o FILE")
     return name
 
 

@@ -342,3 +342,13 @@ def test_a_text_body_on_a_terminal_is_shown_not_obeyed(drupal, server, monkeypat
     assert code == 0 and shown == "plain\\u{1b}[2J\\u{9b}1m line\ttab\nnext\n", repr(shown)
     code, out, err = drupal("download", "/sites/default/files/x.png", "-o", "-")
     assert code == _cli.EXIT_USAGE and "terminal" in err and out == ""
+
+
+def test_a_malformed_option_is_not_echoed(drupal):
+    # Headers and query items carry secrets (Authorization, X-Api-Key, token=...): an error about
+    # one's form names the option, not its text.
+    for argv in (("-H", "Authorization Bearer s3cret", "get", "node", "1"),
+                 ("request", "GET", "/node/1", "--query", "token:s3cret")):
+        code, _, err = drupal(*argv)
+        assert code == _cli.EXIT_USAGE, (argv, err)
+        assert "s3cret" not in err and err.startswith("drupal: "), err

@@ -103,7 +103,8 @@ def make_client(args: argparse.Namespace) -> Tuple[drupalsdk.Client, bool]:
 def _header(text: str) -> Tuple[str, str]:
     name, sep, value = text.partition(":")
     if not sep or not name.strip():
-        raise UsageError("-H wants 'Name: value', got %r" % text)
+        # Not quoted: a header is where secrets travel (Authorization, X-Api-Key).
+        raise UsageError("-H wants 'Name: value': one has no ':' after a name")
     return name.strip(), value.strip()
 
 

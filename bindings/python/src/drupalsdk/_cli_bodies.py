@@ -45,7 +45,8 @@ def _field_value(value: Any) -> List[Any]:
 def _pair(text: str, option: str) -> Tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep or not name:
-        raise UsageError("%s wants NAME=VALUE, got %r" % (option, text))
+        # Not quoted: the value may be a secret (--query token=...).
+        raise UsageError("%s wants NAME=VALUE: one has no '=' after a name" % option)
     return name, value
 
 

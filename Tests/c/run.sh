@@ -116,7 +116,7 @@ VALGRIND="$VALGRIND --error-exitcode=1"
 # same code (found first through LD_LIBRARY_PATH, since the examples use RUNPATH).
 mkdir -p "$out/vglib"
 objcopy --strip-debug "$(readlink -f build/lib/libdrupalsdk.so)" "$out/vglib/libdrupalsdk.so.0"
-for ex in drupal_tour async_many errors mock_client jsonapi_walk oauth_french; do
+for ex in drupal_tour async_many errors mock_client jsonapi_walk oauth_french files; do
     bin=examples/c/$ex
     args=()
     # The OAuth and French example runs against the extended site, forcing a token expiry there.

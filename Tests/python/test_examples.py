@@ -95,3 +95,11 @@ def test_oauth_french_reports_bad_credentials(extended):
     assert result.returncode == 1
     assert "refused the OAuth credentials" in result.stderr and "invalid_client" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_files(server):
+    result = run("files.py", server.base_url)
+    assert result.returncode == 0, result.stderr
+    for line in ("sent 300000 of 300000 bytes", "downloaded to a path: same bytes", "streamed: same bytes",
+                 "done"):
+        assert line in result.stdout, (line, result.stdout)

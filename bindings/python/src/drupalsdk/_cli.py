@@ -43,7 +43,8 @@ def add_common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
                         help="credentials file (default $DRUPAL_NETRC, else ~/.config/drupalsdk/netrc, ~/.netrc)")
     parser.add_argument("--token-file", default=d(None), metavar="FILE",
                         help="a Bearer token (OAuth) from this file (default $DRUPAL_TOKEN)")
-    parser.add_argument("--timeout", type=float, default=d(None), help="seconds for each request (default 60)")
+    parser.add_argument("--timeout", type=float, default=d(None),
+                        help="seconds for each request (default 60); for upload and download, seconds with no byte moving")
     parser.add_argument("--insecure", action="store_true", default=d(False), help="don't verify TLS certificates")
     parser.add_argument("--ca-file", default=d(None), metavar="PEM", help="trust these CA certificates instead")
     parser.add_argument("--proxy", default=d(None), metavar="URL",

@@ -68,6 +68,19 @@ static int write_sample(const char *path, struct checksum *expected) {
     return fclose(f) != 0;
 }
 
+/* Reads an id field (fid, nid) of the entity in a response, as text, and frees the response. */
+static drupal_code take_id(drupal_response **response, const char *field, char *out, size_t size) {
+    json_t *entity = NULL;
+    int64_t id = 0;
+    drupal_code code = drupal_response_json(&entity, *response);
+    if (code == DRUPAL_OK) code = drupal_json_field_int(&id, entity, field);
+    json_decref(entity);
+    drupal_response_free(*response);
+    *response = NULL;
+    if (code == DRUPAL_OK) snprintf(out, size, "%" PRId64, id);
+    return code;
+}
+
 static int same_file(const char *path, const struct checksum *expected) {
     struct checksum got = {0, 0};
     unsigned char buffer[4096];
@@ -86,8 +99,7 @@ int main(int argc, char **argv) {
     struct checksum expected, streamed = {0, 0};
     drupal_client *client = NULL;
     drupal_response *r = NULL;
-    json_t *file = NULL, *node = NULL, *created = NULL;
-    int64_t id = 0;
+    json_t *node = NULL;
     int shown = 0, status = 1, fd;
     drupal_code code;
 
@@ -111,26 +123,18 @@ int main(int argc, char **argv) {
     code = drupal_file_upload_path_sync(&r, client, "node", "article", "field_image", upload_path, "example.png",
                                         &options);
     if (code != DRUPAL_OK) { fail("upload", code, r); goto done; }
-    code = drupal_response_json(&file, r);
-    if (code == DRUPAL_OK) code = drupal_json_field_int(&id, file, "fid");
-    drupal_response_free(r);
-    r = NULL;
+    code = take_id(&r, "fid", fid, sizeof fid);
     if (code != DRUPAL_OK) { fail("reading the file entity", code, NULL); goto done; }
-    snprintf(fid, sizeof fid, "%" PRId64, id);
     printf("file entity %s\n", fid);
 
     /* 2. An article that shows it: the image field references the file entity by id. */
     code = drupal_json_entity_new(&node, "node", "article");
     if (code == DRUPAL_OK) code = drupal_json_field_set_string(node, "title", "With an image from C");
-    if (code == DRUPAL_OK) code = drupal_json_field_set_target_id(node, "field_image", id);
+    if (code == DRUPAL_OK) code = drupal_json_field_set_target_id(node, "field_image", strtoll(fid, NULL, 10));
     if (code == DRUPAL_OK) code = drupal_entity_create_json_sync(&r, client, "node", node);
     if (code != DRUPAL_OK) { fail("creating the article", code, r); goto done; }
-    code = drupal_response_json(&created, r);
-    if (code == DRUPAL_OK) code = drupal_json_field_int(&id, created, "nid");
-    drupal_response_free(r);
-    r = NULL;
+    code = take_id(&r, "nid", nid, sizeof nid);
     if (code != DRUPAL_OK) { fail("reading the article", code, NULL); goto done; }
-    snprintf(nid, sizeof nid, "%" PRId64, id);
     printf("article %s references file %s\n", nid, fid);
 
     /* 3. Download by file entity (its uri is read first) to a path: written to "<path>.part" and
@@ -162,9 +166,7 @@ int main(int argc, char **argv) {
 
 done:
     drupal_response_free(r);
-    json_decref(file);
     json_decref(node);
-    json_decref(created);
     drupal_client_free(client);
     remove(upload_path);
     remove(copy_path);

@@ -303,7 +303,8 @@ def test_upload_and_download_usage_errors(drupal, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for argv in (("download",), ("download", "/x.png", "--file-id", "1"), ("download", "--file-id", "1"),
                  ("download", "/sites/default/files/a%2Fb.png?token=s3cret"), ("download", "/sites/default/files/"),
-                 ("upload", "node", "article", "field_image", "missing.png")):
+                 ("upload", "node", "article", "field_image", "missing.png"),
+                 ("upload", "node", "article", "field_image", "/dev/null")):
         code, _, err = drupal(*argv)
         assert code == _cli.EXIT_USAGE, (argv, err)
         assert "s3cret" not in err

@@ -15,7 +15,7 @@ import drupalsdk
 from . import _clicreds
 from ._cli_bodies import BUNDLE_FIELDS, _pair, entity_body
 from ._cli_exits import UsageError
-from ._cli_files import args_download, args_upload, cmd_download, cmd_upload, prepare_download
+from ._cli_files import args_download, args_upload, cmd_download, cmd_upload, prepare_download, prepare_upload
 from ._cli_jsonapi import args_jsonapi, cmd_jsonapi
 from ._cli_terminal import shown
 
@@ -281,7 +281,7 @@ COMMANDS: Tuple[Command, ...] = (
     Command("jsonapi", "JSON:API reads: drupal jsonapi node--article --filter title:CONTAINS=Art --all",
             args_jsonapi, cmd_jsonapi),
     Command("upload", "send a file to a file field: drupal upload node article field_image photo.png",
-            args_upload, cmd_upload),
+            args_upload, cmd_upload, prepare=prepare_upload),
     Command("download", "save a file: drupal download /sites/default/files/2026-12/photo.png (or --file-id 3 -o F)",
             args_download, cmd_download, prepare=prepare_download),
     Command("request", "any request: drupal request GET /jsonapi/node/article --no-format", args_request,

@@ -76,9 +76,13 @@ class _ProgressLine:
         return True
 
 
-def cmd_upload(client: drupalsdk.Client, args: argparse.Namespace, out: Any) -> None:
+def prepare_upload(args: argparse.Namespace) -> None:
+    # Checked before anything is sent, so a mistake costs no login.
     if not os.path.isfile(args.file):
-        raise UsageError("no such file: %s" % args.file)
+        raise UsageError("%s: %s" % ("not a regular file" if os.path.exists(args.file) else "no such file", args.file))
+
+
+def cmd_upload(client: drupalsdk.Client, args: argparse.Namespace, out: Any) -> None:
     progress = _ProgressLine("upload:", out.progress) if out.progress_on else None
     out.json(client.upload_file_path(args.entity_type, args.bundle, args.field, args.file,
                                      filename=args.filename, progress=progress))

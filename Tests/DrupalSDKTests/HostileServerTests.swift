@@ -196,6 +196,20 @@ final class HostileServerTests: FakeDrupalTestCase {
         XCTAssertEqual(ftp?.code, .network)
     }
 
+    /// Regression: libcurl hands the trailer fields after a chunked body to the header callback,
+    /// and they were merged into the answer's headers (RFC 9110 §6.5.1 forbids it): a Set-Cookie
+    /// there was stored and sent with later requests.
+    func testTrailerFieldsAreNotHeaders() async throws {
+        let client = try makeClient()
+        let answer = try await client.request(faulted("trailer;name=X-After;value=yes"))
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.headers["Trailer"], "X-After")
+        XCTAssertNil(answer.headers["X-After"])
+        _ = try await client.request(faulted("trailer"))   // Set-Cookie: SESSplanted=trailer
+        _ = try await client.get("node", "1")
+        XCTAssertEqual(try server.sentHeaderValues("Cookie"), [])
+    }
+
     /// Header lines without end: libcurl stops them at a limit only in some versions (and calls
     /// it a network error); the library caps what it keeps at maxResponseHeaderBytes.
     func testEndlessHeadersAreTooLarge() async throws {

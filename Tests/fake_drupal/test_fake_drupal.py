@@ -625,3 +625,18 @@ def test_patch_without_format_uses_json_route(server):
     assert r.status == 200 and r.media_type == 'application/json'
     r = call(server, 'GET', '/user/login_status')
     assert r.status == 406 and r.media_type == 'text/html'
+
+
+def test_trailer_fault_sends_a_field_after_the_body(server):
+    sock = socket.create_connection((server.host, server.port), timeout=5)
+    sock.sendall(b'GET /node/1?_format=json HTTP/1.1\r\nHost: x\r\nX-Fake-Fault: trailer;name=X-After;value=yes\r\n\r\n')
+    data = b''
+    while not data.endswith(b'\r\n\r\n') or b'X-After' not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    sock.close()
+    head, _, rest = data.partition(b'\r\n\r\n')
+    assert b'Transfer-Encoding: chunked' in head and b'Trailer: X-After' in head
+    assert rest.endswith(b'0\r\nX-After: yes\r\n\r\n') and b'"nid"' in rest

@@ -28,6 +28,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// Header bytes received, status lines and interim (1xx) answers included.
     var receivedHeaderBytes = 0
     var exceededMaxHeaders = false
+    /// The blank line that ends a header section has arrived: lines until the next status line
+    /// are trailers (after a chunked body), which are not the response's headers.
+    var headerSectionEnded = false
     /// A receive buffer could not grow (malloc failed): the transfer stops with `.noMemory`.
     var outOfMemory = false
     /// Streams (CurlTransfer+Streams): the upload file's descriptor, the bytes of it still to
@@ -240,10 +243,17 @@ final class CurlTransfer: @unchecked Sendable {
         if count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F {
             // A new status line ("HTTP/", after 100 Continue or a redirect): start over.
             responseHeaderRecords.removeAll()
+            headerSectionEnded = false
             return true
         }
-        // A line without a colon (the blank one that ends the headers) is no field.
-        guard memchr(line, 0x3A, count) != nil else { return true }
+        if count >= 1 && count <= 2 && (0..<count).allSatisfy({ line[$0] == 0x0D || line[$0] == 0x0A }) {
+            headerSectionEnded = true
+            return true
+        }
+        // A trailer field is not merged into the headers (RFC 9110 §6.5.1): a Set-Cookie there
+        // would be stored, and other fields would change what the answer seemed to be.
+        // A line without a colon is no field.
+        guard !headerSectionEnded, memchr(line, 0x3A, count) != nil else { return true }
         // Size the body buffer once instead of growing it chunk by chunk.
         if count > 15 && line[14] == 0x3A && asciiLowercaseEquals(line, "content-length") {
             let value = headerValueRange(UnsafeBufferPointer(start: line, count: count), colonAt: 14)

@@ -17,7 +17,7 @@ from .responses import GENERIC_5XX, REASONS, Response, JSON, TEXT
 
 MODES = ('stall', 'reset', 'status', 'malformed', 'huge', 'delay', 'slow_body', 'redirect',
          'trickle', 'bad_length', 'bad_chunked', 'garbage', 'bad_status', 'endless', 'huge_header',
-         'endless_headers', 'setcookie', 'gzip')
+         'endless_headers', 'setcookie', 'gzip', 'trailer')
 TRUNCATED_JSON = b'{"nid":[{"value":1}],"uuid":[{"value":"d1c4e6a0-trunc'
 GARBAGE = 'SSH-2.0-OpenSSH_9.6 this is not an HTTP server\r\n'
 # Broken status lines (bad_status;kind=...).
@@ -271,6 +271,17 @@ class Faults:
         sock.sendall(head_bytes(resp, length=max(0, len(resp.body) + delta)) + resp.body)
         self.sleep(_num(fault, 'hold', 0))
         return None, False
+
+    def _trailer(self, fault, sock, produce):
+        """The normal answer, chunked, with a trailer field after the body: name=N (default
+        Set-Cookie), value=V. Valid HTTP/1.1 (RFC 9112 §7.1.2); the connection stays open."""
+        resp = produce()
+        name, value = fault.get('name', 'Set-Cookie'), fault.get('value', 'SESSplanted=trailer; Path=/')
+        head = head_bytes(resp, length=False, chunked=True, extra=(('Trailer', name),))
+        body = resp.body
+        sock.sendall(head + (b'%x\r\n' % len(body) + body + b'\r\n' if body else b'')
+                     + b'0\r\n' + ('%s: %s\r\n' % (name, value)).encode('latin-1') + b'\r\n')
+        return None, True
 
     def _bad_chunked(self, fault, sock, produce):
         """Transfer-Encoding: chunked, broken: kind=size (a chunk size that is not hex,

@@ -10,7 +10,9 @@
 //    problem: every value with CR, LF, NUL or another control character is refused;
 //  - received lines become exactly the fields an independent parser finds: the name before the
 //    first ":", the value after it without surrounding SP, HT, CR, LF; a line without ":" is
-//    skipped; a status line ("HTTP/...") starts over;
+//    skipped; a status line ("HTTP/...") starts over; after a blank line (1 or 2 bytes, CR and LF
+//    only: the end of a header section) the lines until the next status line are trailers,
+//    skipped;
 //  - headers as received (raw bytes) and the same headers built from Strings are equal and answer
 //    every lookup (subscript, values(for:), contains) alike, and as the spec says: the fields whose
 //    name equals the asked one ASCII case-insensitively, in order (for names that are valid UTF-8;
@@ -70,13 +72,19 @@ private func isHeaderSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09
 private func checkReceivedLines(_ pieces: [[UInt8]]) -> HTTPHeaders {
     let transfer = CurlTransfer(request: HTTPRequest(method: "GET", url: "http://fuzz.invalid/"), maxBodySize: 1 << 16)
     var expected: [(name: [UInt8], value: [UInt8])] = []
+    var inTrailers = false
     for line in pieces {
         require(line.withUnsafeBytes { transfer.appendHeaderLine($0) }, "a header line was refused (out of memory)")
         if line.starts(with: "HTTP/".utf8) {
             expected.removeAll()
+            inTrailers = false
             continue
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+        if !line.isEmpty && line.count <= 2 && line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
+            inTrailers = true
+            continue
+        }
+        guard !inTrailers, let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
         var start = colon + 1, end = line.count
         while start < end && isHeaderSpace(line[start]) { start += 1 }
         while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }

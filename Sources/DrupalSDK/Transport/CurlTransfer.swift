@@ -48,6 +48,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.request = request
         self.maxBodySize = maxBodySize
         self.engine = engine
+        keepsContentEncoded = request.headers.count != 0
+            && request.headers["Accept-Encoding"]?.caseInsensitiveEquals("identity") == true
     }
 
     deinit {
@@ -62,7 +64,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// True for the requests that leave an easy handle as they found it (plain GETs), so the
     /// handle can be reused without a reset and its fixed options set again.
     var leavesHandleClean: Bool {
-        request.body == nil && request.method == "GET" && request.progress == nil && request.bodySink == nil
+        request.body == nil && request.method == "GET" && request.progress == nil && !isFileTransfer
             && !keepsContentEncoded
     }
 
@@ -72,10 +74,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// A request asking for the content as stored (its own `Accept-Encoding: identity`, as
     /// downloads do) gets the bytes as the server sent them, even labelled with a
-    /// Content-Encoding: a .gz file served as `Content-Encoding: gzip` stays the .gz file.
-    var keepsContentEncoded: Bool {
-        request.headers.count != 0 && request.headers["Accept-Encoding"]?.lowercased() == "identity"
-    }
+    /// Content-Encoding: a .gz file served as `Content-Encoding: gzip` stays the .gz file. Read
+    /// once, when the transfer is made (`configure` and `recycle` both ask).
+    let keepsContentEncoded: Bool
 
     /// Sets the options of this request on an easy handle; the fixed ones (timeouts, TLS...) only
     /// when the handle lacks them (new or reset). The request is as the client built and checked

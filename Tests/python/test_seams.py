@@ -5,6 +5,9 @@ import asyncio
 import concurrent.futures
 import inspect
 import logging
+import subprocess
+import sys
+import textwrap
 
 import drupalsdk
 import pytest
@@ -109,6 +112,29 @@ def test_an_on_request_hook_reads_and_changes_headers(base_url, server):
         with pytest.raises(drupalsdk.DrupalError) as info:
             client.get("node", 1)
         assert info.value.code == "DRUPAL_E_INTERNAL"
+
+
+def test_a_request_edit_kept_after_its_hook_is_closed(base_url):
+    # The library frees the request when the hook returns: a kept RequestEdit read it after it
+    # was freed (a segfault). In a child, so a crash fails this test and not the whole run.
+    script = textwrap.dedent("""
+        import sys, drupalsdk
+        kept = []
+        with drupalsdk.Client(sys.argv[1], on_request=kept.append) as client:
+            client.get("node", 1)
+            client.get("node", 2)
+        for use in (lambda e: e.method, lambda e: e.url, lambda e: e.header("User-Agent"),
+                    lambda e: e.set_header("X-Late", "1"), lambda e: e.remove_header("X-Late")):
+            try:
+                use(kept[0])
+                print("used")
+            except drupalsdk.ClosedError as error:
+                print("closed:", error)
+    """)
+    result = subprocess.run([sys.executable, "-c", script, base_url], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
+    lines = result.stdout.splitlines()
+    assert len(lines) == 5 and all(line.startswith("closed: ") and "on_request" in line for line in lines), lines
 
 
 def test_debug_logging_is_redacted(base_url, caplog):

@@ -353,3 +353,22 @@ def test_a_malformed_option_is_not_echoed(drupal):
         code, _, err = drupal(*argv)
         assert code == _cli.EXIT_USAGE, (argv, err)
         assert "s3cret" not in err and err.startswith("drupal: "), err
+
+
+def test_a_broken_netrc_file_is_named_not_quoted_and_not_read_when_unneeded(drupal, monkeypatch, tmp_path):
+    # A line without the "password" keyword: netrc's own message quoted the password.
+    monkeypatch.delenv("DRUPAL_PASSWORD")
+    netrc = tmp_path / "broken-netrc"
+    netrc.write_text("machine 127.0.0.1\n  login admin s3cret-pw\n")
+    code, _, err = drupal("--netrc-file", str(netrc), "get", "node", "1")
+    assert code == _cli.EXIT_USAGE, err
+    assert "s3cret-pw" not in err and str(netrc) in err and "near line" in err, err
+    # A token decides the credentials (--auth auto): the netrc file is not read at all.
+    monkeypatch.setenv("DRUPAL_TOKEN", "a-token")
+    code, node, err = drupal("--netrc-file", str(netrc), "get", "node", "1")
+    assert code == 0 and title(node) == "Article 1", err
+    # So does DRUPAL_PASSWORD, whatever --auth is.
+    monkeypatch.delenv("DRUPAL_TOKEN")
+    monkeypatch.setenv("DRUPAL_PASSWORD", "admin")
+    code, node, err = drupal("--netrc-file", str(netrc), "--auth", "basic", "get", "node", "1")
+    assert code == 0 and title(node) == "Article 1", err

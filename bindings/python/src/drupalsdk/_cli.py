@@ -134,7 +134,9 @@ def run(args: argparse.Namespace) -> int:
         entry.run(None, args, out)
         return EXIT_OK
     try:
-        args.credentials = _clicreds.resolve(args.url, args.user, args.netrc_file, args.token_file)
+        # `login` checks a password whatever --auth says.
+        auth = "cookie" if entry.name == "login" else args.auth
+        args.credentials = _clicreds.resolve(args.url, args.user, args.netrc_file, args.token_file, auth)
     except (ValueError, OSError) as error:
         raise UsageError(str(error)) from None
     client, logged_in = make_client(args)

@@ -44,7 +44,13 @@ def from_netrc(path: str, host: str) -> Optional[Tuple[str, str]]:
         return None
     try:
         entry = netrc.netrc(path).authenticators(host)
-    except (netrc.NetrcParseError, OSError) as error:
+    except netrc.NetrcParseError as error:
+        # Its message quotes the token it choked on, which may be the password: the line only.
+        where = " near line %d" % error.lineno if error.lineno else ""
+        raise ValueError("cannot read the netrc file %s: a syntax error%s" % (path, where)) from None
+    except UnicodeDecodeError:
+        raise ValueError("cannot read the netrc file %s: it is not UTF-8" % path) from None
+    except OSError as error:
         raise ValueError("cannot read the netrc file %s: %s" % (path, error)) from None
     if not entry:
         return None
@@ -52,8 +58,12 @@ def from_netrc(path: str, host: str) -> Optional[Tuple[str, str]]:
     return login, password or ""
 
 
-def resolve(base_url: str, user: Optional[str], netrc_file: Optional[str], token_file: Optional[str]) -> Credentials:
-    """Options first, then DRUPAL_USER / DRUPAL_PASSWORD / DRUPAL_TOKEN, then a netrc file."""
+def resolve(base_url: str, user: Optional[str], netrc_file: Optional[str], token_file: Optional[str],
+            auth: str = "auto") -> Credentials:
+    """Options first, then DRUPAL_USER / DRUPAL_PASSWORD / DRUPAL_TOKEN, then a netrc file.
+
+    ``auth`` is the ``--auth`` asked for (``cookie`` for ``drupal login``, which always wants a
+    password): a netrc file is read only when its password could be used."""
     token = None
     if token_file:
         with open(token_file, encoding="utf-8") as f:
@@ -63,6 +73,8 @@ def resolve(base_url: str, user: Optional[str], netrc_file: Optional[str], token
     password = os.environ.get("DRUPAL_PASSWORD")
     if password is not None:
         return Credentials(user, password, token, "DRUPAL_PASSWORD")
+    if auth == "none" or (token and auth in ("auto", "bearer")):
+        return Credentials(user, None, token, "DRUPAL_TOKEN" if token else "none")
     for path in netrc_candidates(netrc_file):
         found = from_netrc(path, host_of(base_url))
         if found and (user is None or user == found[0]):

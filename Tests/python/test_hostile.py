@@ -231,6 +231,14 @@ def test_proxy_authorization_and_secret_headers_stay_on_the_site(base_url, serve
                 assert leak not in seen, seen
 
 
+@pytest.mark.parametrize("names", ["X-Api-Key", b"X-Api-Key"])
+def test_secret_headers_as_one_string_is_a_type_error(base_url, names):
+    # Iterated, "X-Api-Key" was nine one-letter names: the header was neither redacted in logs
+    # nor kept from another origin, and nothing said so.
+    with pytest.raises(TypeError, match="secret_headers must be a list of header names"):
+        drupalsdk.Client(base_url, secret_headers=names, headers={"X-Api-Key": "k-client"})
+
+
 def test_retry_after_as_an_http_date_is_honoured(base_url, server):
     """Issue 10 item 16: Retry-After as an IMF-fixdate 2 s ahead, on a 503 to a GET."""
     import email.utils

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 from . import _ffi
 from ._calls import keepalive, new_key, pending
 from ._convert import (C_INT, C_UINT, MAX_SIZE, HeadersArg, Query, c_int, header_array, nonzero,
-                       query_array, seconds, text)
+                       not_text, query_array, seconds, text)
 from ._tokens import oauth_options, token_provider
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
@@ -63,9 +63,9 @@ class _ClientBase(Managed, Hooks):
                 idempotent methods after a connection failure or a 429/502/503/504, any method when
                 the connection could not be made; backoff with jitter, Retry-After honoured, never
                 past ``timeout``. Each retry is a ``"retry"`` event.
-            secret_headers: names of your own headers that carry credentials (``"X-Api-Key"``):
-                like Authorization and Cookie, never sent to another origin on a redirect, and
-                redacted in logs.
+            secret_headers: a list of the names of your own headers that carry credentials
+                (``["X-Api-Key"]``): like Authorization and Cookie, never sent to another origin
+                on a redirect, and redacted in logs. One str is a TypeError.
             on_request: called with a :class:`RequestEdit` for every request just before it is
                 sent (on the thread sending it), to read it or add, change or remove headers;
                 what it raises fails the request.
@@ -120,7 +120,8 @@ class _ClientBase(Managed, Hooks):
         if proxy is not None:
             options.proxy = text(proxy, "proxy")
         if secret_headers:
-            options.secret_headers = _ffi.string_array([text(name, "secret header name") for name in secret_headers])
+            names = not_text(secret_headers, "secret_headers", "a list of header names")
+            options.secret_headers = _ffi.string_array([text(name, "secret header name") for name in names])
         header_lines = header_array(headers)
         if header_lines is not None:
             options.headers = header_lines

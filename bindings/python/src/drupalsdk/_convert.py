@@ -54,6 +54,14 @@ def text(value: Any, what: str = "argument") -> bytes:
     return data
 
 
+def not_text(value: Any, what: str, wanted: str) -> Any:
+    """``value``, refused when it is one str or bytes where several items are wanted: iterated,
+    it would be its characters (``"X-Api-Key"`` as nine names, none of them the header)."""
+    if isinstance(value, (str, bytes, bytearray)):
+        raise TypeError("%s must be %s, not a single %s" % (what, wanted, type(value).__name__))
+    return value
+
+
 def value_text(value: Any, what: str = "query value") -> bytes:
     """A query or header value: text, a number, or a bool as "1"/"0" (never Python's repr)."""
     if isinstance(value, (str, bytes)):

@@ -372,3 +372,21 @@ def test_a_broken_netrc_file_is_named_not_quoted_and_not_read_when_unneeded(drup
     monkeypatch.setenv("DRUPAL_PASSWORD", "admin")
     code, node, err = drupal("--netrc-file", str(netrc), "--auth", "basic", "get", "node", "1")
     assert code == 0 and title(node) == "Article 1", err
+
+
+@pytest.mark.parametrize("argv, named", [
+    (("get", "node", "1", "--hedaer", "Authorization: Bearer S3CRET"), "--hedaer"),
+    (("get", "node", "1", "--password=S3CRET"), "--password"),
+    (("request", "GET", "/node/1", "-q", "token=S3CRET"), "-q"),
+    (("--auth", "S3CRET", "get", "node", "1"), "--auth"),
+    (("--timeout", "S3CRET", "get", "node", "1"), "--timeout"),
+    (("--insecure=S3CRET", "get", "node", "1"), "--insecure"),
+    (("--he=Authorization: S3CRET", "get", "node", "1"), "--he"),
+])
+def test_argparse_usage_errors_name_the_option_not_its_value(drupal, capsys, argv, named):
+    # argparse quoted the words it could not use, and a mistyped option's value is often a secret.
+    with pytest.raises(SystemExit) as exited:
+        drupal(*argv)
+    err = capsys.readouterr().err
+    assert exited.value.code == _cli.EXIT_USAGE
+    assert "S3CRET" not in err and named in err, err

@@ -6,7 +6,8 @@ are one line on stderr and an exit code by class (``EXIT_CODES``). Only the publ
 function), so a new one is one entry more (``jsonapi`` is in ``_cli_jsonapi``, ``upload`` and
 ``download`` in ``_cli_files``). The subcommands are in ``_cli_commands``, the entity bodies in
 ``_cli_bodies``, the exit codes in ``_cli_exits``, what may reach a terminal in
-``_cli_terminal``; this module parses the command line and runs it.
+``_cli_terminal``, the parser that quotes no value in its errors in ``_cli_parser``; this module
+builds the command line and runs it.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from typing import List, Optional, Tuple
 import drupalsdk
 
 from . import _clicreds
+from ._cli_parser import Parser
 from ._cli_terminal import shown
 # Everything the command is made of stays importable from here (drupalsdk._cli.EXIT_USAGE, ...).
 from ._cli_bodies import BUNDLE_FIELDS, LABEL_FIELDS, entity_body  # noqa: F401
@@ -57,7 +59,7 @@ def add_common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="drupal", description="A Drupal 10/11 site from the shell (core REST, JSON:API, Views, any request). "
         "Prints JSON; exit codes: 0 ok, 1 error, 2 usage, 3 network, 4 timeout, 5 authentication, "
         "6 forbidden, 7 not found, 8 validation (422), 9 other HTTP error, 130 interrupted.",

@@ -162,3 +162,18 @@ def test_an_upload_file_that_grows_sends_only_the_size_it_announced(admin_basic,
     file = admin_basic.upload_file_path("node", "article", "field_image", path, progress=grow)
     assert grown and file["filesize"][0]["value"] == len(data)
     assert server.control("GET", "/__fake/stats")["requests"] == before + 1
+
+
+@pytest.mark.parametrize("upload", [
+    lambda c, data: c.upload_file("node", "article", "field_image", "x.png", data),
+    lambda c, data: c.jsonapi_upload("node--article", "field_image", "x.png", data),
+])
+def test_upload_content_must_be_bytes(admin_basic, server, upload):
+    # bytes(16) is sixteen NULs: an int was uploaded as that many, and a huge one was allocated first.
+    before = server.stats()["requests"]
+    for bad in (16, 2 ** 62, [1, 2], "text"):
+        with pytest.raises(TypeError, match="data must be bytes"):
+            upload(admin_basic, bad)
+    assert server.stats()["requests"] == before
+    for good in (bytearray(b"ab"), memoryview(b"abc")):
+        upload(admin_basic, good)

@@ -62,6 +62,16 @@ def not_text(value: Any, what: str, wanted: str) -> Any:
     return value
 
 
+def content(value: Any, what: str = "data") -> bytes:
+    """A file's content: bytes, bytearray or memoryview. Anything else is refused: ``bytes(16)``
+    would be sixteen NULs, and ``bytes(10**12)`` would allocate a terabyte first."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError("%s must be bytes, bytearray or memoryview, not %s" % (what, type(value).__name__))
+
+
 def value_text(value: Any, what: str = "query value") -> bytes:
     """A query or header value: text, a number, or a bool as "1"/"0" (never Python's repr)."""
     if isinstance(value, (str, bytes)):

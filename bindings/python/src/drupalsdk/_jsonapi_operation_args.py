@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from ._convert import Id, json_body, text
+from ._convert import Id, content, json_body, text
 from ._jsonapi_document import Document, Resource
 from ._jsonapi_query import Query as JSONAPIQuery, query_handle
 from ._operation_types import ResourceType, Target
@@ -119,9 +119,10 @@ _jsonapi_remove_relationship.__doc__ = """Removes targets from a to-many relatio
 
 def _jsonapi_upload(type: ResourceType, field: str, filename: str, data: bytes, *,
                     id: Optional[str] = None) -> Tuple[Any, ...]:
-    """Uploads a file to a JSON:API file field: to ``/{field}`` (a temporary file to reference), or
-    with ``id`` to ``/{id}/{field}`` (attached to that resource). Returns the file's :class:`Document`."""
-    data = bytes(data)
+    """Uploads ``data`` (bytes, bytearray or memoryview) to a JSON:API file field: to ``/{field}`` (a
+    temporary file to reference), or with ``id`` to ``/{id}/{field}`` (attached to that resource).
+    Returns the file's :class:`Document`."""
+    data = content(data)
     return (resource_type(type), None if id is None else text(id, "id"), text(field, "field"),
             text(filename, "filename"), data, len(data))
 

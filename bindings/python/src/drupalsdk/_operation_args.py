@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Tuple
 
-from ._convert import Body, HeadersArg, Id, Query, json_body, query_array, request_options, text
+from ._convert import Body, HeadersArg, Id, Query, content, json_body, query_array, request_options, text
 from ._operation_types import Call, EntityBody
 from ._response import KIND_ANSWER, KIND_RESPONSE, Response
 from ._transfers import Progress, Write, transfer_options
@@ -64,8 +64,9 @@ def _delete(entity_type: str, id: Id) -> Tuple[Any, ...]:
 
 
 def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data: bytes) -> Tuple[Any, ...]:
-    """Uploads a file to a file field; returns the file entity (reference its fid from the host entity)."""
-    data = bytes(data)
+    """Uploads ``data`` (bytes, bytearray or memoryview) to a file field as a file named ``filename``;
+    returns the file entity (reference its fid from the host entity)."""
+    data = content(data)
     return (text(entity_type, "entity_type"), text(bundle, "bundle"), text(field, "field"),
             text(filename, "filename"), data, len(data))
 

@@ -17,9 +17,11 @@
  *    "\u0000") is given as U+FFFD, so a string never ends early; bodies come with their length.
  *  - Functions returning json_t* say whether the reference is new (json_decref it) or borrowed.
  *  - Client handles are thread-safe: any number of threads may use one client at once.
- *  - Async calls return at once and call their callback exactly once, on a library thread,
- *    whatever happens (success, HTTP error, network error, cancellation). Blocking *_sync
- *    calls must not be made from inside a callback (they return DRUPAL_E_STATE there).
+ *  - Async calls return at once and call their callback exactly once, on a library thread
+ *    (never on the caller's, inside the call, even when it fails at once), whatever happens
+ *    (success, HTTP error, network error, cancellation). Blocking *_sync calls must not be made
+ *    from inside a callback, event listener, progress or write callback (they return
+ *    DRUPAL_E_STATE there), nor on a client from inside its token provider.
  */
 #ifndef DRUPALSDK_H
 #define DRUPALSDK_H
@@ -115,8 +117,8 @@ typedef struct drupal_request_edit drupal_request_edit;
  * Called for every request a client sends, just before it goes out (also for the CSRF token
  * fetch and each redirect hop the client follows), on the thread sending it: a library thread or
  * the caller's. It may read the request and add, change or remove headers. Return DRUPAL_OK to
- * send it; any other code fails the call with that code. Must be thread-safe; must not call
- * *_sync functions or free the client.
+ * send it; any other code fails the call with that code (one that is not a drupal_code, with
+ * DRUPAL_E_INTERNAL). Must be thread-safe; must not call *_sync functions or free the client.
  */
 typedef drupal_code (*drupal_request_hook)(drupal_request_edit *request, void *userdata);
 
@@ -234,9 +236,12 @@ drupal_code drupal_client_new(drupal_client **out, const char *base_url, const d
 
 /**
  * Frees a client. Calls still in flight are cancelled: each of their callbacks still runs exactly
- * once (with DRUPAL_E_CANCELLED unless it had already finished), and none runs after this returns.
- * Must not be called from inside one of this client's callbacks or event listeners (the client
- * is then freed once those calls end, after this returns). NULL is a no-op.
+ * once (with DRUPAL_E_CANCELLED unless it had already finished), and none runs after this returns
+ * (also when called from another client's callback). The one exception: called from inside one
+ * of this client's own callbacks, event listeners, progress or write callbacks or its token
+ * provider, whose call cannot end before it returns, it does not wait: the calls are cancelled,
+ * their callbacks may run after it returns, and the client is freed once they end. NULL is a
+ * no-op.
  */
 void drupal_client_free(drupal_client *client);
 
@@ -301,7 +306,8 @@ drupal_code drupal_request_edit_remove_header(drupal_request_edit *request, cons
  * @param response never NULL; **borrowed** until the callback returns (drupal_response_retain()
  *                 keeps it longer). It carries the error code and message on failure too.
  * @param userdata the pointer given when the call was started.
- * Do not call *_sync functions or drupal_client_free() for the same client from a callback.
+ * *_sync functions return DRUPAL_E_STATE here; drupal_client_free() of this call's own client
+ * does not wait here (see drupal_client_free).
  */
 typedef void (*drupal_callback)(drupal_code code, drupal_response *response, void *userdata);
 
@@ -551,7 +557,10 @@ typedef struct drupal_token_request drupal_token_request;
  * thread of its own (it may block), at most once at a time per client, with the same single
  * flight, early refresh and one retry after a 401 as the token endpoint. It answers by calling
  * drupal_token_request_set() and returning DRUPAL_OK; any other code fails the waiting calls
- * with that code. Must not free the client.
+ * with that code (one that is not a drupal_code, with DRUPAL_E_INTERNAL). It may call other
+ * clients, _sync ones too, and start async calls on this one; a *_sync call on this client returns
+ * DRUPAL_E_STATE (it would wait for the very token being fetched). Freeing the client here does
+ * not wait (see drupal_client_free).
  */
 typedef drupal_code (*drupal_token_provider)(drupal_token_request *request, void *userdata);
 
@@ -740,7 +749,8 @@ drupal_code drupal_path_resolve_sync(drupal_response **out, drupal_client *clien
  * Progress of a transfer, on the thread moving the bytes (a library thread, or the caller's for
  * _sync calls): bytes sent (uploads) or received (downloads) so far, and the total (-1 when
  * unknown). Called as the bytes move, not for every byte; return nonzero to cancel the call
- * (DRUPAL_E_CANCELLED). Must not call *_sync functions or free the client.
+ * (DRUPAL_E_CANCELLED). *_sync functions return DRUPAL_E_STATE here; freeing the client here
+ * does not wait (see drupal_client_free). The write callback below runs under the same rules.
  */
 typedef int (*drupal_progress_callback)(int64_t done, int64_t total, void *userdata);
 

@@ -9,7 +9,6 @@
 
 static _Thread_local char last_error[LAST_ERROR_CAPACITY];
 static _Thread_local drupal_code last_code = DRUPAL_OK;
-static _Thread_local int in_callback = 0;
 
 int drupal__fail_n(int code, const char *message, size_t length) {
     if (message == NULL) { message = ""; length = 0; }
@@ -23,9 +22,6 @@ int drupal__fail_n(int code, const char *message, size_t length) {
 int drupal__fail(int code, const char *message) {
     return drupal__fail_n(code, message, message ? strlen(message) : 0);
 }
-
-int drupal__in_callback(void) { return in_callback; }
-void drupal__set_in_callback(int flag) { in_callback = flag; }
 
 const char *drupal_last_error(void) { return last_error; }
 drupal_code drupal_last_error_code(void) { return last_code; }

@@ -1,6 +1,10 @@
 import CDrupal
+import Dispatch
 import DrupalSDK
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a drupal_call points at: the cancel action of one call, and its links in its client's
 /// list of calls in flight (guarded by that client's registry lock).
@@ -19,20 +23,37 @@ final class CallHandle: @unchecked Sendable {
     /// before the call starts and taken when it ends, so never touched by two threads at once.
     var owner: ClientHandle?
 
+    /// The thread starting the call while the client's `start` runs (0 otherwise).
+    private let startingThread = Atomic<UInt>(0)
+
     init(delivery: Delivery = .none) { self.delivery = delivery }
+
+    /// Runs `start` (the client's start of this call) noting the thread, so that an outcome
+    /// arriving on it before `start` returns (a client that fails at once) is delivered from
+    /// another thread: the header promises callbacks on a library thread, never inside the call.
+    func starting<T>(_ start: () throws -> T) rethrows -> T {
+        startingThread.store(UInt(pthread_self()), ordering: .relaxed)
+        defer { startingThread.store(0, ordering: .relaxed) }
+        return try start()
+    }
 
     /// An async call's end: hands the outcome over, then leaves the client's calls in flight.
     func complete(_ outcome: consuming DrupalClient.Outcome) {
+        if startingThread.load(ordering: .relaxed) == UInt(pthread_self()) {
+            let later = outcome
+            DispatchQueue.global().async { self.complete(later) }
+            return
+        }
         deliver(ResponseHandle.from(outcome))
         owner.take()?.end(self)
     }
 
     /// Hands the outcome over; runs once, on the thread that completed the call.
     private func deliver(_ response: ResponseHandle) {
-        guard case .callback(let callback, let userdata) = delivery else { return }
-        drupal__set_in_callback(1)
-        callback(response.code, response.opaqueOrNull, UnsafeMutableRawPointer(bitPattern: userdata))
-        drupal__set_in_callback(0)
+        guard case .callback(let callback, let userdata) = delivery, let owner else { return }
+        insideCallback(of: owner.identity) {
+            callback(response.code, response.opaqueOrNull, UnsafeMutableRawPointer(bitPattern: userdata))
+        }
     }
 
     private struct State {

@@ -48,6 +48,11 @@ enum CallRunner {
             fail(.invalidArgument, "client is NULL")
             return nil
         }
+        if handle.isInsideCallback(kind: Int32(DRUPAL__TOKEN_PROVIDER)) {
+            // The call would wait for the token its own provider is fetching.
+            fail(.state, "a _sync call cannot be made on a client from inside its token provider")
+            return nil
+        }
         do {
             return try handle.run(try prepare())
         } catch {

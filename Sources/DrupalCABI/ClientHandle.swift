@@ -69,7 +69,7 @@ final class ClientHandle: @unchecked Sendable {
         try register(call)
         call.owner = self
         do {
-            call.attach(try client.start(operation) { outcome in call.complete(outcome) })
+            call.attach(try call.starting { try client.start(operation) { outcome in call.complete(outcome) } })
         } catch {
             call.owner = nil
             end(call)
@@ -100,7 +100,7 @@ final class ClientHandle: @unchecked Sendable {
             return registry.all
         }
         for call in calls { call.cancel() }
-        if drupal__in_callback() != 0 { return }
+        if isInsideCallback() { return }
         inFlight.wait()
         let tokens = listeners.withLock { listeners in
             defer { listeners.removeAll() }

@@ -14,12 +14,12 @@ public func drupal_client_add_listener(_ id: UnsafeMutablePointer<UInt64>?, _ cl
     guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
     guard let callback else { return fail(.invalidArgument, "callback is NULL") }
     let userdataBits = UInt(bitPattern: userdata)
+    let identity = handle.identity
     let token = handle.client.addObserver { event in
         deliver(event) { pointer in
-            let wasInCallback = drupal__in_callback()
-            drupal__set_in_callback(1)
-            callback(pointer, UnsafeMutableRawPointer(bitPattern: userdataBits))
-            drupal__set_in_callback(wasInCallback)
+            insideCallback(of: identity) {
+                callback(pointer, UnsafeMutableRawPointer(bitPattern: userdataBits))
+            }
         }
     }
     handle.listeners.withLock { $0[token.id] = token }

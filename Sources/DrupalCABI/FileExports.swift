@@ -12,8 +12,8 @@ public typealias CWriteCallback = @convention(c) (UnsafeRawPointer?, Int, Unsafe
 private let knownTransferVersions: ClosedRange<UInt32> = 1...1
 
 /// The callbacks of a drupal_transfer_options (NULL: none), as the core's closures (also for
-/// drupal_jsonapi_upload_path).
-func transferCallbacks(_ options: UnsafePointer<drupal_transfer_options>?) throws
+/// drupal_jsonapi_upload_path), each run as a callback of `client` (see CallbackFrames).
+func transferCallbacks(_ options: UnsafePointer<drupal_transfer_options>?, of client: OpaquePointer?) throws
     -> (progress: TransferProgress?, write: BodySink?) {
     guard let options else { return (nil, nil) }
     let version = UnsafeRawPointer(options).load(as: UInt32.self)
@@ -21,15 +21,20 @@ func transferCallbacks(_ options: UnsafePointer<drupal_transfer_options>?) throw
         throw DrupalError(.invalidArgument, "unknown drupal_transfer_options version \(version)")
     }
     let values = options.pointee
+    guard let client = client.map(ClientIdentity.init) else { throw DrupalError(.invalidArgument, "client is NULL") }
     var progress: TransferProgress?
     if let callback = values.progress {
         let bits = UInt(bitPattern: values.progress_userdata)
-        progress = { done, total in callback(done, total ?? -1, UnsafeMutableRawPointer(bitPattern: bits)) == 0 }
+        progress = { done, total in
+            insideCallback(of: client) { callback(done, total ?? -1, UnsafeMutableRawPointer(bitPattern: bits)) == 0 }
+        }
     }
     var write: BodySink?
     if let callback = values.write {
         let bits = UInt(bitPattern: values.write_userdata)
-        write = { bytes in callback(bytes.baseAddress, bytes.count, UnsafeMutableRawPointer(bitPattern: bits)) == 0 }
+        write = { bytes in
+            insideCallback(of: client) { callback(bytes.baseAddress, bytes.count, UnsafeMutableRawPointer(bitPattern: bits)) == 0 }
+        }
     }
     return (progress, write)
 }
@@ -37,8 +42,9 @@ func transferCallbacks(_ options: UnsafePointer<drupal_transfer_options>?) throw
 private func uploadPathOperation(_ type: UnsafePointer<CChar>?, _ bundle: UnsafePointer<CChar>?,
                                  _ field: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
                                  _ filename: UnsafePointer<CChar>?,
-                                 _ options: UnsafePointer<drupal_transfer_options>?) throws -> DrupalOperation {
-    let callbacks = try transferCallbacks(options)
+                                 _ options: UnsafePointer<drupal_transfer_options>?, of client: OpaquePointer?) throws
+    -> DrupalOperation {
+    let callbacks = try transferCallbacks(options, of: client)
     if callbacks.write != nil { throw DrupalError(.invalidArgument, "options.write is for downloads") }
     return .uploadFile(FileUpload(entityType: try CInput.string(type, "entity_type"),
                                   bundle: try CInput.string(bundle, "bundle"), field: try CInput.string(field, "field"),
@@ -48,8 +54,9 @@ private func uploadPathOperation(_ type: UnsafePointer<CChar>?, _ bundle: Unsafe
 }
 
 private func downloadOperation(_ source: () throws -> FileDownload.Source, _ path: UnsafePointer<CChar>?,
-                               _ options: UnsafePointer<drupal_transfer_options>?) throws -> DrupalOperation {
-    let callbacks = try transferCallbacks(options)
+                               _ options: UnsafePointer<drupal_transfer_options>?, of client: OpaquePointer?) throws
+    -> DrupalOperation {
+    let callbacks = try transferCallbacks(options, of: client)
     let destination: FileDownload.Destination
     switch (try CInput.optionalString(path, "path"), callbacks.write) {
     case (let path?, nil): destination = .file(path)
@@ -67,7 +74,7 @@ public func drupal_file_upload_path(_ call: UnsafeMutablePointer<OpaquePointer?>
                                     _ filename: UnsafePointer<CChar>?, _ options: UnsafePointer<drupal_transfer_options>?,
                                     _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
     CallRunner.start(call, client, callback, userdata) {
-        try uploadPathOperation(type, bundle, field, path, filename, options)
+        try uploadPathOperation(type, bundle, field, path, filename, options, of: client)
     }
 }
 
@@ -77,7 +84,7 @@ public func drupal_file_upload_path_sync(_ out: UnsafeMutablePointer<OpaquePoint
                                          _ field: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
                                          _ filename: UnsafePointer<CChar>?,
                                          _ options: UnsafePointer<drupal_transfer_options>?) -> drupal_code {
-    CallRunner.wait(out, client) { try uploadPathOperation(type, bundle, field, path, filename, options) }
+    CallRunner.wait(out, client) { try uploadPathOperation(type, bundle, field, path, filename, options, of: client) }
 }
 
 @_cdecl("drupal_file_download")
@@ -86,7 +93,7 @@ public func drupal_file_download(_ call: UnsafeMutablePointer<OpaquePointer?>?, 
                                  _ options: UnsafePointer<drupal_transfer_options>?,
                                  _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
     CallRunner.start(call, client, callback, userdata) {
-        try downloadOperation({ .url(try CInput.nonEmptyString(url, "url")) }, path, options)
+        try downloadOperation({ .url(try CInput.nonEmptyString(url, "url")) }, path, options, of: client)
     }
 }
 
@@ -94,7 +101,7 @@ public func drupal_file_download(_ call: UnsafeMutablePointer<OpaquePointer?>?, 
 public func drupal_file_download_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                                       _ url: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
                                       _ options: UnsafePointer<drupal_transfer_options>?) -> drupal_code {
-    CallRunner.wait(out, client) { try downloadOperation({ .url(try CInput.nonEmptyString(url, "url")) }, path, options) }
+    CallRunner.wait(out, client) { try downloadOperation({ .url(try CInput.nonEmptyString(url, "url")) }, path, options, of: client) }
 }
 
 @_cdecl("drupal_file_entity_download")
@@ -103,7 +110,7 @@ public func drupal_file_entity_download(_ call: UnsafeMutablePointer<OpaquePoint
                                         _ options: UnsafePointer<drupal_transfer_options>?,
                                         _ callback: CCallback?, _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
     CallRunner.start(call, client, callback, userdata) {
-        try downloadOperation({ .fileEntity(try CInput.string(fileID, "file_id")) }, path, options)
+        try downloadOperation({ .fileEntity(try CInput.string(fileID, "file_id")) }, path, options, of: client)
     }
 }
 
@@ -112,6 +119,6 @@ public func drupal_file_entity_download_sync(_ out: UnsafeMutablePointer<OpaqueP
                                              _ fileID: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
                                              _ options: UnsafePointer<drupal_transfer_options>?) -> drupal_code {
     CallRunner.wait(out, client) {
-        try downloadOperation({ .fileEntity(try CInput.string(fileID, "file_id")) }, path, options)
+        try downloadOperation({ .fileEntity(try CInput.string(fileID, "file_id")) }, path, options, of: client)
     }
 }

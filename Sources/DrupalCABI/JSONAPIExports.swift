@@ -72,8 +72,9 @@ private func uploadCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar
 
 private func uploadPathCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ field: UnsafePointer<CChar>?,
                             _ path: UnsafePointer<CChar>?, _ filename: UnsafePointer<CChar>?,
-                            _ options: UnsafePointer<drupal_transfer_options>?) throws -> DrupalOperation {
-    let callbacks = try transferCallbacks(options)
+                            _ options: UnsafePointer<drupal_transfer_options>?, of client: OpaquePointer?) throws
+    -> DrupalOperation {
+    let callbacks = try transferCallbacks(options, of: client)
     if callbacks.write != nil { throw DrupalError(.invalidArgument, "options.write is for downloads") }
     return .jsonAPI(.upload(try resourceType(type), id: try CInput.optionalString(id, "id"),
                             field: try CInput.string(field, "field"), path: try CInput.string(path, "path"),
@@ -279,7 +280,7 @@ public func drupal_jsonapi_upload_path(_ call: UnsafeMutablePointer<OpaquePointe
                                        _ filename: UnsafePointer<CChar>?,
                                        _ options: UnsafePointer<drupal_transfer_options>?, _ callback: CCallback?,
                                        _ userdata: UnsafeMutableRawPointer?) -> drupal_code {
-    CallRunner.start(call, client, callback, userdata) { try uploadPathCall(type, id, field, path, filename, options) }
+    CallRunner.start(call, client, callback, userdata) { try uploadPathCall(type, id, field, path, filename, options, of: client) }
 }
 
 @_cdecl("drupal_jsonapi_upload_path_sync")
@@ -288,7 +289,7 @@ public func drupal_jsonapi_upload_path_sync(_ out: UnsafeMutablePointer<OpaquePo
                                             _ field: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
                                             _ filename: UnsafePointer<CChar>?,
                                             _ options: UnsafePointer<drupal_transfer_options>?) -> drupal_code {
-    CallRunner.wait(out, client) { try uploadPathCall(type, id, field, path, filename, options) }
+    CallRunner.wait(out, client) { try uploadPathCall(type, id, field, path, filename, options, of: client) }
 }
 
 @_cdecl("drupal_jsonapi_entry_point")

@@ -74,13 +74,18 @@ public func drupal_client_set_token_provider(_ client: OpaquePointer?, _ provide
     guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
     guard let provider else { return fail(.invalidArgument, "provider is NULL") }
     let bits = UInt(bitPattern: userdata)
+    let identity = handle.identity
     do {
         try handle.client.setAuthentication(.tokenProvider(TokenProvider { reason in
             // On a thread of its own: a provider may block (a network call, a vault) without
             // holding up the client's other requests.
             try await withUnsafeThrowingContinuation { continuation in
                 DispatchQueue.global().async {
-                    continuation.resume(with: Result { try callProvider(provider, bits, reason) })
+                    continuation.resume(with: Result {
+                        try insideCallback(of: identity, kind: Int32(DRUPAL__TOKEN_PROVIDER)) {
+                            try callProvider(provider, bits, reason)
+                        }
+                    })
                 }
             }
         }))

@@ -72,8 +72,9 @@ public func drupal_pager_free(_ pager: OpaquePointer?) {
     guard let pager else { return }
     let handle = Unmanaged<PagerHandle>.fromOpaque(UnsafeRawPointer(pager)).takeRetainedValue()
     // Pages fetched ahead are cancelled and waited for: once this returns, none of the pager's
-    // requests is in flight. From a callback (the loop that ends them) the wait is skipped.
-    if drupal__in_callback() != 0 {
+    // requests is in flight. From a callback of its client (the loop that ends them) the wait is
+    // skipped.
+    if handle.client.isInsideCallback() {
         Task.detached { await handle.pager.close() }
         return
     }

@@ -158,6 +158,58 @@ static void test_free_in_flight(void) {
     pthread_mutex_destroy(&t.lock);
 }
 
+/* ---- drupal_client_free of a client from inside another client's callback ------------------- */
+
+typedef struct freer {
+    waiter w;   /* first member, as in nested below */
+    drupal_client *victim;
+    tally *t;
+    int ended_before_return;  /* the victim's callbacks that had run when drupal_client_free returned */
+} freer;
+
+static void free_other_callback(drupal_code code, drupal_response *response, void *userdata) {
+    freer *f = userdata;
+    drupal_client_free(f->victim);
+    pthread_mutex_lock(&f->t->lock);
+    f->ended_before_return = f->t->cancelled + f->t->other;
+    pthread_mutex_unlock(&f->t->lock);
+    waiter_callback(code, response, &f->w);
+}
+
+/* Only a client's own callbacks may skip the wait: freed from another client's callback, it still
+ * runs every callback before it returns (a caller frees their userdata next). */
+static void test_free_from_another_clients_callback(void) {
+    enum { CALLS = 3 };
+    drupal_client *other = NULL;
+    drupal_request_options o = fault(STALL);
+    slot slots[CALLS];
+    tally t;
+    freer f;
+    int i;
+
+    memset(&t, 0, sizeof t);
+    pthread_mutex_init(&t.lock, NULL);
+    memset(&f, 0, sizeof f);
+    f.victim = new_client();
+    f.t = &t;
+    f.ended_before_return = -1;
+    for (i = 0; i < CALLS; i++) {
+        slots[i].t = &t;
+        slots[i].index = i;
+        CHECK_CODE(drupal_request(NULL, f.victim, "GET", "/node/1", &o, tally_callback, &slots[i]), DRUPAL_OK);
+    }
+    sleep_ms(300);  /* let them reach the server */
+    CHECK_CODE(drupal_mock_client_new(&other), DRUPAL_OK);
+    waiter_init(&f.w);
+    CHECK_CODE(drupal_entity_get(NULL, other, "node", "1", free_other_callback, &f), DRUPAL_OK);
+    CHECK(waiter_wait(&f.w, 10) != -1);
+    CHECK_INT(f.ended_before_return, CALLS);
+    CHECK_INT(t.cancelled, CALLS);
+    waiter_clear(&f.w);
+    drupal_client_free(other);
+    pthread_mutex_destroy(&t.lock);
+}
+
 /* ---- 8 threads x 200 requests on one client ------------------------------------------------- */
 
 enum { THREADS = 8, PER_THREAD = 200 };
@@ -284,13 +336,63 @@ static void test_sync_in_callback(void) {
     drupal_client_free(n.client);
 }
 
+/* ---- a call started from a callback never ends inside it ------------------------------------- */
+
+typedef struct starter {
+    waiter w;   /* first member, as in nested above */
+    waiter inner;
+    drupal_client *client, *unimplemented;
+    pthread_t outer_thread;
+    int inner_on_outer_thread;
+    drupal_code start_code, sync_code;
+} starter;
+
+static void inner_callback(drupal_code code, drupal_response *response, void *userdata) {
+    starter *s = userdata;
+    s->inner_on_outer_thread = pthread_equal(pthread_self(), s->outer_thread);
+    waiter_callback(code, response, &s->inner);
+}
+
+static void starter_callback(drupal_code code, drupal_response *response, void *userdata) {
+    starter *s = userdata;
+    drupal_response *r = NULL;
+    s->outer_thread = pthread_self();
+    /* The unimplemented client fails every call at once: its callback still comes on another
+     * thread, and this callback is still a callback afterwards. */
+    s->start_code = drupal_entity_get(NULL, s->unimplemented, "node", "1", inner_callback, s);
+    s->sync_code = drupal_entity_get_sync(&r, s->client, "node", "1");
+    drupal_response_free(r);
+    drupal_client_free(s->client);   /* from its own callback: returns without waiting */
+    waiter_callback(code, response, &s->w);
+}
+
+static void test_call_started_in_a_callback(void) {
+    starter s;
+    memset(&s, 0, sizeof s);
+    s.client = new_client();
+    CHECK_CODE(drupal_unimplemented_client_new(&s.unimplemented), DRUPAL_OK);
+    waiter_init(&s.w);
+    waiter_init(&s.inner);
+    CHECK_CODE(drupal_entity_get(NULL, s.client, "node", "1", starter_callback, &s), DRUPAL_OK);
+    CHECK(waiter_wait(&s.w, 10) != -1);   /* no deadlock in drupal_client_free */
+    CHECK_INT(s.start_code, DRUPAL_OK);
+    CHECK_INT(waiter_wait(&s.inner, 10), DRUPAL_E_UNIMPLEMENTED);
+    CHECK(!s.inner_on_outer_thread);
+    CHECK_INT(s.sync_code, DRUPAL_E_STATE);
+    waiter_clear(&s.inner);
+    waiter_clear(&s.w);
+    drupal_client_free(s.unimplemented);
+}
+
 int main(void) {
     double t0 = now_seconds();
     fake_reset();
     test_cancel();
     test_timeout_too_large_reset();
     test_free_in_flight();
+    test_free_from_another_clients_callback();
     test_sync_in_callback();
+    test_call_started_in_a_callback();
     test_threads();
     fprintf(stderr, "test_concurrency: %.1f s\n", now_seconds() - t0);
     return check_summary();

@@ -250,6 +250,57 @@ static void test_downloads(void) {
     drupal_client_free(c);
 }
 
+/* A transfer's progress callback is one of its client's callbacks: a _sync call there is refused,
+ * and the client freed there is freed once the call ends, without a deadlock. */
+typedef struct {
+    waiter w;   /* first member: the call's callback gets the waiter */
+    drupal_client *client;
+    int freed;
+    drupal_code sync_code;
+} freeing_progress;
+
+static int free_on_progress(int64_t done, int64_t total, void *userdata) {
+    freeing_progress *f = userdata;
+    drupal_response *r = NULL;
+    (void)done;
+    (void)total;
+    if (f->freed) return 0;
+    f->freed = 1;
+    f->sync_code = drupal_entity_get_sync(&r, f->client, "node", "1");
+    drupal_response_free(r);
+    drupal_client_free(f->client);
+    return 0;
+}
+
+static void test_free_from_a_progress_callback(void) {
+    drupal_client *c = admin_client();
+    drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
+    freeing_progress f;
+    char source[512], target[512], fid[32];
+    char *url;
+    fake_reset();
+    path_in(source, sizeof source, "freed.png");
+    path_in(target, sizeof target, "freed-copy.png");
+    make_file(source, 200000);
+    url = upload(c, source, NULL, fid, sizeof fid);
+    CHECK(url != NULL);
+    if (url == NULL) return;
+    drupal_client_free(c);
+
+    memset(&f, 0, sizeof f);
+    f.client = admin_client();
+    f.sync_code = DRUPAL_E_INTERNAL;
+    o.progress = free_on_progress;
+    o.progress_userdata = &f;
+    waiter_init(&f.w);
+    CHECK_CODE(drupal_file_download(NULL, f.client, url, target, &o, waiter_callback, &f.w), DRUPAL_OK);
+    CHECK(waiter_wait(&f.w, 10) != -1);
+    CHECK(f.freed);
+    CHECK_INT(f.sync_code, DRUPAL_E_STATE);
+    waiter_clear(&f.w);
+    free(url);
+}
+
 static void test_private_files(void) {
     drupal_client *anonymous = new_client(), *owner = new_client();
     drupal_response *r = NULL;
@@ -294,6 +345,7 @@ int main(void) {
     test_upload_refusals();
     test_downloads();
     test_private_files();
+    test_free_from_a_progress_callback();
     snprintf(command, sizeof command, "rm -rf %s", dir);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);
     return check_summary();

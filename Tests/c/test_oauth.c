@@ -316,6 +316,43 @@ static void test_token_provider(void) {
     drupal_client_free(c);
 }
 
+/* A provider may call other clients, and async ones on its own; a _sync call on its own client
+ * would wait for the token it is fetching: refused at once. */
+typedef struct {
+    drupal_client *client, *other;
+    drupal_code own_sync, other_sync;
+} reentrant_state;
+
+static drupal_code reentrant_provider(drupal_token_request *request, void *userdata) {
+    reentrant_state *s = userdata;
+    drupal_response *r = NULL;
+    s->own_sync = drupal_request_sync(&r, s->client, "GET", "/node/1", NULL);
+    drupal_response_free(r);
+    r = NULL;
+    s->other_sync = drupal_request_sync(&r, s->other, "GET", "/session/token", NULL);
+    drupal_response_free(r);
+    return drupal_token_request_set(request, "minted-elsewhere", 300);
+}
+
+static void test_provider_calling_its_own_client(void) {
+    drupal_response *r = NULL;
+    reentrant_state s = {NULL, NULL, DRUPAL_E_INTERNAL, DRUPAL_E_INTERNAL};
+    double t0;
+    ext_reset();
+    ext_post("/__fake/bearer", "{\"token\": \"minted-elsewhere\", \"uid\": 2}");
+    CHECK_CODE(drupal_client_new(&s.client, extended_url(), NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_client_new(&s.other, extended_url(), NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_client_set_token_provider(s.client, reentrant_provider, &s), DRUPAL_OK);
+    t0 = now_seconds();
+    CHECK_CODE(drupal_entity_get_sync(&r, s.client, "user", "2"), DRUPAL_OK);
+    CHECK(now_seconds() - t0 < 5.0);
+    drupal_response_free(r);
+    CHECK_INT(s.own_sync, DRUPAL_E_STATE);
+    CHECK_INT(s.other_sync, DRUPAL_OK);
+    drupal_client_free(s.other);
+    drupal_client_free(s.client);
+}
+
 static void test_bad_input(void) {
     drupal_client *c = new_client();
     drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
@@ -364,6 +401,7 @@ int main(void) {
     test_token_errors();
     test_refused_bearer_token();
     test_token_provider();
+    test_provider_calling_its_own_client();
     test_bad_input();
     return check_summary();
 }

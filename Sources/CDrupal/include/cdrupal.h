@@ -13,10 +13,22 @@
 DRUPAL_INTERNAL int drupal__fail(int code, const char *message);
 /* Same with a byte length (message need not be NUL-terminated). */
 DRUPAL_INTERNAL int drupal__fail_n(int code, const char *message, size_t length);
-/* Clears the calling thread's last error (a call that succeeds leaves the old one in place,
- * as errno does; only tests use this). */
-/* 1 while the calling thread runs a library callback, so _sync calls can refuse. */
+/* A library callback running on the calling thread (callback_frames.c): a frame on the stack of
+ * the code that calls it, entered before and left after. _sync calls refuse inside a call's
+ * callback or an event listener (DRUPAL__CALLBACK) of any client, and inside a token provider
+ * (DRUPAL__TOKEN_PROVIDER) on its own client; drupal_client_free does not wait for the calls of
+ * a client whose callback this thread is in (they cannot end before it returns). */
+enum { DRUPAL__CALLBACK = 1, DRUPAL__TOKEN_PROVIDER = 2 };
+typedef struct drupal__callback_frame {
+    const void *client;
+    int kind;
+    struct drupal__callback_frame *outer;
+} drupal__callback_frame;
+DRUPAL_INTERNAL void drupal__callback_enter(drupal__callback_frame *frame, const void *client, int kind);
+DRUPAL_INTERNAL void drupal__callback_leave(drupal__callback_frame *frame);
+/* 1 inside a call's callback or an event listener of any client. */
 DRUPAL_INTERNAL int drupal__in_callback(void);
-DRUPAL_INTERNAL void drupal__set_in_callback(int flag);
+/* 1 inside a callback of this client of this kind (0: of any kind). */
+DRUPAL_INTERNAL int drupal__in_callback_of(const void *client, int kind);
 
 #endif

@@ -177,3 +177,21 @@ def test_upload_content_must_be_bytes(admin_basic, server, upload):
     assert server.stats()["requests"] == before
     for good in (bytearray(b"ab"), memoryview(b"abc")):
         upload(admin_basic, good)
+
+
+def test_bytes_and_pathlike_paths_are_the_file_system_names(admin_basic, tmp_path, monkeypatch):
+    # str(path) made a bytes path its repr: "b'/tmp/x/up.png'" was opened, or written as a new file.
+    monkeypatch.chdir(tmp_path)
+    path, data = make_file(tmp_path, "up.png", 1000)
+    file = admin_basic.upload_file_path("node", "article", "field_image", os.fsencode(path))
+    assert file["filename"] == [{"value": "up.png"}]
+    document = admin_basic.jsonapi_upload_path("node--article", "field_image", os.fsencode(path))
+    assert document.data["filename"] in ("up.png", "up_0.png")   # the site renames a second up.png
+    admin_basic.download(file["uri"][0]["url"], b"down.png")
+    admin_basic.download_file(file["fid"][0]["value"], tmp_path / "by-id.png")
+    assert (tmp_path / "down.png").read_bytes() == (tmp_path / "by-id.png").read_bytes() == data
+    assert sorted(os.listdir(tmp_path)) == ["by-id.png", "down.png", "up.png"]
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin_basic.download(file["uri"][0]["url"], b"down\x00.png")
+    with pytest.raises(TypeError):
+        admin_basic.upload_file_path("node", "article", "field_image", 3)

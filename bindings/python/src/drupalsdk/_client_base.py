@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 from . import _ffi
 from ._calls import keepalive, new_key, pending
 from ._convert import (C_INT, C_UINT, MAX_SIZE, HeadersArg, Query, c_int, header_array, nonzero,
-                       not_text, query_array, seconds, text)
+                       not_text, path_text, query_array, seconds, text)
 from ._tokens import oauth_options, token_provider
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
@@ -105,7 +105,7 @@ class _ClientBase(Managed, Hooks):
             options.connect_timeout = nonzero(seconds(connect_timeout, "connect_timeout"), "connect_timeout")
         options.verify_tls = 1 if verify else 0
         if ca_file is not None:
-            options.ca_bundle = text(str(ca_file), "ca_file")
+            options.ca_bundle = path_text(ca_file, "ca_file")
         if user_agent is not None:
             options.user_agent = text(user_agent, "user_agent")
         if max_body_size is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Mapping
 from ctypes import byref, string_at
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
@@ -18,6 +19,7 @@ Id = Union[str, int]
 Query = Union[Mapping, Sequence[Tuple[str, Any]], None]
 HeadersArg = Union[Mapping, Sequence[Tuple[str, str]], Sequence[str], None]
 Body = Union[bytes, bytearray, memoryview, dict, list, str, None]
+FilePath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -60,6 +62,15 @@ def not_text(value: Any, what: str, wanted: str) -> Any:
     if isinstance(value, (str, bytes, bytearray)):
         raise TypeError("%s must be %s, not a single %s" % (what, wanted, type(value).__name__))
     return value
+
+
+def path_text(path: Any, what: str = "path") -> bytes:
+    """A file system path (str, bytes or os.PathLike) as the bytes the C API opens: what
+    ``open()`` would use, not ``str(path)`` (a bytes path's repr). A NUL is refused."""
+    try:
+        return text(os.fsencode(path), what)
+    except TypeError:
+        raise TypeError("%s must be a str, bytes or os.PathLike, not %s" % (what, type(path).__name__)) from None
 
 
 def content(value: Any, what: str = "data") -> bytes:

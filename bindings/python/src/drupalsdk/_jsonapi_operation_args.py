@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from ._convert import Id, content, json_body, text
+from ._convert import FilePath, Id, content, json_body, path_text, text
 from ._jsonapi_document import Document, Resource
 from ._jsonapi_query import Query as JSONAPIQuery, query_handle
 from ._operation_types import ResourceType, Target
@@ -127,11 +127,11 @@ def _jsonapi_upload(type: ResourceType, field: str, filename: str, data: bytes, 
             text(filename, "filename"), data, len(data))
 
 
-def _jsonapi_upload_path(type: ResourceType, field: str, path: str, *, id: Optional[str] = None,
+def _jsonapi_upload_path(type: ResourceType, field: str, path: FilePath, *, id: Optional[str] = None,
                          filename: Optional[str] = None, progress: Optional[Progress] = None) -> Tuple[Any, ...]:
-    """Uploads the file at ``path`` to a JSON:API file field, streamed as it is sent (never read
-    whole): to ``/{field}`` (a temporary file to reference), or with ``id`` to ``/{id}/{field}``
-    (attached to that resource).
+    """Uploads the file at ``path`` (str, bytes or os.PathLike) to a JSON:API file field, streamed as
+    it is sent (never read whole): to ``/{field}`` (a temporary file to reference), or with ``id``
+    to ``/{id}/{field}`` (attached to that resource).
 
     Args:
         filename: the name Drupal stores (default: the path's base name); quotes and control
@@ -143,7 +143,7 @@ def _jsonapi_upload_path(type: ResourceType, field: str, path: str, *, id: Optio
         InvalidArgumentError before anything is sent.
     """
     return (resource_type(type), None if id is None else text(id, "id"), text(field, "field"),
-            text(str(path), "path"), None if filename is None else text(filename, "filename"),
+            path_text(path), None if filename is None else text(filename, "filename"),
             transfer_options(progress))
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Tuple
 
-from ._convert import Body, HeadersArg, Id, Query, content, json_body, query_array, request_options, text
+from ._convert import (Body, FilePath, HeadersArg, Id, Query, content, json_body, path_text, query_array,
+                       request_options, text)
 from ._operation_types import Call, EntityBody
 from ._response import KIND_ANSWER, KIND_RESPONSE, Response
 from ._transfers import Progress, Write, transfer_options
@@ -71,11 +72,11 @@ def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data:
             text(filename, "filename"), data, len(data))
 
 
-def _upload_file_path(entity_type: str, bundle: str, field: str, path: str, filename: Optional[str] = None, *,
+def _upload_file_path(entity_type: str, bundle: str, field: str, path: FilePath, filename: Optional[str] = None, *,
                       progress: Optional[Progress] = None) -> Tuple[Any, ...]:
-    """Uploads the file at ``path`` to a file field, streamed as it is sent (never read whole). The
-    size sent is the file's when the call starts: a file that grows meanwhile is sent up to that
-    size, one that shrinks raises :class:`InvalidArgumentError`.
+    """Uploads the file at ``path`` (str, bytes or os.PathLike) to a file field, streamed as it is
+    sent (never read whole). The size sent is the file's when the call starts: a file that grows
+    meanwhile is sent up to that size, one that shrinks raises :class:`InvalidArgumentError`.
 
     Args:
         filename: the name Drupal stores (default: the path's base name); quotes and control
@@ -85,22 +86,23 @@ def _upload_file_path(entity_type: str, bundle: str, field: str, path: str, file
     Returns:
         the file entity (reference its fid from the host entity).
     """
-    return (text(entity_type, "entity_type"), text(bundle, "bundle"), text(field, "field"), text(str(path), "path"),
+    return (text(entity_type, "entity_type"), text(bundle, "bundle"), text(field, "field"), path_text(path),
             None if filename is None else text(filename, "filename"), transfer_options(progress))
 
 
 def _download_arguments(path: Any, write: Optional[Write], progress: Optional[Progress]) -> Tuple[Any, ...]:
-    return None if path is None else text(str(path), "path"), transfer_options(progress, write)
+    return None if path is None else path_text(path), transfer_options(progress, write)
 
 
-def _download(url: str, path: Optional[str] = None, *, write: Optional[Write] = None,
+def _download(url: str, path: Optional[FilePath] = None, *, write: Optional[Write] = None,
               progress: Optional[Progress] = None) -> Tuple[Any, ...]:
     """Downloads a file's content (a public ``/sites/default/files/...`` or private ``/system/files/...``
-    URL under the base URL, fetched with the client's credentials) to ``path`` (written to
-    ``path + ".part"``, renamed once complete, removed on failure) or to ``write(chunk)`` (return
-    False to stop), streamed, within ``max_body_size`` (:class:`TooLargeError`). The bytes are the
-    file as stored: no compression is asked for and nothing is decoded, so a ``.gz`` file that a
-    server labels ``Content-Encoding: gzip`` is saved as the ``.gz`` it is.
+    URL under the base URL, fetched with the client's credentials) to ``path`` (str, bytes or
+    os.PathLike; written to ``path + ".part"``, renamed once complete, removed on failure) or to
+    ``write(chunk)`` (return False to stop), streamed, within ``max_body_size``
+    (:class:`TooLargeError`). The bytes are the file as stored: no compression is asked for and
+    nothing is decoded, so a ``.gz`` file that a server labels ``Content-Encoding: gzip`` is saved
+    as the ``.gz`` it is.
 
     Args:
         progress: ``progress(received, total)`` (total None when unknown); False cancels.
@@ -110,7 +112,7 @@ def _download(url: str, path: Optional[str] = None, *, write: Optional[Write] = 
     return (text(url, "url"),) + _download_arguments(path, write, progress)
 
 
-def _download_file(file_id: Id, path: Optional[str] = None, *, write: Optional[Write] = None,
+def _download_file(file_id: Id, path: Optional[FilePath] = None, *, write: Optional[Write] = None,
                    progress: Optional[Progress] = None) -> Tuple[Any, ...]:
     """As :meth:`download`, for a file entity: its ``uri`` URL is read first (``/entity/file/<id>``)."""
     return (text(file_id, "file_id"),) + _download_arguments(path, write, progress)

@@ -390,3 +390,27 @@ def test_argparse_usage_errors_name_the_option_not_its_value(drupal, capsys, arg
     err = capsys.readouterr().err
     assert exited.value.code == _cli.EXIT_USAGE
     assert "S3CRET" not in err and named in err, err
+
+
+def test_a_lone_surrogate_from_the_server_is_written_escaped(base_url):
+    # json.loads gives "\ud800" as a lone surrogate, which a UTF-8 stdout cannot encode: traceback.
+    env = dict(os.environ, DRUPAL_BASE_URL=base_url)
+    fault = 'X-Fake-Fault: status;code=200;body={"title": [{"value": "a\\ud800b"}]}'
+    for argv in (["get", "node", "1"], ["request", "GET", "/node/1"]):
+        result = subprocess.run([sys.executable, "-m", "drupalsdk", "--auth", "none", "-H", fault] + argv,
+                                capture_output=True, env=env, timeout=30)
+        assert result.returncode == 0, result.stderr.decode()
+        assert b"a\\ud800b" in result.stdout
+        assert title(json.loads(result.stdout)) == "a\ud800b"
+
+
+def test_bodies_that_are_not_utf8_or_nest_too_deeply_are_usage_errors(drupal, tmp_path):
+    (tmp_path / "latin1.json").write_bytes(b'{"title": [{"value": "caf\xe9"}]}')
+    (tmp_path / "deep.json").write_text("[" * 100_000)
+    (tmp_path / "latin1.ndjson").write_bytes(b'{"title": [{"value": "caf\xe9"}]}\n')
+    for argv, message in ((("--json", "@%s" % (tmp_path / "latin1.json")), "--json is not UTF-8"),
+                          (("--json", "@%s" % (tmp_path / "deep.json")), "--json is JSON nested too deeply"),
+                          (("--input", str(tmp_path / "latin1.ndjson")), "line 1 is not UTF-8"),
+                          (("--input", str(tmp_path / "deep.json")), "line 1 is JSON nested too deeply")):
+        code, out, err = drupal("create", "node", "article", *argv)
+        assert code == _cli.EXIT_USAGE and message in err and out == "", (argv, err)

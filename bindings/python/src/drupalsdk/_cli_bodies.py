@@ -20,17 +20,27 @@ LABEL_FIELDS = {"node": "title", "taxonomy_term": "name", "user": "name", "media
                 "block_content": "info", "menu_link_content": "title", "file": "filename"}
 
 
-def _json_argument(text: str, what: str) -> Any:
-    """JSON given inline, as @FILE, or as - (stdin)."""
-    if text == "-":
-        text = sys.stdin.read()
-    elif text.startswith("@"):
-        with open(text[1:], encoding="utf-8") as f:
-            text = f.read()
+def parse_json(data: "str | bytes", what: str) -> Any:
+    """JSON text (bytes: UTF-8) a user gave, or a UsageError saying what is wrong with it."""
     try:
-        return json.loads(text)
+        return json.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
+    except UnicodeDecodeError as error:
+        raise UsageError("%s is not UTF-8 (an invalid byte at offset %d)" % (what, error.start)) from None
     except ValueError as error:
         raise UsageError("%s is not JSON: %s" % (what, error)) from None
+    except RecursionError:   # the decoder recurses per nesting level
+        raise UsageError("%s is JSON nested too deeply" % what) from None
+
+
+def _json_argument(text: str, what: str) -> Any:
+    """JSON given inline, as @FILE, or as - (stdin)."""
+    data: "str | bytes" = text
+    if text == "-":
+        data = sys.stdin.buffer.read()
+    elif text.startswith("@"):
+        with open(text[1:], "rb") as f:
+            data = f.read()
+    return parse_json(data, what)
 
 
 def _field_value(value: Any) -> List[Any]:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tu
 import drupalsdk
 
 from . import _clicreds
-from ._cli_bodies import BUNDLE_FIELDS, _pair, entity_body
+from ._cli_bodies import BUNDLE_FIELDS, _pair, entity_body, parse_json
 from ._cli_exits import UsageError
 from ._cli_files import args_download, args_upload, cmd_download, cmd_upload, prepare_download, prepare_upload
 from ._cli_jsonapi import args_jsonapi, cmd_jsonapi
@@ -22,7 +22,9 @@ from ._cli_terminal import shown
 
 # ---- Output -------------------------------------------------------------------------------------
 
-_C1_OR_DEL = re.compile("[\x7f-\x9f]")
+# DEL and C1 controls (see Output.json), and lone surrogates: a server's "\ud800" decodes to
+# one, which no UTF-8 stream can write.
+_ESCAPED = re.compile("[\x7f-\x9f\ud800-\udfff]")
 
 
 class Output:
@@ -34,7 +36,7 @@ class Output:
         text = json.dumps(value, indent=None if compact else self.indent, ensure_ascii=False)
         # JSON escapes C0 controls but lets DEL and the C1 controls through, and a terminal acts on
         # C1's CSI (U+009B) as on ESC [: a server's strings are written as JSON escapes instead.
-        sys.stdout.write(_C1_OR_DEL.sub(lambda match: "\\u%04x" % ord(match.group()), text) + "\n")
+        sys.stdout.write(_ESCAPED.sub(lambda match: "\\u%04x" % ord(match.group()), text) + "\n")
 
     def progress(self, text: str) -> None:
         if self.progress_on:
@@ -70,17 +72,15 @@ def cmd_create(client: drupalsdk.Client, args: argparse.Namespace, out: Output) 
         out.json(client.create(args.entity_type, args.body))
         return
     # Bulk: one JSON object a line (NDJSON); the options are applied to each.
-    stream = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")
+    # Read as bytes, so that a line that is not UTF-8 is named as parse_json names it.
+    stream = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")
     created = 0
     try:
         for number, line in enumerate(stream, 1):
             if not line.strip():
                 continue
             base = dict(args.body)
-            try:
-                item = json.loads(line)
-            except ValueError as error:
-                raise UsageError("%s line %d is not JSON: %s" % (args.input, number, error)) from None
+            item = parse_json(line, "%s line %d" % (args.input, number))
             if not isinstance(item, dict):
                 raise UsageError("%s line %d is not a JSON object" % (args.input, number))
             base.update(item)
@@ -88,7 +88,7 @@ def cmd_create(client: drupalsdk.Client, args: argparse.Namespace, out: Output) 
             created += 1
             out.progress("created %d" % created)
     finally:
-        if stream is not sys.stdin:
+        if stream is not sys.stdin.buffer:
             stream.close()
 
 

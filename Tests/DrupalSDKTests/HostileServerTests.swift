@@ -378,6 +378,22 @@ final class RetryTests: FakeDrupalTestCase {
         XCTAssertEqual(try server.stats().requests - before, 1)
     }
 
+    /// Regression: a POST the site had taken, answered with a redirect to a host that refused the
+    /// connection, was retried as "never sent" (the failed hop's "could not connect"): the site
+    /// received it 3 times, 3 entities.
+    func testAPostIsNotRetriedWhenItsRedirectTargetCannotBeReached() async throws {
+        let client = try makeClient {
+            $0.authentication = .basic(user: "admin", password: "admin")
+            $0.transport.followRedirects = true
+            $0.retry.baseDelay = 0.01
+        }
+        try server.control("POST", "/__fake/faults", json: #"{"mode": "redirect", "to": "http://127.0.0.1:1/x", "code": 303, "count": 3}"#)
+        let before = try server.stats().requests
+        let error = await expectError { try await client.create("node", Self.article("once")) }
+        XCTAssertEqual(error?.code, .network)
+        XCTAssertEqual(try server.stats().requests - before, 1, "the POST was sent again")
+    }
+
     func testRetryAfterIsHonoured() async throws {
         let client = try makeClient { $0.retry.baseDelay = 0.01 }
         try failNext(1, status: 503)   // the fake's 503 says Retry-After: 1

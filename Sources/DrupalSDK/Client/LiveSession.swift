@@ -136,7 +136,14 @@ final class LiveSession: Sendable {
             } catch {
                 result = .failure(error)
             }
-            let response = try finishExchange(exchange, result)
+            let response: HTTPResponse
+            do {
+                response = try finishExchange(exchange, result)
+            } catch var error as DrupalError where hops > 0 && error.connectionFailure == .notConnected {
+                // The first hop reached the site: a retry would send the request again.
+                error.connectionFailure = .lost
+                throw error
+            }
             guard let next = try nextHop(after: exchange, response, hops: hops) else { return response }
             exchange = next
             hops += 1

@@ -165,6 +165,22 @@ def test_python_values_are_not_sent_as_repr(client, server):
     assert "flag=1" in target and "id=1&id=2" in target, target
 
 
+@pytest.mark.parametrize("call", [
+    lambda c: c.view("/api/articles", "page=1"),
+    lambda c: c.view("/api/articles", ["pa"]),            # was unpacked as p=a, silently
+    lambda c: list(c.view_all("/api/articles", b"page=1")),
+    lambda c: c.request("GET", "/node/1", query=[("page", 1, 2)]),
+    lambda c: c.request("GET", "/node/1", headers="X-A: 1"),
+    lambda c: drupalsdk.Client(c.base_url, entity_paths={"event": "/e"}),   # was unpacked as "/", "e"
+    lambda c: drupalsdk.Client(c.base_url, entity_paths={"event": "/event/{id}"}),
+])
+def test_a_str_where_pairs_are_wanted_is_a_type_error(client, server, call):
+    before = server.stats()["requests"]
+    with pytest.raises(TypeError, match="must be (a mapping|.*pairs)"):
+        call(client)
+    assert server.stats()["requests"] == before
+
+
 @pytest.mark.parametrize("options", [dict(max_body_size=2 ** 64 + 5), dict(max_body_size=0),
                                      dict(timeout=1e300), dict(timeout=float("nan")), dict(retries=-1),
                                      dict(retries=True), dict(connect_timeout=-1)])

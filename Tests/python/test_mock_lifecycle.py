@@ -41,6 +41,19 @@ def test_mock_stub():
             mock.stub("GET", "/x", 42)
 
 
+def test_mock_numbers_are_range_checked_not_wrapped():
+    # ctypes wraps a Python int into a C int silently: status 2**32 + 404 answered 404, and
+    # items_per_page 2**32 + 1, -1 or True made a view of pages with no rows.
+    with drupalsdk.MockClient() as mock:
+        for status in (2 ** 32 + 404, True, 404.0):
+            with pytest.raises(drupalsdk.InvalidArgumentError, match="status"):
+                mock.stub("GET", "/x", status=status)
+        for items_per_page in (2 ** 32 + 1, -1, True, 0):
+            with pytest.raises(drupalsdk.InvalidArgumentError, match="items_per_page"):
+                mock.add_view("/v", "node", "article", items_per_page=items_per_page)
+        mock.add_view("/v", "node", "article", items_per_page=2)
+
+
 def test_mock_futures_and_events():
     with drupalsdk.Client.mock() as mock:
         seen = []

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 from . import _ffi
 from ._calls import keepalive, new_key, pending
 from ._convert import (C_INT, C_UINT, MAX_SIZE, HeadersArg, Query, c_int, header_array, nonzero,
-                       not_text, path_text, query_array, seconds, text)
+                       not_text, pair, path_text, query_array, seconds, text)
 from ._tokens import oauth_options, token_provider
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
@@ -128,7 +128,8 @@ class _ClientBase(Managed, Hooks):
         options.follow_redirects = 1 if follow_redirects else 0
         if entity_paths:
             triples: List[bytes] = []
-            for entity_type, (canonical, create) in entity_paths.items():
+            for entity_type, paths in entity_paths.items():
+                canonical, create = pair(paths, "entity_paths values", "(canonical path, create path) pairs")
                 triples += [text(entity_type, "entity_paths type"), text(canonical, "entity_paths canonical path"),
                             text(create, "entity_paths create path")]
             options.entity_paths = _ffi.string_array(triples)

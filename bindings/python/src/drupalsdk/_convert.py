@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence as SequenceABC
 from ctypes import byref, string_at
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -73,6 +73,13 @@ def path_text(path: Any, what: str = "path") -> bytes:
         raise TypeError("%s must be a str, bytes or os.PathLike, not %s" % (what, type(path).__name__)) from None
 
 
+def pair(item: Any, what: str, shape: str = "(name, value) pairs") -> Tuple[Any, Any]:
+    """A pair. A str is refused, not unpacked: ``"ab"`` would be ``("a", "b")``."""
+    if isinstance(item, (str, bytes, bytearray)) or not isinstance(item, SequenceABC) or len(item) != 2:
+        raise TypeError("%s must be %s, not %s" % (what, shape, type(item).__name__))
+    return item[0], item[1]
+
+
 def content(value: Any, what: str = "data") -> bytes:
     """A file's content: bytes, bytearray or memoryview. Anything else is refused: ``bytes(16)``
     would be sixteen NULs, and ``bytes(10**12)`` would allocate a terabyte first."""
@@ -114,7 +121,10 @@ def query_array(query: Query):  # type: ignore[no-untyped-def]
     repeats the name once per item (``{"id": [1, 2]}`` is ``id=1&id=2``)."""
     if not query:
         return None
-    items = query.items() if isinstance(query, Mapping) else query
+    if isinstance(query, Mapping):
+        items: Iterable[Tuple[Any, Any]] = query.items()
+    else:
+        items = [pair(item, "query items") for item in not_text(query, "query", "a mapping or (name, value) pairs")]
     flat: List[bytes] = []
     for name, value in items:
         name_bytes = text(name, "query name")
@@ -128,13 +138,14 @@ def header_array(headers: HeadersArg):  # type: ignore[no-untyped-def]
     """NULL-terminated "Name: value" lines, or None. The library refuses control characters but a tab."""
     if not headers:
         return None
-    items: Iterable[Any] = headers.items() if isinstance(headers, Mapping) else headers
+    items: Iterable[Any] = headers.items() if isinstance(headers, Mapping) else \
+        not_text(headers, "headers", "a mapping, (name, value) pairs or 'Name: value' lines")
     lines: List[bytes] = []
     for item in items:
         if isinstance(item, (str, bytes)):
             lines.append(text(item, "header"))
         else:
-            name, value = item
+            name, value = pair(item, "headers")
             name_bytes = text(name, "header name")
             lines.append(name_bytes + b": " + value_text(value, "header " + name_bytes.decode("utf-8", "replace")))
     return _ffi.string_array(lines)

@@ -10,7 +10,8 @@ from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Se
 
 from . import _ffi
 from ._client import AsyncClient, Client
-from ._convert import Body, HeadersArg, Query, header_array, json_body, query_array, take_string, text
+from ._convert import (C_UINT, Body, HeadersArg, Query, c_int, header_array, json_body, nonzero, query_array,
+                       take_string, text)
 
 __all__ = ["MockClient", "AsyncMockClient", "StubAnswer"]
 
@@ -65,8 +66,9 @@ class _MockSite:
 
     def add_view(self, path: str, entity_type: str, bundle: Optional[str] = None, items_per_page: int = 10) -> None:
         """Adds a Views REST export at ``path`` over published entities of the type (and bundle)."""
+        per_page = nonzero(c_int(items_per_page, "items_per_page", C_UINT), "items_per_page")
         self._state_call(_lib.drupal_mock_add_view, text(path, "path"), text(entity_type, "entity_type"),
-                   None if bundle is None else text(bundle, "bundle"), items_per_page)
+                   None if bundle is None else text(bundle, "bundle"), per_page)
 
     def add_bearer_token(self, token: str, uid: Union[str, int]) -> None:
         """Makes ``Authorization: Bearer <token>`` authenticate as the user ``uid``."""
@@ -94,9 +96,9 @@ class _MockSite:
             raise ValueError("answers is empty")
         array = (_ffi.MockAnswer * len(answers))()
         keep: List[Any] = []
-        for slot, answer in zip(array, answers):
+        for number, (slot, answer) in enumerate(zip(array, answers)):
             slot.version = _ffi.DRUPAL_MOCK_ANSWER_VERSION
-            slot.status = int(answer.status)
+            slot.status = c_int(answer.status, "answers[%d].status" % number)
             lines = list(answer.headers.items()) if isinstance(answer.headers, dict) else list(answer.headers or ())
             if answer.content_type is not None:
                 lines.append(("Content-Type", answer.content_type))

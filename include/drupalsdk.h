@@ -1387,7 +1387,8 @@ drupal_code drupal_mock_clear_requests(drupal_client *client);
  * @param out    receives a **new reference** to the parsed value (json_decref it).
  * @param body   the body bytes; need not be NUL-terminated; may be NULL only if length is 0.
  * @param length number of bytes in body.
- * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT if out is NULL or body is NULL with length > 0;
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT if out is NULL, body is NULL with length > 0, or
+ *         length is above PTRDIFF_MAX (no buffer is that large: a negative size cast to size_t);
  *         DRUPAL_E_DECODE if the body is empty, is not JSON, or is not valid UTF-8 (the message
  *         carries Jansson's text and the line and column); DRUPAL_E_NO_MEMORY.
  */

@@ -19,8 +19,9 @@ typedef struct {
     char text[160];    /* what went wrong, e.g. "',' or ']' expected near 'x'" */
 } drupal__json_fastparse_error;
 
-/* Parses buffer[0..length) (need not be NUL-terminated; never read past length). Returns a new
- * reference, or NULL with *error filled in (error may not be NULL). */
+/* Parses buffer[0..length) (need not be NUL-terminated; never read past length; length at most
+ * PTRDIFF_MAX, which drupal_json_parse checks). Returns a new reference, or NULL with *error
+ * filled in (error may not be NULL). */
 DRUPAL_INTERNAL json_t *drupal__json_fastparse(const char *buffer, size_t length,
                                                drupal__json_fastparse_error *error);
 

@@ -8,6 +8,10 @@ drupal_code drupal_json_parse(json_t **out, const char *body, size_t length) {
     drupal__json_fastparse_error error;
     if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_parse: out is NULL");
     *out = NULL;
+    /* A negative size cast to size_t: body + length would wrap, so no byte of it may be read. */
+    if (length > (size_t)PTRDIFF_MAX)
+        return drupal__fail(DRUPAL_E_INVALID_ARGUMENT,
+                            "drupal_json_parse: body's length is larger than any buffer can be");
     if (body == NULL && length != 0)
         return drupal__fail(DRUPAL_E_INVALID_ARGUMENT,
                             "drupal_json_parse: body is NULL but length is not 0");

@@ -2,6 +2,8 @@
  * (/work/shared/reference/drupal10-transcripts). Built straight from the Sources/CDrupal C files, without
  * the Swift library; see run.sh. */
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -176,6 +178,18 @@ static void test_parse(void) {
     v = (json_t *)&v;
     CHECK_CODE(drupal_json_parse(&v, NULL, 5), DRUPAL_E_INVALID_ARGUMENT);
     CHECK(v == NULL);
+}
+
+/* A length no buffer can have (a negative value cast to size_t, or a wrong size) is refused
+ * before any byte is read: the end pointer would wrap past the address space. */
+static void test_parse_huge_length(void) {
+    static const size_t lengths[] = {SIZE_MAX, (size_t)-2, (size_t)PTRDIFF_MAX + 1};
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+        json_t *v = (json_t *)&v;
+        CHECK_CODE(drupal_json_parse(&v, "{}", lengths[k]), DRUPAL_E_INVALID_ARGUMENT);
+        CHECK(v == NULL);
+        CHECK_ERROR_MENTIONS("larger than any buffer can be");
+    }
 }
 
 static void test_field_readers_node(void) {
@@ -780,6 +794,7 @@ void test_fastparse(int *passed, int *failed);
 
 int main(void) {
     test_parse();
+    test_parse_huge_length();
     test_fastparse(&passed, &failed);
     test_field_readers_node();
     test_field_readers_non_objects();

@@ -1376,6 +1376,11 @@ drupal_code drupal_mock_clear_requests(drupal_client *client);
  *
  * On failure every output parameter that is not NULL is reset (pointers to NULL, numbers to 0),
  * and drupal_last_error() names the function, field, item or column involved.
+ *
+ * Strings are handed out whole or not at all: a JSON string holding a NUL (only a json_t you
+ * built can hold one, e.g. with json_stringn; drupal_json_parse refuses "\u0000") is
+ * DRUPAL_E_DECODE from every reader that returns a const char *, and a JSON:API resource whose
+ * type or id holds one is never found by drupal_json_jsonapi_included.
  */
 
 /**
@@ -1773,7 +1778,7 @@ drupal_code drupal_json_jsonapi_count(size_t *out, const json_t *document);
 drupal_code drupal_json_jsonapi_resource(json_t **out, const json_t *document, size_t index);
 /** An attribute's value (DRUPAL_E_NOT_FOUND when missing or null); borrowed. */
 drupal_code drupal_json_jsonapi_attribute(json_t **out, const json_t *resource, const char *name);
-/** A string attribute (DRUPAL_E_DECODE if it is not a string); borrowed. */
+/** A string attribute (DRUPAL_E_DECODE if it is not a string or holds a NUL); borrowed. */
 drupal_code drupal_json_jsonapi_attribute_string(const char **out, const json_t *resource, const char *name);
 /**
  * Number of identifiers in a relationship: 1 or 0 for a to-one ("data": null is 0), the list's
@@ -1781,10 +1786,12 @@ drupal_code drupal_json_jsonapi_attribute_string(const char **out, const json_t 
  * sparse fieldset may leave it out).
  */
 drupal_code drupal_json_jsonapi_relationship_count(size_t *out, const json_t *resource, const char *field);
-/** The type and id of a relationship's index-th identifier; borrowed. */
+/** The type and id of a relationship's index-th identifier; borrowed. DRUPAL_E_DECODE if either
+ * is not a string or holds a NUL. */
 drupal_code drupal_json_jsonapi_relationship_id(const char **type, const char **id, const json_t *resource,
                                                 const char *field, size_t index);
-/** The resource of "included" with this type and id; borrowed. DRUPAL_E_NOT_FOUND if not included. */
+/** The resource of "included" with this type and id; borrowed. DRUPAL_E_NOT_FOUND if not included
+ * (a resource whose type or id holds a NUL matches nothing). */
 drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, const char *type, const char *id);
 /**
  * The included resource that a relationship's index-th identifier points to: how a caller walks
@@ -1793,9 +1800,11 @@ drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, c
  */
 drupal_code drupal_json_jsonapi_related(json_t **out, const json_t *document, const json_t *resource,
                                         const char *field, size_t index);
-/** The href of a top-level link ("next", "self"); DRUPAL_E_NOT_FOUND when absent (no next page). */
+/** The href of a top-level link ("next", "self"); DRUPAL_E_NOT_FOUND when absent (no next page);
+ * DRUPAL_E_DECODE if it holds a NUL. */
 drupal_code drupal_json_jsonapi_link(const char **out, const json_t *document, const char *name);
-/** The logged-in user's UUID from the entry point's meta.links.me; DRUPAL_E_NOT_FOUND for anonymous. */
+/** The logged-in user's UUID from the entry point's meta.links.me; DRUPAL_E_NOT_FOUND for anonymous;
+ * DRUPAL_E_DECODE if it holds a NUL. */
 drupal_code drupal_json_jsonapi_me(const char **out, const json_t *entry_point);
 
 #ifdef __cplusplus

@@ -2,7 +2,6 @@
  * §5.4). The strict accessors (count, item, property) insist on that shape; the value readers
  * also take the flat shapes Drupal uses elsewhere (view rows, login's current_user, and the
  * POST shorthands "type":"article" and "title":["Hi"]). */
-#include <string.h>
 #include "json_internal.h"
 
 #define FIELD DRUPAL_JSON_NAME_FMT
@@ -84,8 +83,8 @@ static int as_string(const char **out, const json_t *value, const char *field, c
     if (!json_is_string(value))
         return drupal__json_failf(DRUPAL_E_DECODE, "field " FIELD " \"%s\" is %s, not a string",
                                   field, property, drupal__json_type_name(value));
-    const char *text = json_string_value(value);
-    if (strlen(text) != json_string_length(value))
+    const char *text = drupal__json_c_string(value);
+    if (text == NULL)
         return drupal__json_failf(DRUPAL_E_DECODE, "field " FIELD " \"%s\" contains a NUL character",
                                   field, property);
     *out = text;

@@ -32,6 +32,12 @@ DRUPAL_INTERNAL int drupal__json_check_name(const char *what, const char *name);
 /* Checks a caller's string value: non-NULL, valid UTF-8. */
 DRUPAL_INTERNAL int drupal__json_check_text(const char *what, const char *value);
 
+/* The C string of a JSON string that holds no NUL, else NULL (not a string, or one a caller built
+ * with json_stringn around a NUL: strlen would end it early, and a prefix could pass for another
+ * value). drupal_json_parse never makes such a string. Every reader that hands out a const char *
+ * goes through this. */
+DRUPAL_INTERNAL const char *drupal__json_c_string(const json_t *value);
+
 /* "an object", "a string", ... for messages; "NULL" for NULL. */
 DRUPAL_INTERNAL const char *drupal__json_type_name(const json_t *value);
 

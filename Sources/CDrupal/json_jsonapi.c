@@ -73,7 +73,10 @@ drupal_code drupal_json_jsonapi_attribute_string(const char **out, const json_t 
     if (!json_is_string(value))
         return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "attribute " NAME " is %s, not a string", name,
                                                drupal__json_type_name(value));
-    *out = json_string_value(value);
+    const char *text = drupal__json_c_string(value);
+    if (text == NULL)
+        return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "attribute " NAME " contains a NUL character", name);
+    *out = text;
     return DRUPAL_OK;
 }
 
@@ -118,8 +121,12 @@ drupal_code drupal_json_jsonapi_relationship_id(const char **type, const char **
     if (!json_is_string(type_value) || !json_is_string(id_value))
         return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "item %zu of relationship " NAME
                                                " is not a {type, id} identifier", index, field);
-    *type = json_string_value(type_value);
-    *id = json_string_value(id_value);
+    const char *type_text = drupal__json_c_string(type_value), *id_text = drupal__json_c_string(id_value);
+    if (type_text == NULL || id_text == NULL)
+        return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "item %zu of relationship " NAME
+                                               " has a type or id that contains a NUL character", index, field);
+    *type = type_text;
+    *id = id_text;
     return DRUPAL_OK;
 }
 
@@ -134,8 +141,9 @@ drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, c
     size_t index;
     json_t *resource;
     json_array_foreach(included, index, resource) {
-        const char *resource_type = json_string_value(json_object_get(resource, "type"));
-        const char *resource_id = json_string_value(json_object_get(resource, "id"));
+        /* A type or id with a NUL matches nothing (its prefix is another resource's name). */
+        const char *resource_type = drupal__json_c_string(json_object_get(resource, "type"));
+        const char *resource_id = drupal__json_c_string(json_object_get(resource, "id"));
         if (resource_type != NULL && resource_id != NULL && strcmp(resource_type, type) == 0
             && strcmp(resource_id, id) == 0) {
             *out = resource;
@@ -165,7 +173,11 @@ drupal_code drupal_json_jsonapi_link(const char **out, const json_t *document, c
     json_t *href = json_is_object(link) ? json_object_get(link, "href") : link;
     if (!json_is_string(href))
         return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "the document has no " NAME " link", name);
-    *out = json_string_value(href);
+    const char *text = drupal__json_c_string(href);
+    if (text == NULL)
+        return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "the document's " NAME " link contains a NUL character",
+                                               name);
+    *out = text;
     return DRUPAL_OK;
 }
 
@@ -175,8 +187,12 @@ drupal_code drupal_json_jsonapi_me(const char **out, const json_t *entry_point) 
     int rc = check_object(entry_point, "JSON:API entry point");
     if (rc != DRUPAL_OK) return (drupal_code)rc;
     json_t *me = json_object_get(json_object_get(json_object_get(entry_point, "meta"), "links"), "me");
-    const char *id = json_string_value(json_object_get(json_object_get(me, "meta"), "id"));
-    if (id == NULL) return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "no one is logged in (no meta.links.me)");
-    *out = id;
+    json_t *id = json_object_get(json_object_get(me, "meta"), "id");
+    if (!json_is_string(id))
+        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "no one is logged in (no meta.links.me)");
+    const char *text = drupal__json_c_string(id);
+    if (text == NULL)
+        return drupal__fail(DRUPAL_E_DECODE, "the entry point's meta.links.me id contains a NUL character");
+    *out = text;
     return DRUPAL_OK;
 }

@@ -54,6 +54,12 @@ int drupal__json_check_text(const char *what, const char *value) {
     return DRUPAL_OK;
 }
 
+const char *drupal__json_c_string(const json_t *value) {
+    const char *text = json_string_value(value);
+    if (text == NULL || strlen(text) != json_string_length(value)) return NULL;
+    return text;
+}
+
 const char *drupal__json_type_name(const json_t *value) {
     if (value == NULL) return "NULL";
     switch (json_typeof(value)) {

@@ -77,10 +77,11 @@ drupal_code drupal_json_view_column(const char **out, const json_t *rows, size_t
                                                "view row %zu column " NAME " is %s, not a string "
                                                "(drupal_json_view_column_copy formats it)",
                                                row, column, drupal__json_type_name(cell));
-    if (strlen(json_string_value(cell)) != json_string_length(cell))
+    const char *text = drupal__json_c_string(cell);
+    if (text == NULL)
         return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "view row %zu column " NAME " contains a NUL character",
                                                row, column);
-    *out = json_string_value(cell);
+    *out = text;
     return DRUPAL_OK;
 }
 

@@ -789,6 +789,65 @@ static void test_view(void) {
     json_decref(node);
 }
 
+/* A json_t built by the caller may hold a NUL (json_stringn); drupal_json_parse never makes one.
+ * Every reader that hands out a C string refuses it instead of returning the part before the NUL,
+ * and a resource whose type or id has one is never taken for the resource named by its prefix. */
+static void test_strings_with_nul(void) {
+    const char *s = "sentinel", *type = "sentinel", *id = "sentinel";
+    json_t *out = (json_t *)&out;
+
+    json_t *resource = json_pack("{s:{s:o}, s:{s:{s:{s:o, s:s}}, s:{s:[{s:s, s:o}]}}}",
+        "attributes", "title", json_stringn("ab\0cd", 5),
+        "relationships", "uid", "data", "type", json_stringn("user\0x", 6), "id", "u1",
+        "field_tags", "data", "type", "taxonomy_term--tags", "id", json_stringn("t1\0x", 4));
+    CHECK_CODE(drupal_json_jsonapi_attribute_string(&s, resource, "title"), DRUPAL_E_DECODE);
+    CHECK(s == NULL);
+    CHECK_ERROR_MENTIONS("NUL");
+    CHECK_CODE(drupal_json_jsonapi_relationship_id(&type, &id, resource, "uid", 0), DRUPAL_E_DECODE);
+    CHECK(type == NULL && id == NULL);
+    CHECK_ERROR_MENTIONS("NUL");
+    CHECK_CODE(drupal_json_jsonapi_relationship_id(&type, &id, resource, "field_tags", 0), DRUPAL_E_DECODE);
+    CHECK(type == NULL && id == NULL);
+
+    /* "abc\0evil" and "node--article\0x" are not "abc" and "node--article": the real one wins. */
+    json_t *document = json_pack("{s:[{s:s, s:o}, {s:o, s:s}, {s:s, s:s}], s:{s:{s:o}, s:o}}",
+        "included", "type", "node--article", "id", json_stringn("abc\0evil", 8),
+        "type", json_stringn("node--article\0x", 15), "id", "abc",
+        "type", "node--article", "id", "abc",
+        "links", "next", "href", json_stringn("https://x/\0evil", 15), "prev", json_stringn("a\0b", 3));
+    json_t *real = json_array_get(json_object_get(document, "included"), 2);
+    CHECK_CODE(drupal_json_jsonapi_included(&out, document, "node--article", "abc"), DRUPAL_OK);
+    CHECK(out == real);
+    json_array_remove(json_object_get(document, "included"), 2);
+    out = (json_t *)&out;
+    CHECK_CODE(drupal_json_jsonapi_included(&out, document, "node--article", "abc"), DRUPAL_E_NOT_FOUND);
+    CHECK(out == NULL);
+    s = "sentinel";
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "next"), DRUPAL_E_DECODE);
+    CHECK(s == NULL);
+    CHECK_ERROR_MENTIONS("NUL");
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "prev"), DRUPAL_E_DECODE);
+
+    json_t *entry_point = json_pack("{s:{s:{s:{s:{s:o}}}}}", "meta", "links", "me", "meta", "id",
+                                    json_stringn("u1\0x", 4));
+    s = "sentinel";
+    CHECK_CODE(drupal_json_jsonapi_me(&s, entry_point), DRUPAL_E_DECODE);
+    CHECK(s == NULL);
+    CHECK_ERROR_MENTIONS("NUL");
+
+    /* The field and view readers, which refused it already. */
+    json_t *rows = json_pack("[{s:o}]", "title", json_stringn("ab\0cd", 5));
+    CHECK_CODE(drupal_json_view_column(&s, rows, 0, "title"), DRUPAL_E_DECODE);
+    CHECK_ERROR_MENTIONS("NUL");
+    CHECK_CODE(drupal_json_field_target_id_string(&s, json_array_get(rows, 0), "title", 0), DRUPAL_E_DECODE);
+    CHECK_ERROR_MENTIONS("NUL");
+
+    json_decref(rows);
+    json_decref(entry_point);
+    json_decref(document);
+    json_decref(resource);
+}
+
 /* test_json_fastparse.c: the fast parser against json_loadb. */
 void test_fastparse(int *passed, int *failed);
 
@@ -803,6 +862,7 @@ int main(void) {
     test_setters();
     test_set_and_append();
     test_view();
+    test_strings_with_nul();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

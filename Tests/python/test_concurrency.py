@@ -328,6 +328,33 @@ def test_async_task_cancellation_cancels_the_call(base_url):
     assert not _calls.pending
 
 
+def test_calls_cancelled_as_their_loop_ends_leave_nothing_behind(base_url):
+    # asyncio.run(asyncio.wait_for(...)) that times out, and asyncio.run returning with calls in
+    # flight: the loop closed before the cancelled calls' outcomes were taken, and their registry
+    # entries (holding the loop's futures) stayed, each keeping its closed loop alive.
+    from drupalsdk import _calls
+    client = drupalsdk.AsyncClient(base_url, timeout=60)
+
+    async def timed_out():
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(client.request("GET", "/node/1", headers=STALL), 0.05)
+
+    async def left_in_flight():
+        for _ in range(5):
+            asyncio.ensure_future(client.request("GET", "/node/1", headers=STALL))
+        await asyncio.sleep(0.05)
+
+    try:
+        for main in (timed_out, timed_out, left_in_flight):
+            asyncio.run(main())
+        gc.collect()
+        assert not _calls.pending and not _calls.keepalive, (len(_calls.pending), len(_calls.keepalive))
+        closed = [o for o in gc.get_objects() if isinstance(o, asyncio.AbstractEventLoop) and o.is_closed()]
+        assert not closed, closed
+    finally:
+        client.close()
+
+
 def test_async_close_with_calls_in_flight(base_url):
     async def main():
         client = drupalsdk.AsyncClient(base_url, timeout=60)

@@ -158,6 +158,22 @@ install(Client, "blocking")
 # ---- The asyncio client ----------------------------------------------------------------------------
 
 
+async def _cancelled_call_ended(loop: asyncio.AbstractEventLoop, waiter: list) -> None:
+    """Waits until the outcome of a cancelled call is taken from the loop's queue. Until then the
+    call's registry entries hold this loop's future (and the call's callbacks, still in use), and
+    a loop closed first (``asyncio.run(asyncio.wait_for(...))``) never took them: each timed-out
+    call kept its closed loop alive. Cancelled, the library ends a call promptly."""
+    if waiter[0] is None:   # already taken
+        return
+    ended = waiter[0] = loop.create_future()
+    waiter[1] = None
+    while not ended.done():
+        try:
+            await asyncio.shield(ended)
+        except asyncio.CancelledError:   # cancelled again meanwhile: the caller raises anyway
+            pass
+
+
 class AsyncClient(_ClientBase):
     """As :class:`Client`, with awaitable methods for asyncio.
 
@@ -176,11 +192,13 @@ class AsyncClient(_ClientBase):
         if dispatcher is None or dispatcher.loop() is not loop:   # (else a registry look-up per call)
             dispatcher = self._dispatcher = dispatcher_for(loop)
         future = loop.create_future()
-        call_handle = self._start(operation, args, (future, kind), dispatcher, owner)
+        waiter = [future, kind]   # what LoopDispatcher resolves; a list: cancellation swaps the future
+        call_handle = self._start(operation, args, waiter, dispatcher, owner)
         try:
             return await future
         except asyncio.CancelledError:
             _call_cancel(call_handle)
+            await _cancelled_call_ended(loop, waiter)
             raise
         finally:
             _call_free(call_handle)

@@ -98,7 +98,7 @@ class _Queue:
 
 
 class LoopDispatcher(_Queue):
-    """The queue of one event loop's calls; ``pending`` holds (asyncio future, kind) for each."""
+    """The queue of one event loop's calls; ``pending`` holds [asyncio future, kind] for each."""
 
     __slots__ = ("loop",)
 
@@ -110,7 +110,11 @@ class LoopDispatcher(_Queue):
 
     def _resolve(self, waiter: Any, code: int, response: int) -> None:
         future, kind = waiter
+        waiter[0] = None   # taken (see _client._cancelled_call_ended)
         if future.done():  # the awaiting task was cancelled
+            return
+        if kind is None:   # a cancelled call's end, awaited by _cancelled_call_ended
+            future.set_result(None)
             return
         try:
             if code == 0 or returns_answer(kind, code):

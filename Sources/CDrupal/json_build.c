@@ -13,20 +13,24 @@ static const struct { const char *entity_type; const char *key; } bundle_keys[] 
     {"user", NULL},            {"file", NULL},
 };
 
+/* The bundle key of entity_type, or NULL for a type without bundles. Records no error, so that
+ * drupal_json_entity_new, for which a bundle-less type is no failure, leaves the last error alone. */
+static const char *bundle_key_of(const char *entity_type) {
+    for (size_t i = 0; i < sizeof bundle_keys / sizeof bundle_keys[0]; i++)
+        if (strcmp(bundle_keys[i].entity_type, entity_type) == 0) return bundle_keys[i].key;
+    return "type";
+}
+
 drupal_code drupal_json_bundle_key(const char **out, const char *entity_type) {
     if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_bundle_key: out is NULL");
     *out = NULL;
     int rc = drupal__json_check_name("entity type", entity_type);
     if (rc != DRUPAL_OK) return (drupal_code)rc;
-    for (size_t i = 0; i < sizeof bundle_keys / sizeof bundle_keys[0]; i++) {
-        if (strcmp(bundle_keys[i].entity_type, entity_type) != 0) continue;
-        if (bundle_keys[i].key == NULL)
-            return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND,
-                                                   "entity type " FIELD " has no bundle key", entity_type);
-        *out = bundle_keys[i].key;
-        return DRUPAL_OK;
-    }
-    *out = "type";
+    const char *key = bundle_key_of(entity_type);
+    if (key == NULL)
+        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "entity type " FIELD " has no bundle key",
+                                               entity_type);
+    *out = key;
     return DRUPAL_OK;
 }
 
@@ -66,18 +70,17 @@ static json_t *item_new(const char *property, json_t *value) {
 }
 
 drupal_code drupal_json_entity_new(json_t **out, const char *entity_type, const char *bundle) {
-    const char *key = NULL;
     if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_entity_new: out is NULL");
     *out = NULL;
-    int rc = drupal_json_bundle_key(&key, entity_type);
-    if (rc == DRUPAL_E_NOT_FOUND) {
+    int rc = drupal__json_check_name("entity type", entity_type);
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    const char *key = bundle_key_of(entity_type);
+    if (key == NULL) {
         /* Bundle-less types: their only bundle is named after the type itself. */
         if (bundle != NULL && strcmp(bundle, entity_type) != 0)
             return (drupal_code)drupal__json_failf(DRUPAL_E_INVALID_ARGUMENT,
                                                    "entity type " FIELD " has no bundles; pass NULL as bundle",
                                                    entity_type);
-    } else if (rc != DRUPAL_OK) {
-        return (drupal_code)rc;
     } else {
         rc = drupal__json_check_name("bundle", bundle);
         if (rc != DRUPAL_OK) return (drupal_code)rc;

@@ -514,6 +514,21 @@ static void test_bundle_key_and_entity_new(void) {
     CHECK_CODE(drupal_json_entity_new(NULL, "node", "article"), DRUPAL_E_INVALID_ARGUMENT);
 }
 
+/* drupal_last_error() is the last *failing* call's: a call that succeeds leaves it alone, even
+ * when it looked something up that failed on the way (a bundle-less type's bundle key). */
+static void test_success_keeps_last_error(void) {
+    json_t *e = NULL;
+    const char *s = NULL;
+    CHECK_CODE(drupal_json_field_string(&s, NULL, "earlier"), DRUPAL_E_INVALID_ARGUMENT);
+    static const char *const entities[][2] = {{"user", NULL}, {"user", "user"}, {"file", NULL}, {"node", "page"}};
+    for (size_t k = 0; k < sizeof entities / sizeof entities[0]; k++) {
+        CHECK_CODE(drupal_json_entity_new(&e, entities[k][0], entities[k][1]), DRUPAL_OK);
+        json_decref(e);
+        CHECK(drupal_last_error_code() == DRUPAL_E_INVALID_ARGUMENT);
+        CHECK_STR(drupal_last_error(), "reading field \"earlier\": entity is NULL");
+    }
+}
+
 static void test_setters(void) {
     json_t *node = NULL;
     CHECK_CODE(drupal_json_entity_new(&node, "node", "article"), DRUPAL_OK);
@@ -859,6 +874,7 @@ int main(void) {
     test_field_readers_non_objects();
     test_field_readers_term_login_flat();
     test_bundle_key_and_entity_new();
+    test_success_keeps_last_error();
     test_setters();
     test_set_and_append();
     test_view();

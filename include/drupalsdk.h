@@ -84,6 +84,9 @@ const char *drupal_code_name(drupal_code code);
 /**
  * The message of the last failing call made on this thread, or "" if none failed yet.
  * Borrowed: valid until the next drupal_* call on this thread. Never NULL.
+ * UTF-8 (a byte that is not, or a NUL, is given as U+FFFD) and at most 2,047 bytes: a longer
+ * message is cut at a character boundary and ends with "...". A failed call's
+ * drupal_response_error_message() has more of it (up to 4,096 characters).
  */
 const char *drupal_last_error(void);
 

@@ -3,18 +3,41 @@
 #include <string.h>
 #include "drupalsdk.h"
 #include "cdrupal.h"
+#include "json_internal.h" /* drupal__json_utf8_char_length */
 
-/* Long enough for Drupal's validation messages; longer ones are cut, never overflowed. */
+/* Long enough for Drupal's validation messages (the response keeps more of a longer one); small
+ * because every thread of the process has one. drupalsdk.h documents the cap. */
 #define LAST_ERROR_CAPACITY 2048
 
 static _Thread_local char last_error[LAST_ERROR_CAPACITY];
 static _Thread_local drupal_code last_code = DRUPAL_OK;
 
+/* Every message passes here, so here it becomes what the header promises, UTF-8: an invalid byte
+ * or a NUL (which would end the C string early) becomes U+FFFD, and a message too long for the
+ * buffer is cut after a whole character, with "..." to show it was cut. */
 int drupal__fail_n(int code, const char *message, size_t length) {
-    if (message == NULL) { message = ""; length = 0; }
-    if (length >= LAST_ERROR_CAPACITY) length = LAST_ERROR_CAPACITY - 1;
-    memcpy(last_error, message, length);
-    last_error[length] = '\0';
+    static const char replacement[] = "\xEF\xBF\xBD", cut_mark[] = "...";
+    const size_t limit = LAST_ERROR_CAPACITY - 1, room_for_mark = limit - (sizeof cut_mark - 1);
+    size_t n = 0, cut = 0;
+    if (message == NULL) length = 0;
+    for (size_t i = 0, used; i < length; i += used) {
+        const char *unit = message + i;
+        size_t unit_length = used = drupal__json_utf8_char_length(unit, length - i);
+        if (used == 0 || *unit == '\0') {
+            unit = replacement;
+            unit_length = sizeof replacement - 1;
+            used = 1;
+        }
+        if (n + unit_length > limit) {
+            memcpy(last_error + cut, cut_mark, sizeof cut_mark - 1);
+            n = cut + sizeof cut_mark - 1;
+            break;
+        }
+        memcpy(last_error + n, unit, unit_length);
+        n += unit_length;
+        if (n <= room_for_mark) cut = n;
+    }
+    last_error[n] = '\0';
     last_code = (drupal_code)code;
     return code;
 }

@@ -20,6 +20,10 @@
 /* drupal__fail with a printf-style message; returns code. */
 DRUPAL_INTERNAL int drupal__json_failf(int code, const char *fmt, ...) DRUPAL_JSON_PRINTF(2, 3);
 
+/* The length (1 to 4) of the well-formed UTF-8 character bytes starts with, or 0 if it does not
+ * start with one (or length is 0). */
+DRUPAL_INTERNAL size_t drupal__json_utf8_char_length(const char *bytes, size_t length);
+
 /* 1 if bytes[0..length) are well-formed UTF-8 (no overlongs, surrogates or > U+10FFFF),
  * the same rule Jansson applies to the strings it stores. */
 DRUPAL_INTERNAL int drupal__json_utf8_valid(const char *bytes, size_t length);

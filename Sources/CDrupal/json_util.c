@@ -14,27 +14,29 @@ int drupal__json_failf(int code, const char *fmt, ...) {
     return drupal__fail(code, message);
 }
 
-int drupal__json_utf8_valid(const char *bytes, size_t length) {
+size_t drupal__json_utf8_char_length(const char *bytes, size_t length) {
     const unsigned char *s = (const unsigned char *)bytes;
-    size_t i = 0;
-    while (i < length) {
-        unsigned char c = s[i];
-        size_t extra;
-        uint32_t cp;
-        if (c < 0x80) { i++; continue; }
-        else if (c >= 0xC2 && c <= 0xDF) { extra = 1; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { extra = 2; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { extra = 3; cp = c & 0x07; }
-        else return 0; /* continuation byte, 0xC0/0xC1 overlong lead, or > 0xF4 */
-        if (length - i <= extra) return 0;
-        for (size_t k = 1; k <= extra; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) return 0;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        if ((extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000)) return 0; /* overlong */
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-        i += extra + 1;
+    size_t extra;
+    uint32_t cp;
+    if (length == 0) return 0;
+    if (s[0] < 0x80) return 1;
+    else if (s[0] >= 0xC2 && s[0] <= 0xDF) { extra = 1; cp = s[0] & 0x1F; }
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF) { extra = 2; cp = s[0] & 0x0F; }
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4) { extra = 3; cp = s[0] & 0x07; }
+    else return 0; /* continuation byte, 0xC0/0xC1 overlong lead, or > 0xF4 */
+    if (length <= extra) return 0;
+    for (size_t k = 1; k <= extra; k++) {
+        if ((s[k] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[k] & 0x3F);
     }
+    if ((extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000)) return 0; /* overlong */
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return extra + 1;
+}
+
+int drupal__json_utf8_valid(const char *bytes, size_t length) {
+    for (size_t i = 0, n; i < length; i += n)
+        if ((n = drupal__json_utf8_char_length(bytes + i, length - i)) == 0) return 0;
     return 1;
 }
 

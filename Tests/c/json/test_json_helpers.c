@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "drupalsdk.h"
+#include "cdrupal.h" /* drupal__fail_n, the one way into drupal_last_error() */
 
 static int passed, failed;
 
@@ -863,6 +864,72 @@ static void test_strings_with_nul(void) {
     json_decref(resource);
 }
 
+/* 1 if s is UTF-8 by its structure: each lead byte followed by as many continuation bytes as it
+ * announces (enough to see a cut sequence or a stray byte; the library checks overlongs too). */
+static int utf8_structured(const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int extra = *p < 0x80 ? 0 : *p >= 0xC2 && *p <= 0xDF ? 1 : *p >= 0xE0 && *p <= 0xEF ? 2
+                  : *p >= 0xF0 && *p <= 0xF4 ? 3 : -1;
+        if (extra < 0) return 0;
+        p++;
+        for (int k = 0; k < extra; k++, p++)
+            if ((*p & 0xC0) != 0x80) return 0;
+    }
+    return 1;
+}
+
+/* drupal_last_error() is UTF-8 whatever it was given: a long message is cut at a character
+ * boundary and ends with "...", an invalid byte or a NUL becomes U+FFFD, and a name cut by the
+ * "%.100s" of a message does not leave half a character behind. */
+static void test_last_error_utf8(void) {
+    enum { CAP = 2047 }; /* the documented maximum length */
+    static char message[4096];
+    const char *e;
+
+    /* 1500 x "é" (3,000 bytes, as a long Drupal validation message in French). */
+    for (size_t k = 0; k < 1500; k++) memcpy(message + 2 * k, "\xc3\xa9", 2);
+    drupal__fail_n(DRUPAL_E_HTTP, message, 3000);
+    e = drupal_last_error();
+    CHECK(drupal_last_error_code() == DRUPAL_E_HTTP);
+    CHECK(utf8_structured(e));
+    CHECK(strlen(e) <= CAP);
+    CHECK(strlen(e) >= CAP - 4 - 3); /* cut at the last whole character that leaves room for "..." */
+    CHECK(strlen(e) >= 3 && strcmp(e + strlen(e) - 3, "...") == 0);
+    CHECK(strncmp(e, message, strlen(e) - 3) == 0);
+
+    /* The longest message that fits is kept whole; one byte more is cut and marked. */
+    memset(message, 'x', CAP + 1);
+    drupal__fail_n(DRUPAL_E_HTTP, message, CAP);
+    CHECK(strlen(drupal_last_error()) == CAP && drupal_last_error()[CAP - 1] == 'x');
+    drupal__fail_n(DRUPAL_E_HTTP, message, CAP + 1);
+    e = drupal_last_error();
+    CHECK(strlen(e) == CAP && strcmp(e + CAP - 3, "...") == 0 && e[CAP - 4] == 'x');
+
+    /* Invalid bytes and NULs become U+FFFD; valid multi-byte characters pass. */
+    drupal__fail_n(DRUPAL_E_DECODE, "a\xff" "b\0c\xc3\xa9\xed\xa0\x80" "d\xc3", 12);
+    CHECK_STR(drupal_last_error(), "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                                   "d\xef\xbf\xbd");
+    drupal__fail(DRUPAL_E_DECODE, "");
+    CHECK_STR(drupal_last_error(), "");
+
+    /* Names quoted as "%.100s" and "%.64s" cut inside "é". */
+    char name[200];
+    json_t *empty = json_object(), *out = NULL;
+    const char *s = NULL;
+    memset(name, 'a', 99);
+    strcpy(name + 99, "\xc3\xa9");
+    CHECK_CODE(drupal_json_field_string(&s, empty, name), DRUPAL_E_NOT_FOUND);
+    CHECK(utf8_structured(drupal_last_error()));
+    CHECK_ERROR_MENTIONS("aaaa");
+    memset(name, 'b', 63);
+    strcpy(name + 63, "\xc3\xa9");
+    CHECK_CODE(drupal_json_jsonapi_included(&out, empty, "node--article", name), DRUPAL_E_NOT_FOUND);
+    CHECK(utf8_structured(drupal_last_error()));
+    CHECK_ERROR_MENTIONS("bbbb");
+    json_decref(empty);
+}
+
 /* test_json_fastparse.c: the fast parser against json_loadb. */
 void test_fastparse(int *passed, int *failed);
 
@@ -879,6 +946,7 @@ int main(void) {
     test_set_and_append();
     test_view();
     test_strings_with_nul();
+    test_last_error_utf8();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

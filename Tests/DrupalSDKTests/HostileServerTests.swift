@@ -196,6 +196,21 @@ final class HostileServerTests: FakeDrupalTestCase {
         XCTAssertEqual(ftp?.code, .network)
     }
 
+    /// Regression: an error body is parsed after its transfer, where no timeout applies, and
+    /// parsing JSON into a JSONValue with JSONDecoder cost O(leaves x depth) and more: a 130 KB
+    /// 404 body nested 500 deep with 60,000 numbers took over a minute of CPU.
+    func testADeeplyNestedErrorBodyCostsNoMoreThanItsSize() async throws {
+        let client = try makeClient()
+        let body = String(repeating: "[", count: 499) + Array(repeating: "1", count: 60_000).joined(separator: ",")
+            + String(repeating: "]", count: 499)
+        let json = String(decoding: try JSONEncoder().encode(["mode": "status", "body": body]), as: UTF8.self)
+        try server.control("POST", "/__fake/faults", json: String(json.dropLast()) + #", "code": 404, "count": 1}"#)
+        let started = ContinuousClock.now
+        let error = await expectError { try await client.get("node", "1") }
+        XCTAssertEqual(error?.status, 404)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))   // a bound, not a speed target
+    }
+
     /// Regression: libcurl hands the trailer fields after a chunked body to the header callback,
     /// and they were merged into the answer's headers (RFC 9110 §6.5.1 forbids it): a Set-Cookie
     /// there was stored and sent with later requests.

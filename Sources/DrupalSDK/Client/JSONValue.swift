@@ -34,10 +34,8 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    /// Parses JSON bytes; nil when they are not JSON.
-    public static func parse(_ data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
-    }
+    /// Parses JSON bytes; nil when they are not JSON (see `JSONParser`).
+    public static func parse(_ data: Data) -> JSONValue? { JSONParser.parse(data) }
 
     public func encoded() -> Data {
         (try? JSONEncoder().encode(self)) ?? Data("null".utf8)

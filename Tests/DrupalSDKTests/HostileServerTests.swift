@@ -90,6 +90,21 @@ final class HostileServerTests: FakeDrupalTestCase {
         }
     }
 
+    /// Regression: a Location was taken for an absolute URL when "://" appeared anywhere in it, so
+    /// "/node/2?destination=https://..." (SSO and Drupal's own destination parameters) was refused
+    /// as "not http or https", and "javascript:..." was followed as a path on the site.
+    func testARedirectIsAbsoluteOnlyWhenItStartsWithAScheme() async throws {
+        let client = try makeClient { $0.transport.followRedirects = true }
+        try redirectOnce(302, to: "/node/2?_format=json&destination=https://example.com/x")
+        let node = try await client.request(DrupalRequest(method: "GET", path: "/node/1")).json()
+        XCTAssertEqual(node["nid"]?[0]?["value"]?.idString, "2")
+        try redirectOnce(302, to: "javascript:alert(1)")
+        let before = try server.stats().requests
+        let error = await expectError { try await client.request(DrupalRequest(method: "GET", path: "/node/1")) }
+        XCTAssertEqual(error?.code, .network)
+        XCTAssertEqual(try server.stats().requests, before + 1, "the redirect was followed")
+    }
+
     func testARedirectOnTheSiteKeepsTheSessionAndFollowsWithAGet() async throws {
         let client = try makeClient { $0.transport.followRedirects = true }
         _ = try await client.login("admin", "admin")

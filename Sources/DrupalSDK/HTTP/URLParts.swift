@@ -64,7 +64,10 @@ struct URLParts: Equatable, Sendable {
         // On the bytes, like init: a mark after "#", "/" or "?" must not hide it.
         var location = Substring(location.trimmedWhitespace)
         if let hash = location.utf8.firstIndex(of: UInt8(ascii: "#")) { location = location[..<hash] }
-        if location.utf8.firstRange(of: "://".utf8) != nil {
+        // Absolute when it starts with a scheme, not when "://" is anywhere (a query's
+        // "destination=https://..." is common); only http(s) ones are followed ("javascript:" is
+        // no path on the site).
+        if startsWithScheme(location) {
             return URLParts(String(location)) == nil ? nil : String(location)
         }
         guard let parts = URLParts(base) else { return nil }
@@ -81,4 +84,19 @@ struct URLParts: Equatable, Sendable {
             ?? parts.path.startIndex
         return origin + parts.path[..<directoryEnd] + location
     }
+
+    /// Whether a URL reference starts with a scheme (RFC 3986 §3.1): a letter, then letters,
+    /// digits, "+", "-" or ".", then ":".
+    private static func startsWithScheme(_ reference: Substring) -> Bool {
+        guard let first = reference.utf8.first, isLetter(first) else { return false }
+        for byte in reference.utf8.dropFirst() {
+            if byte == UInt8(ascii: ":") { return true }
+            let allowed = isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            if !allowed { return false }
+        }
+        return false
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
 }

@@ -131,6 +131,21 @@ final class JSONAPITests: FakeDrupalTestCase {
         XCTAssertTrue(loop?.message.contains("names a page this walk already fetched") ?? false, loop?.message ?? "")
     }
 
+    /// Regression: a links.next that was neither a URL nor a link object with an href (a number,
+    /// an object without href) read as "no next page": the walk ended, the collection cut short
+    /// without a word.
+    func testAMalformedLinksNextIsTheServersError() async throws {
+        for next in ["7", #"{"meta": {}}"#, #"{"href": 7}"#] {
+            let page = #"{"data": [{"type": "node--article", "id": "a", "attributes": {}}], "links": {"next": \#(next)}}"#
+            try server.lie(page, under: "/jsonapi/node/article", count: 1)
+            defer { _ = try? server.control("DELETE", "/__fake/faults") }
+            let pages = try admin().jsonAPIPages(article)
+            let error = await expectError { _ = try await pages.next() }
+            XCTAssertEqual(error?.code, .decode, next)
+            XCTAssertTrue(error?.message.contains("links.next") ?? false, error?.message ?? "")
+        }
+    }
+
     /// Pages whose links.next make a longer cycle (A names B, B names A) were fetched again and
     /// again, up to maxPages (100,000 by default): the walk ends with the server's error at the
     /// first link that names a page it fetched.

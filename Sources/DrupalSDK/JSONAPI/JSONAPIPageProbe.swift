@@ -9,13 +9,20 @@ struct JSONAPIPageProbe: Decodable {
 
     private enum Key: String, CodingKey { case data, links, next, href }
 
+    /// A `links.next` that is neither a URL nor a link object with one: the walk cannot go on,
+    /// and ending it there would give a collection cut short as if it were whole.
+    private struct MalformedNext: Error {}
+
     init(from decoder: Decoder) throws {
         let document = try decoder.container(keyedBy: Key.self)
-        if let links = try? document.nestedContainer(keyedBy: Key.self, forKey: .links) {
+        if let links = try? document.nestedContainer(keyedBy: Key.self, forKey: .links), links.contains(.next),
+           !((try? links.decodeNil(forKey: .next)) ?? false) {
             if let href = try? links.decode(String.self, forKey: .next) {
                 next = href
+            } else if let href = try? links.nestedContainer(keyedBy: Key.self, forKey: .next).decode(String.self, forKey: .href) {
+                next = href
             } else {
-                next = try? links.nestedContainer(keyedBy: Key.self, forKey: .next).decode(String.self, forKey: .href)
+                throw MalformedNext()
             }
         } else {
             next = nil
@@ -31,6 +38,9 @@ struct JSONAPIPageProbe: Decodable {
     init(_ response: DrupalResponse) throws {
         do {
             self = try JSONDecoder().decode(JSONAPIPageProbe.self, from: response.body)
+        } catch is MalformedNext {
+            throw DrupalError(.decode, "the JSON:API page's links.next is neither a URL nor a link object with an href",
+                              status: response.status, headers: response.headers, body: response.body)
         } catch {
             throw DrupalError(.decode, "the JSON:API page is not a JSON object (\(response.body.count) bytes)",
                               status: response.status, headers: response.headers, body: response.body)

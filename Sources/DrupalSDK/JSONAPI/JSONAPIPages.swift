@@ -233,10 +233,12 @@ final class JSONAPIPageWindow: Sendable {
 /// What a sequential walk has done so far: how many more pages it may fetch (as the concurrent
 /// window's cursor counts: the pages fetched, not the attempts that failed), and the links it
 /// followed, so that a `links.next` naming one of them (a cycle of any length) ends the walk.
+/// The links are kept as hashes: a server's links of up to 64 KB each, over 100,000 pages, were
+/// gigabytes (a false cycle would need two 64-bit hashes to collide).
 private final class SequentialWalk: Sendable {
     private struct State {
         var pagesLeft: Int
-        var followed: Set<String> = []
+        var followed: Set<Int> = []
     }
 
     private let state: Mutex<State>
@@ -258,8 +260,8 @@ private final class SequentialWalk: Sendable {
     /// query); false when `next` names a page already fetched by its link.
     func fetched(_ link: String?, nextIsNew next: String) -> Bool {
         state.withLock { state in
-            if let link { state.followed.insert(link) }
-            return !state.followed.contains(next)
+            if let link { state.followed.insert(link.hashValue) }
+            return !state.followed.contains(next.hashValue)
         }
     }
 }

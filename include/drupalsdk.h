@@ -145,10 +145,11 @@ typedef void (*drupal_log_hook)(const char *line, void *userdata);
 typedef struct drupal_client_options {
     unsigned int version;        /* DRUPAL_CLIENT_OPTIONS_VERSION */
     double connect_timeout;      /* seconds to connect (TCP + TLS); 0 = 10; at most 2147483 */
-    double timeout;              /* seconds for a whole request; 0 = 60; at most 2147483. For a
-                                    file streamed up or down (drupal_file_upload_path, the
-                                    downloads): seconds with no byte moving instead, so a large
-                                    file takes as long as it needs while it moves */
+    double timeout;              /* seconds for a whole call, its redirects and retries included;
+                                    0 = 60; at most 2147483. For a file streamed up or down
+                                    (drupal_file_upload_path, the downloads): seconds with no byte
+                                    moving instead, so a large file takes as long as it needs
+                                    while it moves */
     const char *user_agent;      /* NULL = "drupalsdk/<version>" */
     const char *ca_bundle;       /* a PEM file of CA certificates; NULL = the system's */
     int verify_tls;              /* 1 = verify certificates and host names (default); 0 = don't */

@@ -461,6 +461,25 @@ final class RetryTests: FakeDrupalTestCase {
         XCTAssertEqual(late?.status, 503)
     }
 
+    /// Regression: `timeout` bounded each attempt, not the call: an answer cut off after 1.5 s,
+    /// retried, gave a 2 s timeout's call 3 s and more (each retry had a timeout of its own, and
+    /// so had each redirect hop). A retry now gets what is left, on the task-free path and on
+    /// the one through tasks (redirects followed).
+    func testTheTimeoutBoundsTheWholeCallRetriesIncluded() async throws {
+        for followRedirects in [false, true] {
+            let client = try makeClient {
+                $0.transport.timeout = 2
+                $0.transport.followRedirects = followRedirects
+                $0.retry.baseDelay = 0.01
+            }
+            let started = ContinuousClock.now
+            let error = await expectError { try await client.request(faulted("stall;seconds=1.5")) }
+            let took = ContinuousClock.now - started
+            XCTAssertEqual(error?.code, .timeout, "redirects \(followRedirects): \(error?.message ?? "")")
+            XCTAssertLessThan(took, .milliseconds(2600), "redirects \(followRedirects)")
+        }
+    }
+
     func testAConnectionThatCannotBeMadeIsRetried() async throws {
         // Nothing listens on port 9 (discard) of loopback: every attempt fails to connect.
         let client = try DrupalClient.live(baseURL: "http://127.0.0.1:9", configuration: {

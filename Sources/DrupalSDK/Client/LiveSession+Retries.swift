@@ -3,14 +3,15 @@ import FoundationEssentials
 /// Retrying failed requests as `configuration.retry` says (see `RetryPolicy`), on both paths: the
 /// async one (`perform`) and the task-free one (`LiveSession+TaskFree`).
 extension LiveSession {
-    /// `send`, tried again as the retry policy says (see `RetryPolicy`).
-    func sendRetrying(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
-        let started = RequestInstant.now
+    /// `send`, tried again as the retry policy says (see `RetryPolicy`), all within the timeout
+    /// of the call that started at `started`.
+    func sendRetrying(_ request: DrupalRequest, csrfToken: String?, since started: RequestInstant = .now)
+        async throws -> HTTPResponse {
         var attempt = 0
         while true {
             let outcome: Result<HTTPResponse, DrupalError>
             do {
-                outcome = .success(try await send(request, csrfToken: csrfToken))
+                outcome = .success(try await send(request, csrfToken: csrfToken, since: started))
             } catch {
                 outcome = .failure(DrupalError.wrapping(error))
             }
@@ -24,6 +25,22 @@ extension LiveSession {
                 throw DrupalError.cancelled()
             }
         }
+    }
+
+    /// What is left of the timeout of a call that started at `started`, for its next exchange (a
+    /// redirect hop, a retry, the retry after a refreshed token): `timeout` bounds the call, not
+    /// each exchange. Nil when it is (within a millisecond) all of it, so the transport's own
+    /// applies, and for files, whose `timeout` bounds a stall; throws `.timeout` when none is left.
+    func remainingTimeout(of request: DrupalRequest, since started: RequestInstant) throws -> Double? {
+        let timeout = configuration.transport.timeout
+        guard timeout > 0, request.bodyFile == nil, request.bodySink == nil else { return nil }
+        let left = timeout - started.elapsedSeconds
+        guard left < timeout - 0.001 else { return nil }
+        guard left > 0 else {
+            throw DrupalError(.timeout, "\(request.method) \(request.path) timed out: its timeout of \(timeout) s "
+                              + "ran out over its redirects and retries")
+        }
+        return left
     }
 
     /// The delay before retry `attempt` of a request, announced as an event; nil for none.

@@ -87,8 +87,13 @@ extension TaskFreeCall {
             } catch {
                 return finish(.failure(DrupalError.wrapping(error)))
             }
-            guard !isCancelled, let next = try? session.beginExchange(request, csrfToken: nil) else {
+            guard !isCancelled, var next = try? session.beginExchange(request, csrfToken: nil) else {
                 return finish(.failure(DrupalError.cancelled()))
+            }
+            do {
+                if let left = try session.remainingTimeout(of: request, since: started) { next.http.timeout = left }
+            } catch {
+                return finish(.failure(DrupalError.wrapping(error)))
             }
             startAttempt(next, on: startTransfer, attempt: attempt, tokenRefreshed: tokenRefreshed)
         })

@@ -82,6 +82,7 @@ final class LiveSession: Sendable {
     /// With OAuth, the token is fetched first when none is fresh, and a 401 refusing it is answered
     /// by one refresh and one retry.
     func perform(_ request: DrupalRequest) async throws -> DrupalResponse {
+        let started = RequestInstant.now
         var request = request
         var sentToken: String?
         if request.sendsAuthorization && tokensManaged.load(ordering: .relaxed) {
@@ -89,14 +90,14 @@ final class LiveSession: Sendable {
         }
         let needsToken = request.sendsCSRFToken && request.isUnsafeMethod
         if needsToken && hasSessionCookie { sentToken = try await token(forceRefresh: false, stale: nil).token }
-        var response = try await sendRetrying(request, csrfToken: sentToken)
+        var response = try await sendRetrying(request, csrfToken: sentToken, since: started)
         if let bearer = request.bearerToken, LiveSession.refusesBearerToken(response) {
             request.bearerToken = try await oauthToken(forceRefresh: true, stale: bearer)
-            response = try await sendRetrying(request, csrfToken: sentToken)
+            response = try await sendRetrying(request, csrfToken: sentToken, since: started)
         }
         if needsToken && response.status == 403 && LiveSession.isCSRFFailure(response) && hasSessionCookie {
             let fresh = try await token(forceRefresh: true, stale: sentToken).token
-            response = try await sendRetrying(request, csrfToken: fresh)
+            response = try await sendRetrying(request, csrfToken: fresh, since: started)
         }
         return try LiveSession.checkStatus(response, method: request.method, path: request.path,
                                            expecting: request.expectedBody)
@@ -125,11 +126,13 @@ final class LiveSession: Sendable {
     }
 
     /// One HTTP exchange (and the redirects it is told to follow): builds the wire request, runs
-    /// middleware and events, keeps cookies.
-    func send(_ request: DrupalRequest, csrfToken: String?) async throws -> HTTPResponse {
+    /// middleware and events, keeps cookies. Each hop gets what is left of the timeout of the
+    /// call that started at `started`.
+    func send(_ request: DrupalRequest, csrfToken: String?, since started: RequestInstant) async throws -> HTTPResponse {
         var exchange = try beginExchange(request, csrfToken: csrfToken)
         var hops = 0
         while true {
+            if let left = try remainingTimeout(of: request, since: started) { exchange.http.timeout = left }
             let result: Result<HTTPResponse, any Error>
             do {
                 result = .success(try await transport.send(exchange.http))

@@ -35,6 +35,12 @@ public struct HTTPRequest: Sendable {
         get { fields.read.bodySink }
         _modify { yield &fields.write().bodySink }
     }
+    /// Seconds this exchange may take, when less than the transport's timeout: what is left of
+    /// its call's time after the hops and attempts before it (nil: the transport's).
+    public var timeout: Double? {
+        get { fields.read.timeout }
+        _modify { yield &fields.write().timeout }
+    }
 
     private var fields: SharedFields<Fields>
 
@@ -48,6 +54,7 @@ public struct HTTPRequest: Sendable {
         @exclusivity(unchecked) var bodyFile: HTTPBodyFile?
         @exclusivity(unchecked) var progress: TransferProgress?
         @exclusivity(unchecked) var bodySink: BodySink?
+        @exclusivity(unchecked) var timeout: Double?
 
         init(method: String, url: String, headers: HTTPHeaders, body: Data?) {
             self.method = method
@@ -61,6 +68,7 @@ public struct HTTPRequest: Sendable {
             copy.bodyFile = bodyFile
             copy.progress = progress
             copy.bodySink = bodySink
+            copy.timeout = timeout
             return copy
         }
     }

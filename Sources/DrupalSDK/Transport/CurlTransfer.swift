@@ -65,7 +65,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// handle can be reused without a reset and its fixed options set again.
     var leavesHandleClean: Bool {
         request.body == nil && request.method == "GET" && request.progress == nil && !isFileTransfer
-            && !keepsContentEncoded
+            && !keepsContentEncoded && request.timeout == nil
     }
 
     /// A file's content streamed from a file or to a sink: it may take longer than `timeout` on a
@@ -100,6 +100,9 @@ final class CurlTransfer: @unchecked Sendable {
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         configureMethodAndBody(easy)
         if keepsContentEncoded { _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0) }
+        if let timeout = request.timeout, !isFileTransfer {
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, milliseconds(timeout)))
+        }
         if isFileTransfer && options.timeout > 0 {
             // Less than a byte a second for `timeout` seconds (whole seconds, at least one).
             _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, 0)

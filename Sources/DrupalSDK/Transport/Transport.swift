@@ -55,7 +55,9 @@ public struct TransportOptions: Sendable {
     /// timeouts are from 0 to `maxTimeout`: a client refuses others (a negative or NaN one
     /// would mean no limit) when it is made.
     public var connectTimeout: Double = 10
-    /// Seconds for a whole request, from start to the last byte of the body; 0: no limit. For a
+    /// Seconds for a whole request, from start to the last byte of the body; 0: no limit. A live
+    /// client gives each call this long in all: its redirect hops and retries get what is left
+    /// (`HTTPRequest.timeout`). For a
     /// file streamed up or down (an upload from a path, a download) seconds without a byte
     /// moving instead: a large file on a slow link takes as long as it takes while it moves.
     public var timeout: Double = 60

@@ -228,6 +228,29 @@ final class OAuthTests: XCTestCase {
         XCTAssertEqual(admin["name"]?[0]?["value"]?.stringValue, "admin")
     }
 
+    /// Regression: a token too long for any header (70 KB) was taken, and every request after it
+    /// failed as too large, the client stuck with it; and a lifetime that is no number of
+    /// seconds (-1) was reported as "a token that cannot be sent in a header".
+    func testATokenTooLongToSendIsRefusedWhenItArrives() async throws {
+        let long = String(repeating: "t", count: 70_000)
+        try server.lie(#"{"access_token": "\#(long)", "token_type": "Bearer", "expires_in": 300}"#, under: "/oauth/token", count: 1)
+        let error = await expectError { try await makeClient(.oauth(Self.password())).oauthAuthenticate() }
+        XCTAssertEqual(error?.code, .decode)
+        XCTAssertFalse(error?.message.contains("ttttt") ?? true)
+
+        try server.lie(#"{"access_token": "abc", "token_type": "Bearer", "expires_in": -1}"#, under: "/oauth/token", count: 1)
+        let unknownLifetime = try await makeClient(.oauth(Self.password())).oauthAuthenticate()
+        XCTAssertEqual(unknownLifetime.status, 200)
+
+        try server.lie(long, under: "/session/token", count: 1)
+        let session = try makeClient(.none)
+        let csrf = await expectError { try await session.refreshCSRFToken() }
+        XCTAssertEqual(csrf?.code, .decode)
+
+        let tooLong = await expectError { try makeClient(.bearer(token: long)) }
+        XCTAssertEqual(tooLong?.code, .invalidArgument)
+    }
+
     func testSecretsNeverReachLogsEventsOrErrors() async throws {
         let lines = LineLog()
         let client = try makeClient(.oauth(Self.password("editor"))) { configuration in

@@ -52,6 +52,11 @@ public enum Authentication: Sendable, Equatable {
             if !HeaderSafety.isPlainToken(token) {
                 throw DrupalError.invalidArgument("the bearer token contains spaces or control characters")
             }
+            // Refused here, not at every request it would be sent with.
+            if token.utf8.count > RequestLimits.maxTokenBytes {
+                throw DrupalError.invalidArgument("the bearer token is \(token.utf8.count) bytes, over the limit of "
+                                                  + "\(RequestLimits.maxTokenBytes)")
+            }
         }
     }
 }

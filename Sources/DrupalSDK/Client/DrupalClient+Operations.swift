@@ -137,7 +137,8 @@ extension DrupalError {
 enum SessionToken {
     static func parse(_ response: HTTPResponse) throws -> String {
         let token = String(decoding: response.body, as: UTF8.self).trimmedWhitespace
-        guard HeaderSafety.isPlainToken(token) else {
+        // One too long to send would fail every write after it.
+        guard HeaderSafety.isPlainToken(token), token.utf8.count <= RequestLimits.maxTokenBytes else {
             throw DrupalError(.decode, "/session/token did not answer a token", status: response.status,
                               headers: response.headers, body: response.body)
         }

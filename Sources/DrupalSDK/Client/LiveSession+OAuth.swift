@@ -199,7 +199,10 @@ extension LiveSession {
         if let type = json["token_type"]?.stringValue, !type.caseInsensitiveEquals("Bearer") {
             throw malformed("is not a Bearer token (token_type \(String(type.prefix(32)).escapingControlCharacters()))")
         }
-        let lifetime = json["expires_in"]?.numberValue ?? json["expires_in"]?.stringValue.flatMap { Double($0) }
+        // A lifetime that is no number of seconds from 0 (-1, "1e400") is taken as unknown: the
+        // token is then replaced after a 401.
+        let lifetime = (json["expires_in"]?.numberValue ?? json["expires_in"]?.stringValue.flatMap { Double($0) })
+            .flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         let token = AccessToken(value, expiresIn: lifetime, refreshToken: json["refresh_token"]?.stringValue)
         do {
             try token.validate()

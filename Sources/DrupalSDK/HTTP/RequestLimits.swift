@@ -4,6 +4,8 @@
 enum RequestLimits {
     static let maxURLBytes = 65_536
     static let maxHeaderBytes = 65_536
+    /// The longest token (Bearer, CSRF) a header can carry with its name and scheme.
+    static let maxTokenBytes = maxHeaderBytes - 64
     static let maxAllHeaderBytes = 262_144
 
     static func check(url: String, headers: HTTPHeaders) throws {

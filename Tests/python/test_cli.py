@@ -414,3 +414,29 @@ def test_bodies_that_are_not_utf8_or_nest_too_deeply_are_usage_errors(drupal, tm
                           (("--input", str(tmp_path / "deep.json")), "line 1 is JSON nested too deeply")):
         code, out, err = drupal("create", "node", "article", *argv)
         assert code == _cli.EXIT_USAGE and message in err and out == "", (argv, err)
+
+
+CTRL_C_ON_FIRST_WRITE = """
+import io, os, signal, sys
+from drupalsdk._cli import main
+class Interrupting(io.RawIOBase):  # stdout whose first write gets Ctrl-C (as it streams)
+    def writable(self):
+        return True
+    sent = False
+    def write(self, data):
+        if not self.sent:
+            self.sent = True
+            os.kill(os.getpid(), signal.SIGINT)
+        return len(data)
+sys.stdout = io.TextIOWrapper(io.BufferedWriter(Interrupting(), 1))
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_ctrl_c_while_a_download_streams_to_stdout_is_interrupted(base_url):
+    # The content is written from the write callback of a blocking download on the main thread.
+    env = dict(os.environ, DRUPAL_BASE_URL=base_url)
+    result = subprocess.run([sys.executable, "-c", CTRL_C_ON_FIRST_WRITE, "--auth", "none", "-H",
+                             "X-Fake-Fault: huge;bytes=60000000", "download", "/sites/default/files/x.png", "-o", "-"],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert (result.returncode, result.stderr) == (130, "drupal: interrupted\n")

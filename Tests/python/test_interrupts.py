@@ -95,3 +95,53 @@ def test_blocking_calls_do_not_touch_the_wakeup_fd_after_the_first(base_url):
     process = subprocess.run([sys.executable, "-c", SCRIPT, base_url, "count"], capture_output=True,
                              text=True, timeout=25)
     assert process.stdout.strip() == "set_wakeup_fd calls: 0", (process.stdout, process.stderr)
+
+
+CALLBACK_SCRIPT = textwrap.dedent("""
+    import os, signal, sys, threading
+    import drupalsdk
+    base, mode = sys.argv[1], sys.argv[2]
+    client = drupalsdk.Client(base, timeout=30)
+    client.request("GET", "/node/1")  # the first blocking call sets the watch
+    if mode.startswith("replaced-hook"):  # a later hook (an error reporter's) must not matter
+        sys.unraisablehook = lambda unraisable: sys.__unraisablehook__(unraisable)
+    big = drupalsdk.Client(base, timeout=30, max_body_size=2**40, headers={"X-Fake-Fault": "huge;bytes=4000000000"})
+    sent = []
+    def interrupt_once():
+        if not sent:
+            sent.append(1)
+            os.kill(os.getpid(), signal.SIGINT)
+    def progress(done, total):
+        if done:
+            interrupt_once()
+    def write(chunk):
+        interrupt_once()
+    try:
+        if mode == "progress":  # the signal's handler raises inside the progress callback
+            big.download("/sites/default/files/x.bin", os.devnull, progress=progress)
+        elif mode == "write":
+            big.download("/sites/default/files/x.bin", write=write)
+        elif mode == "on_request":
+            hooked = drupalsdk.Client(base, on_request=lambda edit: interrupt_once())
+            hooked.request("GET", "/node/1")
+        elif mode == "event":
+            client.on("request_start", lambda event: interrupt_once())
+            client.request("GET", "/node/1")
+        else:  # "timer", "replaced-hook": Ctrl-C from outside while a fast download streams
+            threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+            big.download("/sites/default/files/x.bin", write=lambda chunk: None)
+        print("no interrupt", flush=True)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt", flush=True)
+    except drupalsdk.DrupalError as error:
+        print("%s: %s" % (type(error).__name__, error), flush=True)
+    print("then %d" % client.request("GET", "/node/1").status, flush=True)
+""")
+
+
+@pytest.mark.parametrize("mode", ["progress", "write", "on_request", "event", "timer", "replaced-hook"])
+def test_ctrl_c_in_a_callback_of_a_blocking_call_raises_keyboard_interrupt(base_url, mode):
+    process = subprocess.run([sys.executable, "-c", CALLBACK_SCRIPT, base_url, mode], capture_output=True,
+                             text=True, timeout=60)
+    assert process.stdout.splitlines() == ["KeyboardInterrupt", "then 200"], (process.stdout, process.stderr)
+    assert "Exception ignored" not in process.stderr, process.stderr

@@ -9,6 +9,7 @@ share (configuration, authentication, languages, pagers, starting a call) is _Cl
 from __future__ import annotations
 
 import asyncio
+import sys
 from ctypes import byref, c_void_p
 from typing import Any, AsyncIterator, Dict, Iterator, Optional, Tuple
 
@@ -69,6 +70,8 @@ class Client(_ClientBase):
         handle = owner._enter()
         if self._waits and not _interrupts.installed:
             _install_interrupts()
+        if sys.unraisablehook is not _interrupts.hook:  # (set, or replaced by someone since)
+            _interrupts.install_hook()
         try:
             code = operation.wait(byref(out), handle, *args)
         finally:

@@ -11,7 +11,7 @@ import threading
 from ctypes import byref, c_uint64
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
-from . import _ffi
+from . import _ffi, _interrupts
 from ._calls import new_key
 
 __all__ = ["Event", "Listener", "Hooks"]
@@ -56,6 +56,7 @@ def _opt(value: Optional[bytes]) -> Optional[str]:
 _listeners: Dict[int, Dict[int, Tuple[Callable[[Event], Any], ...]]] = {}
 
 
+@_interrupts.callback
 def _on_event(event_pointer: Any, key: int) -> None:
     try:
         hooks = _listeners.get(key)
@@ -76,13 +77,16 @@ def _on_event(event_pointer: Any, key: int) -> None:
             event = Event("login", user_name=_opt(raw.user_name), uid=_opt(raw.uid))
         else:
             event = Event(_EVENT_NAMES.get(kind, str(kind)))
-    except BaseException:
-        log.exception("drupalsdk: could not read an event")
+    except BaseException as error:
+        if not _interrupts.keep(error):
+            log.exception("drupalsdk: could not read an event")
         return
     for hook in callables:
         try:
             hook(event)
-        except BaseException:  # hooks must never raise into the library thread
+        except BaseException as error:  # hooks must never raise into the library thread
+            if _interrupts.keep(error):  # Ctrl-C: the blocking call raises it at its next wake-up
+                return
             log.exception("drupalsdk: %s hook %r raised", event.type, hook)
 
 

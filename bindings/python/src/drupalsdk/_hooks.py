@@ -7,7 +7,7 @@ import logging
 import threading
 from typing import Any, Callable, Optional
 
-from . import _ffi
+from . import _ffi, _interrupts
 from ._convert import text
 from ._managed import ClosedError
 
@@ -68,19 +68,22 @@ class RequestEdit:
 
 def request_hook(hook: Callable[[RequestEdit], Any]):  # type: ignore[no-untyped-def]
     """The C request hook calling ``hook``; what it raises fails the request (and is logged)."""
+    @_interrupts.callback
     def call(edit: int, _userdata: Any) -> int:
         request = RequestEdit(edit)
         try:
             hook(request)
             return 0
-        except BaseException:
-            log.exception("drupalsdk: the on_request hook %r raised; the request is not sent", hook)
+        except BaseException as error:
+            if not _interrupts.keep(error):  # (Ctrl-C: the blocking call raises it)
+                log.exception("drupalsdk: the on_request hook %r raised; the request is not sent", hook)
             return _CODE_INTERNAL
         finally:
             request._invalidate()
     return _ffi.REQUEST_HOOK(call)
 
 
+@_interrupts.callback
 def _log_line(line: bytes, _userdata: Any) -> None:
     try:
         log.debug("%s", line.decode("utf-8", "replace"))

@@ -5,14 +5,21 @@ main thread gives the library a watch once (``drupal_set_interrupt_watch``): a p
 C-level signal handler writes to (``signal.set_wakeup_fd``), and a check every
 ``CHECK_INTERVAL_MS`` for when another library (an asyncio loop) owns the wake-up fd. When the
 pipe is readable or the interval is up, the library calls :func:`_on_wakeup` on the waiting
-thread. Python runs pending signal handlers as that callback starts; a handler that raises
-(``KeyboardInterrupt``) makes the callback fail before its body runs, which ctypes reports to
-``sys.unraisablehook`` instead of raising: the hook below keeps that exception, the next wake-up
-(the pipe is still readable, or the next interval) cancels the call, and :func:`reraise` raises it
-in the caller. Signals whose handlers return do not cancel anything.
+thread.
 
-Nothing of this runs per call once installed: the wake-up fd is set once (only if no one else
-owns it; theirs stays theirs), and the binding reads :data:`caught` after each blocking call.
+Python runs pending signal handlers when the main thread next enters Python code, which during a
+blocking call is one of the binding's callbacks (this wake-up, progress, write, on_request, event
+hooks, token providers). What a handler raises there (``KeyboardInterrupt``) is kept in
+:data:`caught` (:func:`keep`), the callback stops the call (a progress or write callback returns
+"cancel"; the next wake-up cancels) and :func:`reraise` raises it in the caller. A handler that
+runs as a callback starts raises before the callback's ``try`` and ctypes reports it to
+``sys.unraisablehook``: the binding's hook keeps it from there. The binding puts its hook back
+(over whatever hook is there) before each blocking call, as others may set theirs after it.
+Signals whose handlers return do not cancel anything.
+
+Little of this runs per call once installed: the wake-up fd is set once (only if no one else
+owns it; theirs stays theirs); a blocking call compares ``sys.unraisablehook`` with :data:`hook`
+before and reads :data:`caught` after.
 """
 from __future__ import annotations
 
@@ -24,7 +31,8 @@ from typing import Any, Optional
 
 from . import _ffi
 
-__all__ = ["install", "installed", "caught", "reraise", "CHECK_INTERVAL_MS"]
+__all__ = ["install", "installed", "caught", "keep", "stopping", "callback", "hook", "install_hook", "reraise",
+           "CHECK_INTERVAL_MS"]
 
 #: How often a waiting blocking call on the main thread lets Python run its signal handlers when
 #: the wake-up pipe is not ours: Ctrl-C then ends the call within two intervals.
@@ -32,7 +40,6 @@ CHECK_INTERVAL_MS = 50
 
 _main_thread_id = threading.main_thread().ident
 _read_fd = -1
-_previous_hook: Any = None
 #: True once the main thread's watch is set (read by the binding before each blocking call).
 installed = False
 #: What a signal handler raised during a blocking call, until :func:`reraise` raises it (read by
@@ -40,6 +47,32 @@ installed = False
 caught: Optional[BaseException] = None
 
 
+def keep(error: BaseException) -> bool:
+    """In a callback that caught ``error``: whether it is to end the blocking call and be raised
+    by it (kept in :data:`caught`, the first one wins). That is what is not an ``Exception``
+    (``KeyboardInterrupt``, ``SystemExit``) on the main thread, where only blocking calls run
+    callbacks; the rest is the callback's own failure, which the callback logs."""
+    global caught
+    if isinstance(error, Exception) or threading.get_ident() != _main_thread_id:
+        return False
+    if caught is None:
+        caught = error
+    return True
+
+
+def stopping() -> bool:
+    """In a callback: whether the main thread's blocking call is to stop (something was kept)."""
+    return caught is not None and threading.get_ident() == _main_thread_id
+
+
+def callback(function: Any) -> Any:
+    """Marks a function the library calls back through ctypes: what escapes it on the main thread
+    (a signal handler raising as it starts) is kept by :data:`hook`, not reported."""
+    function._drupalsdk_callback = True
+    return function
+
+
+@callback
 def _on_wakeup(_userdata: Any) -> int:
     """Runs on the main thread inside a blocking C call: the pipe is readable or the interval is
     up (Python has run the pending signal handlers as this started)."""
@@ -54,12 +87,29 @@ def _on_wakeup(_userdata: Any) -> int:
 _WAKEUP = _ffi.INTERRUPT_CALLBACK(_on_wakeup)
 
 
-def _unraisable(unraisable: Any) -> None:
-    global caught
-    if unraisable.object is _on_wakeup and isinstance(unraisable.exc_value, BaseException):
-        caught = unraisable.exc_value
-        return
-    _previous_hook(unraisable)
+def _hook_over(previous: Any) -> Any:
+    def unraisable_hook(unraisable: Any) -> None:
+        global caught
+        error = unraisable.exc_value
+        if getattr(unraisable.object, "_drupalsdk_callback", False) and isinstance(error, BaseException) \
+                and threading.get_ident() == _main_thread_id:
+            if caught is None:
+                caught = error
+            return
+        previous(unraisable)
+    return unraisable_hook
+
+
+#: The binding's sys.unraisablehook, over the hook that was there when it was set.
+hook: Any = None
+
+
+def install_hook() -> None:
+    """Puts the binding's hook in ``sys.unraisablehook`` (over the one there now, which gets every
+    other report): before a blocking call, when it is not there."""
+    global hook
+    hook = _hook_over(sys.unraisablehook)
+    sys.unraisablehook = hook
 
 
 def install() -> None:
@@ -82,8 +132,6 @@ def install() -> None:
         # Someone else's (an asyncio loop's) stays theirs: the interval check is enough.
         signal.set_wakeup_fd(previous)
     _read_fd = read_fd
-    _previous_hook = sys.unraisablehook
-    sys.unraisablehook = _unraisable
     _ffi.lib.drupal_set_interrupt_watch(read_fd, CHECK_INTERVAL_MS, _WAKEUP, None)
 
 

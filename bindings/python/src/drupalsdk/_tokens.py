@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Optional
 
-from . import _ffi
+from . import _ffi, _interrupts
 from ._convert import invalid, seconds, text
 from ._errors import DrupalError
 
@@ -58,6 +58,7 @@ def oauth_options(client_id: str, client_secret: Optional[str], username: Option
 
 def token_provider(provider: Callable[[str], Any]) -> Any:
     """The C token provider calling ``provider(reason)`` (keep it alive while the library uses it)."""
+    @_interrupts.callback
     def call(request: int, _userdata: Any) -> int:
         try:
             answer = provider(_REASONS.get(_lib.drupal_token_request_reason(request), "initial"))
@@ -65,7 +66,8 @@ def token_provider(provider: Callable[[str], Any]) -> Any:
             return _lib.drupal_token_request_set(request, text(token, "token"), float(expires_in or 0.0))
         except DrupalError as error:
             return _CODES.get(error.code, _ffi.DRUPAL_E_INTERNAL)
-        except BaseException:
-            log.exception("drupalsdk: the token provider %r raised", provider)
+        except BaseException as error:
+            if not _interrupts.keep(error):  # (Ctrl-C: the blocking call raises it)
+                log.exception("drupalsdk: the token provider %r raised", provider)
             return _ffi.DRUPAL_E_INTERNAL
     return _ffi.TOKEN_PROVIDER(call)

@@ -6,7 +6,7 @@ import ctypes
 import logging
 from typing import Any, Callable, Optional
 
-from . import _ffi
+from . import _ffi, _interrupts
 
 __all__ = ["transfer_options", "Progress", "Write"]
 
@@ -29,22 +29,30 @@ def transfer_options(progress: Optional[Progress], write: Optional[Write] = None
         if not callable(progress):
             raise TypeError("progress must be callable")
 
+        @_interrupts.callback
         def on_progress(done: int, total: int, _userdata: Any) -> int:
+            if _interrupts.caught is not None and _interrupts.stopping():  # Ctrl-C: stop now
+                return 1
             try:
                 return 1 if progress(done, total if total >= 0 else None) is False else 0
-            except BaseException:
-                log.exception("drupalsdk: the progress callback %r raised; the transfer is cancelled", progress)
+            except BaseException as error:
+                if not _interrupts.keep(error):  # (Ctrl-C: the blocking call raises it)
+                    log.exception("drupalsdk: the progress callback %r raised; the transfer is cancelled", progress)
                 return 1
         options.progress = _ffi.PROGRESS_CALLBACK(on_progress)
     if write is not None:
         if not callable(write):
             raise TypeError("write must be callable")
 
+        @_interrupts.callback
         def on_write(data: int, length: int, _userdata: Any) -> int:
+            if _interrupts.caught is not None and _interrupts.stopping():  # Ctrl-C: stop now
+                return 1
             try:
                 return 1 if write(ctypes.string_at(data, length)) is False else 0
-            except BaseException:
-                log.exception("drupalsdk: the write callback %r raised; the download is stopped", write)
+            except BaseException as error:
+                if not _interrupts.keep(error):  # (Ctrl-C: the blocking call raises it)
+                    log.exception("drupalsdk: the write callback %r raised; the download is stopped", write)
                 return 1
         options.write = _ffi.WRITE_CALLBACK(on_write)
     return ctypes.pointer(options)

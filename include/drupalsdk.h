@@ -456,7 +456,9 @@ drupal_code drupal_login_sync(drupal_response **out, drupal_client *client, cons
  * Logs out (POST /user/logout?_format=json&token=<logout token>), then forgets the session
  * cookie and tokens. A client that holds no session (drupal_client_has_session() is 0) has no
  * logout token to send: the call then fails with DRUPAL_E_STATE (in the callback; _sync returns
- * it), by design, without a request.
+ * it), by design, without a request. A session the site already ended is forgotten too: without
+ * a request (DRUPAL_E_STATE) when its cookie expired or was deleted, else after the site's
+ * refusal (DRUPAL_E_HTTP 403). A network failure keeps the session, to try again.
  */
 drupal_code drupal_logout(drupal_call **call, drupal_client *client, drupal_callback callback, void *userdata);
 drupal_code drupal_logout_sync(drupal_response **out, drupal_client *client);

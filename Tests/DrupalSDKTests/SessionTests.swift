@@ -70,6 +70,26 @@ final class SessionTests: FakeDrupalTestCase {
         XCTAssertEqual(again?.code, .state)
     }
 
+    /// Regression: once the site had ended the session (expired, or ended elsewhere), every
+    /// logout was refused with a 403 ("'csrf_token' URL query argument is invalid.", as recorded
+    /// in 09c) and the client kept its session forever: only forgetSession got it out. Logout
+    /// now forgets a session the site no longer has, whether its cookie is still held or the
+    /// site deleted it (recording 09b: login_status answers 0 and deletes the cookie).
+    func testLogoutForgetsASessionTheSiteAlreadyEnded() async throws {
+        for deletedCookie in [false, true] {
+            let client = try makeClient()
+            _ = try await client.login("editor", "editor")
+            try server.reset()   // the site forgets every session
+            if deletedCookie { _ = try await client.loginStatus() }
+            let error = await expectError { try await client.logout() }
+            XCTAssertNotNil(error, "cookie deleted \(deletedCookie)")
+            XCTAssertFalse(client.hasSession(), "cookie deleted \(deletedCookie): the session is still held")
+            let again = await expectError { try await client.logout() }
+            XCTAssertEqual(again?.code, .state)
+            XCTAssertTrue(again?.message.hasPrefix("not logged in") ?? false, again?.message ?? "")
+        }
+    }
+
     func testLoginAgainSwitchesUser() async throws {
         let client = try makeClient()
         _ = try await client.login("admin", "admin")

@@ -164,12 +164,31 @@ extension LiveSession {
     }
 
     private func logout() async throws -> DrupalResponse {
-        guard let token = state.withLock({ $0.logoutToken }) else {
+        let cookiePath = basePath + "/user/logout"
+        let (token, hasCookie) = state.withLock { state in
+            (state.logoutToken, state.cookies.headerValue(forPath: cookiePath, now: HTTPDate.now()) != nil)
+        }
+        guard let token else {
             throw DrupalError(.state, "not logged in: logout needs the logout token of a login made by this client")
         }
-        let response = try await perform(DrupalRequest(method: "POST", path: "/user/logout", query: [("token", token)],
+        // The site ended the session (its cookie expired, or was deleted by an answer): a logout
+        // would be refused with a 403 every time, and the client would hold the session forever.
+        guard hasCookie else {
+            forgetSession()
+            throw DrupalError(.state, "not logged in: the site ended the session (its cookie expired or was deleted); "
+                              + "the client has forgotten it")
+        }
+        let response: DrupalResponse
+        do {
+            response = try await perform(DrupalRequest(method: "POST", path: "/user/logout", query: [("token", token)],
                                                        sendsCSRFToken: false))
-        state.withLock { $0.forgetSession() }
+        } catch let error as DrupalError where error.code == .http {
+            // The site answered, and has no session for this token (403 "'csrf_token' URL query
+            // argument is invalid."): there is none to keep. A network failure keeps it, to retry.
+            forgetSession()
+            throw error
+        }
+        forgetSession()
         events.emit(.logout)
         return response
     }

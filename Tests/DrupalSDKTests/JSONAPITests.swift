@@ -305,6 +305,24 @@ final class JSONAPITests: FakeDrupalTestCase {
         XCTAssertTrue(error?.violations.contains { $0.message.contains("This value should not be null") } ?? false)
     }
 
+    /// Regression: every errors[] entry of a 422 became a violation, also those that name no
+    /// field: a refused upload ("Unprocessable Entity: file validation failed.", recording 164)
+    /// gave one violation with an empty path, where core REST's same refusal gives none.
+    func testOnlyErrorsNamingAFieldAreViolations() async throws {
+        let fileRefused = #"{"jsonapi": {"version": "1.0"}, "errors": [{"title": "Unprocessable Entity", "status": "422", "#
+            + #""detail": "Unprocessable Entity: file validation failed.\nOnly files with the following extensions are allowed: png."}]}"#
+        let mixed = #"{"errors": [{"title": "Unprocessable Entity", "status": "422", "detail": "title: This value should not be null.", "#
+            + #""source": {"pointer": "/data/attributes/title"}}, {"title": "Unprocessable Entity", "status": "422", "detail": "Whole entity."}]}"#
+        let client = try admin()
+        for (body, pointers) in [(fileRefused, [String]()), (mixed, ["/data/attributes/title"])] {
+            try server.lie(body, status: 422, under: "/jsonapi/node/article", count: 1)
+            let error = await expectError { try await client.jsonAPICollection(self.article) }
+            XCTAssertEqual(error?.status, 422)
+            XCTAssertEqual(error?.violations.map(\.path), pointers)
+            XCTAssertEqual(error?.jsonAPIErrors.count, pointers.count + 1, "every entry is kept")
+        }
+    }
+
     func testRevisions() async throws {
         let client = try admin()
         let first = try await client.jsonAPICollection(article).resources[0]

@@ -185,7 +185,11 @@ private struct ErrorBody {
         } else if let errors = document["errors"]?.arrayValue {
             jsonAPIErrors = errors.filter { $0.objectValue != nil }.map(JSONAPIError.init)
             if let first = jsonAPIErrors.first { drupalMessage = first.detail ?? first.title }
-            violations = jsonAPIErrors.map { DrupalError.Violation(path: $0.pointer ?? "", message: $0.detail ?? "") }
+            // Only an entry that names a field is a violation (a refused upload names none), as
+            // core REST's message lists only "field: message" lines.
+            violations = jsonAPIErrors.compactMap { error in
+                error.pointer.map { DrupalError.Violation(path: $0, message: error.detail ?? "") }
+            }
         }
         oauthError = OAuthError.document(document)
     }

@@ -111,11 +111,12 @@ public func drupal_response_jsonapi_error_member_at(_ name: UnsafeMutablePointer
     value?.pointee = nil
     guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
     guard index >= 0, index < handle.jsonAPIErrorCount else {
-        return fail(.notFound, "JSON:API error index \(index) is past the last error (\(handle.jsonAPIErrorCount))")
+        return fail(.notFound, "JSON:API error index \(UInt(bitPattern: index)) is past the last error "
+                    + "(\(handle.jsonAPIErrorCount))")
     }
     let members = handle.jsonAPIErrorMembers(index)
     guard memberIndex >= 0, memberIndex < members.count else {
-        return fail(.notFound, "member index \(memberIndex) is past the last member (\(members.count))")
+        return fail(.notFound, "member index \(UInt(bitPattern: memberIndex)) is past the last member (\(members.count))")
     }
     guard let memberName = members[memberIndex].0, let memberValue = members[memberIndex].1 else {
         return fail(.noMemory, "out of memory copying a JSON:API error member")
@@ -136,7 +137,8 @@ private func pair(_ first: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
     guard let handle = ResponseHandle.from(response) else { return fail(.invalidArgument, "response is NULL") }
     let total = handle[keyPath: count]
     guard index >= 0, index < total else {
-        return fail(.notFound, "\(what) index \(index) is past the last \(what) (\(total))")
+        // A size_t in C: SIZE_MAX is no "-1".
+        return fail(.notFound, "\(what) index \(UInt(bitPattern: index)) is past the last \(what) (\(total))")
     }
     let item = handle[keyPath: pairs][index]
     guard let itemFirst = item.0, let itemSecond = item.1 else {

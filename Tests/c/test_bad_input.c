@@ -393,6 +393,11 @@ static void test_responses(drupal_client *c) {
     CHECK(drupal_response_header(r, "") == NULL);
     BAD(drupal_response_json(NULL, r));
     CHECK_CODE(drupal_response_violation_at(&path, &message, r, 0), DRUPAL_E_NOT_FOUND);
+    /* An index is a size_t: the message gives it as the caller passed it, never negative. */
+    CHECK_CODE(drupal_response_header_at(&name, &value, r, SIZE_MAX), DRUPAL_E_NOT_FOUND);
+    CHECK(strstr(drupal_last_error(), "index 18446744073709551615 ") != NULL);
+    CHECK_CODE(drupal_response_jsonapi_error_member_at(&name, &value, r, SIZE_MAX, 0), DRUPAL_E_NOT_FOUND);
+    CHECK(strstr(drupal_last_error(), "-1") == NULL);
     drupal_response_free(r);
 }
 

@@ -166,6 +166,21 @@ def test_asyncio_and_futures(base_url, server):
         assert [future.result().data.id for future in futures] == ids[:5]
 
 
+def test_an_identifiers_meta_is_sent(admin):
+    """Regression: relationship targets were rebuilt as {type, id}, so an image's alt and title
+    (the identifier's meta, as recording 162 shows them) never reached the site."""
+    png = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108020000009077053e0000000c4944415408d763f8cfc0"
+                        "00000301010018dd8db40000000049454e44ae426082")
+    image = admin.jsonapi_upload(ARTICLE, "field_image", "red.png", png).data
+    target = {"type": "file--file", "id": image.id, "meta": {"alt": "A red pixel", "title": "Red"}}
+    node = admin.jsonapi_create(ARTICLE, {"title": "With an image"}, {"field_image": target}).data
+    assert node.raw["relationships"]["field_image"]["data"]["meta"]["alt"] == "A red pixel"
+    admin.jsonapi_replace_relationship(ARTICLE, node.id, "field_image", dict(target, meta={"alt": "Now blue", "title": "Blue"}))
+    meta = admin.jsonapi_relationship(ARTICLE, node.id, "field_image").raw["data"]["meta"]
+    assert (meta["alt"], meta["title"]) == ("Now blue", "Blue")
+    admin.jsonapi_delete(ARTICLE, node.id)
+
+
 def test_create_update_relationships_upload_delete(admin):
     tags = {tag["name"]: tag for tag in admin.jsonapi_collection("taxonomy_term--tags")}
     created = admin.jsonapi_create(ARTICLE, {"title": "From Python"}, {"field_tags": [tags["alpha"]]},

@@ -29,8 +29,11 @@ def _identifier(target: Any) -> Any:
     if isinstance(target, tuple) and len(target) == 2:
         return {"type": target[0], "id": target[1]}
     if isinstance(target, dict) and "type" in target and "id" in target:
+        # An identifier's meta is data of the reference itself: an image's alt and title.
+        if "meta" in target:
+            return {"type": target["type"], "id": target["id"], "meta": target["meta"]}
         return {"type": target["type"], "id": target["id"]}
-    raise TypeError("a relationship target is a Resource, a (type, id) pair or a {type, id} dict, not %s"
+    raise TypeError("a relationship target is a Resource, a (type, id) pair or a {type, id[, meta]} dict, not %s"
                     % type(target).__name__)
 
 

@@ -9,8 +9,8 @@ from ._jsonapi_document import Resource
 Entity = Dict[str, Any]
 EntityBody = Union[Dict[str, Any], bytes, str]
 ResourceType = Union[str, Tuple[str, str]]
-#: What a relationship can point to: a Resource, a (type, id) pair, an identifier dict, a list of
-#: these (to-many), or None (an empty to-one).
+#: What a relationship can point to: a Resource, a (type, id) pair, an identifier dict (its "meta",
+#: an image's alt and title, is sent with it), a list of these (to-many), or None (an empty to-one).
 Target = Union[Resource, Tuple[str, str], Dict[str, Any], List[Any], None]
 
 

@@ -90,6 +90,16 @@ final class OAuthTests: XCTestCase {
         XCTAssertTrue(last?["headers"]?.arrayValue?.contains { $0[0]?.stringValue == "Authorization" } ?? false)
     }
 
+    /// Regression: the client id and secret of a Basic header were form-encoded first (RFC 6749
+    /// 2.3.1), but simple_oauth's BasicAuthSwap hands them to the token endpoint as they are: a
+    /// secret with "+", "/", "=", "%" or a space was refused (401 invalid_client).
+    func testASecretWithSymbolsInABasicHeader() async throws {
+        var settings = OAuthSettings(clientID: "sdk-symbols", clientSecret: "p+s/w=rd%21 x", grant: .clientCredentials)
+        settings.clientAuthentication = .basicHeader
+        let user = try await makeClient(.oauth(settings)).get("user", "2").json()
+        XCTAssertEqual(user["name"]?[0]?["value"]?.stringValue, "editor")
+    }
+
     func testSixteenConcurrentRequestsAfterExpiryMakeOneRefresh() async throws {
         let client = try makeClient(.oauth(Self.password()))
         _ = try await client.get("node", "1")

@@ -165,8 +165,10 @@ extension LiveSession {
             form.append(("client_id", settings.clientID))
             if let secret = settings.clientSecret { form.append(("client_secret", secret)) }
         case .basicHeader:
-            // RFC 6749 2.3.1: both form-encoded, then Basic.
-            let pair = PathSafety.formEncode(settings.clientID) + ":" + PathSafety.formEncode(settings.clientSecret ?? "")
+            // As they are: RFC 6749 2.3.1 form-encodes both first, but simple_oauth's
+            // BasicAuthSwap hands the header's credentials to the endpoint undecoded (a secret
+            // with "+" or "/" would be refused). The id cannot hold ":" (checked).
+            let pair = settings.clientID + ":" + (settings.clientSecret ?? "")
             headers.add("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())
         }
         if let scope = settings.scope, !scope.isEmpty { form.append(("scope", scope)) }

@@ -22,7 +22,8 @@ public struct OAuthSettings: Sendable, Equatable {
     }
 
     /// Where the client id and secret travel: form parameters (default) or an HTTP Basic header
-    /// (RFC 6749 2.3.1; simple_oauth accepts both).
+    /// (RFC 6749 2.3.1; simple_oauth accepts both). In the header they go as they are, not
+    /// form-encoded first: simple_oauth reads them so.
     public enum ClientAuthentication: Sendable, Equatable {
         case body
         case basicHeader

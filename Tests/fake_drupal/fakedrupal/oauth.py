@@ -19,6 +19,10 @@ from .responses import Response
 CONSUMERS = {
     'sdk-client': {'secret': 'sdk-secret', 'grants': ('client_credentials', 'password', 'refresh_token'),
                    'user': 2, 'scopes': ('content_editor',)},
+    # A secret with the characters form encoding changes: simple_oauth's BasicAuthSwap takes a
+    # Basic header's credentials as they are, never percent-decoded.
+    'sdk-symbols': {'secret': 'p+s/w=rd%21 x', 'grants': ('client_credentials',),
+                    'user': 2, 'scopes': ('content_editor',)},
 }
 SCOPES = {'content_editor'}
 

@@ -931,7 +931,8 @@ drupal_code drupal_jsonapi_query_filter_values(drupal_jsonapi_query *query, cons
 /**
  * Adds a condition group; conditions and groups join it with member_of = name.
  * @param conjunction "AND" or "OR".
- * @param member_of   NULL, or the enclosing group.
+ * @param member_of   NULL, or the enclosing group: not the group itself, nor one of its members
+ *                    (DRUPAL_E_INVALID_ARGUMENT: the site could not build such a tree).
  */
 drupal_code drupal_jsonapi_query_group(drupal_jsonapi_query *query, const char *name, const char *conjunction,
                                        const char *member_of);

@@ -57,6 +57,21 @@ final class JSONAPIQueryTests: XCTestCase {
                        + "&filter%5Bfield_tags.name%5D%5Bcondition%5D%5BmemberOf%5D=and")
     }
 
+    /// Regression: a group could be made a member of itself, or of a group that is its member:
+    /// a filter tree the site cannot build, sent as it was.
+    func testAGroupCannotBeAMemberOfItself() throws {
+        var query = JSONAPIQuery()
+        XCTAssertThrowsError(try query.group("g", memberOf: "g"))
+        try query.group("a")
+        try query.group("b", memberOf: "a")
+        try query.group("c", memberOf: "b")
+        XCTAssertThrowsError(try query.group("a", memberOf: "c")) { error in
+            XCTAssertEqual((error as? DrupalError)?.code, .invalidArgument)
+        }
+        try query.group("a", conjunction: .and)   // replacing it where it stands, still the root: fine
+        XCTAssertTrue(query.queryString.contains("filter%5Bc%5D%5Bgroup%5D%5BmemberOf%5D=b"))
+    }
+
     /// A path filtered twice gets a numbered key, and numbered keys come first (JavaScript
     /// object order), as in drupal-jsonapi-params.
     func testGeneratedKeysAndTheirOrder() throws {

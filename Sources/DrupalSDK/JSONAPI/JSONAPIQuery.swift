@@ -130,6 +130,16 @@ public struct JSONAPIQuery: Sendable, Equatable {
     public mutating func group(_ name: String, conjunction: Conjunction = .or, memberOf: String? = nil) throws {
         try JSONAPIQuery.checkName(name, "filter group name")
         if let memberOf { try JSONAPIQuery.checkName(memberOf, "filter group name") }
+        // Up the chain of groups it would join: itself there makes the site's filter tree a cycle.
+        var parent = memberOf
+        for _ in 0...filters.count {
+            guard let current = parent else { break }
+            if current == name {
+                throw DrupalError.invalidArgument("a filter group cannot be a member of itself, directly or through other groups")
+            }
+            guard case .group(_, let next)? = filters.first(where: { $0.key == current })?.filter else { break }
+            parent = next
+        }
         let entry = Filter.group(conjunction, memberOf: memberOf)
         if let index = filters.firstIndex(where: { $0.key == name }) {
             filters[index].filter = entry

@@ -287,7 +287,7 @@ final class MockClientTests: XCTestCase {
     func testTaxonomyTermCRUD() async throws {
         let client = try await loggedInAdmin()
         let first = try await client.create("taxonomy_term", json(#"{"vid": [{"target_id": "tags"}], "name": [{"value": "alpha"}]}"#))
-        let second = try await client.create("taxonomy_term", json(#"{"vid": "tags", "name": "beta"}"#))
+        let second = try await client.create("taxonomy_term", json(#"{"vid": "tags", "name": [{"value": "beta"}]}"#))
         XCTAssertEqual(first.headers["Location"], "http://drupal.mock/taxonomy/term/1")
         XCTAssertEqual(second.headers["Location"], "http://drupal.mock/taxonomy/term/2")
         let beta = try second.json()
@@ -298,7 +298,7 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(missingVid?.status, 422)
         XCTAssertEqual(missingVid?.message, #"Could not determine entity type bundle: "vid" field is missing."#)
         let unknownVocabulary = await drupalError {
-            _ = try await client.create("taxonomy_term", self.json(#"{"vid": "colours", "name": "red"}"#))
+            _ = try await client.create("taxonomy_term", self.json(#"{"vid": "colours", "name": [{"value": "red"}]}"#))
         }
         XCTAssertEqual(unknownVocabulary?.message, #""colours" is not a valid bundle type for denormalization."#)
         _ = try await client.delete("taxonomy_term", "2")
@@ -336,7 +336,7 @@ final class MockClientTests: XCTestCase {
     func testCreatedUserLogsIn() async throws {
         let site = MockDrupal()
         let admin = try await loggedInAdmin(site)
-        _ = try await admin.create("user", json(#"{"name": "dave", "pass": "secret"}"#))
+        _ = try await admin.create("user", json(#"{"name": [{"value": "dave"}], "pass": [{"value": "secret"}]}"#))
         let dave = try await DrupalClient.mock(site).login("dave", "secret")
         XCTAssertEqual(dave.user.uid, "3")
     }
@@ -352,6 +352,28 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(emptied.status, 201)
         let patch = await drupalError { _ = try await client.update("node", "1", self.json(#"{"type": "article", "title": []}"#)) }
         XCTAssertEqual(patch?.violations.map(\.path), ["title"])
+    }
+
+    func testFlatFieldValuesAre422LikeRecording23f() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        // The bundle may be flat (Drupal reads it before the fields); other fields may not.
+        let post = await drupalError { _ = try await client.create("node", self.json(#"{"type": "article", "title": "flat title"}"#)) }
+        XCTAssertEqual(post?.status, 422)
+        XCTAssertEqual(post?.message, #"Field values for "title" must use an array structure"#)
+        XCTAssertEqual(post?.headers["Content-Type"], "application/json")
+        XCTAssertNil(site.entity("node", "1"))
+        _ = try await client.create("node", article("Listed"))
+        let patch = await drupalError { _ = try await client.update("node", "1", self.json(#"{"type": "article", "title": "flat"}"#)) }
+        XCTAssertEqual(patch?.status, 422)
+        XCTAssertEqual(patch?.message, #"Field values for "title" must use an array structure"#)
+        XCTAssertEqual(site.entity("node", "1")?["title"]?[0]?["value"], .string("Listed"))
+        // Drupal skips a falsy value (null, "", 0, false) and empties the field; a list of bare
+        // values gives each its main property.
+        let emptied = await drupalError { _ = try await client.update("node", "1", self.json(#"{"type": "article", "title": null}"#)) }
+        XCTAssertEqual(emptied?.violations.map(\.path), ["title"])
+        let bare = try await client.update("node", "1", json(#"{"type": "article", "title": ["bare"]}"#)).json()
+        XCTAssertEqual(bare["title"], .array([.object(["value": .string("bare")])]))
     }
 
     func testBundleIsRequiredOnPostAndPatch() async throws {

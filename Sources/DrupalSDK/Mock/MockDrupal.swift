@@ -95,7 +95,8 @@ public final class MockDrupal: Sendable {
     }
 
     /// Stores an entity as if created over REST (id, uuid, timestamps, owner uid 1 filled in) but
-    /// without access checks or validation; returns its id. `body` is a JSON object of fields.
+    /// without access checks or validation; returns its id. `body` is a JSON object of fields, where
+    /// bare values (`"title": "x"`) are taken as one item (REST writes refuse them with 422).
     @discardableResult
     public func addEntity(_ entityType: String, _ body: JSONValue) -> String {
         state.withLock { $0.insertEntity(entityType, body.objectValue ?? [:], owner: "1").id }

@@ -105,10 +105,22 @@ extension MockState {
         return bundle
     }
 
+    /// The body's fields as Drupal's serializer reads them: the bundle apart (flat or not), then
+    /// each field, in name order (Drupal names the first flat one of the body's order, which a
+    /// parsed object does not keep).
+    private func denormalize(_ entityType: String, _ body: [String: JSONValue]) throws -> [String: JSONValue] {
+        var fields = body
+        for (name, value) in body.sorted(by: { $0.key < $1.key }) where name != MockEntityKind.bundleKey(entityType) {
+            fields[name] = try MockFields.denormalize(name, value)
+        }
+        return fields
+    }
+
     private mutating func create(_ entityType: String, _ request: MockRequest, _ caller: MockCaller) throws
         -> HTTPResponse {
-        let body = try entityBody(request)
-        _ = try requireBundle(entityType, body)
+        let raw = try entityBody(request)
+        _ = try requireBundle(entityType, raw)
+        let body = try denormalize(entityType, raw)
         if body[MockEntityKind.idKey(entityType)] != nil {
             throw MockReply.fail(400, "Only new entities can be created")
         }
@@ -121,8 +133,9 @@ extension MockState {
 
     private mutating func update(_ entityType: String, _ id: String, _ stored: [String: JSONValue],
                                  _ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
-        let body = try entityBody(request)
-        _ = try requireBundle(entityType, body)
+        let raw = try entityBody(request)
+        _ = try requireBundle(entityType, raw)
+        let body = try denormalize(entityType, raw)
         try authorize(.update, entityType, stored, caller)
         var entity = stored
         let idKey = MockEntityKind.idKey(entityType)

@@ -71,7 +71,18 @@ enum MockEntityKind {
 
 /// Field values in REST normalization: every field an array of item objects.
 enum MockFields {
-    /// Accepts Drupal's input shorthands (`"title": "x"`, `"title": ["x"]`) and stores item objects;
+    /// A field of a REST body as Drupal's FieldNormalizer takes it: a list of items (an item may
+    /// be a bare value: `"title": ["x"]`), or one item object. A value PHP finds falsy (null, false,
+    /// 0, "", "0") is skipped, which empties the field; any other bare value is refused (23f).
+    static func denormalize(_ name: String, _ value: JSONValue) throws -> JSONValue {
+        switch value {
+        case .array, .object: return normalize(value)
+        case .null, .bool(false), .number(0), .string(""), .string("0"): return .array([])
+        default: throw MockReply.fail(422, "Field values for \"\(name)\" must use an array structure")
+        }
+    }
+
+    /// Stores item objects, also from the shorthands seeding accepts (`"title": "x"`, `["x"]`);
     /// formatted text gets its `processed` copy as Drupal renders it.
     static func normalize(_ value: JSONValue) -> JSONValue {
         let items = value.arrayValue ?? [value]

@@ -333,6 +333,74 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(gone?.message, #"The "user" parameter was not converted for the path "/user/{user}" (route name: "rest.entity.user.GET")"#)
     }
 
+    func testRegistrationAnswersAsRecordings50() async throws {
+        let site = MockDrupal()
+        let visitor = DrupalClient.mock(site)
+        let registered = try await visitor.register(Registration(name: "newbie", mail: "newbie@example.com"))
+        XCTAssertEqual(registered.status, 200)
+        XCTAssertNil(registered.headers["Location"])
+        XCTAssertEqual(registered.headers["Content-Type"], "application/json")
+        let account = try registered.json()
+        XCTAssertEqual(account["uid"]?[0]?["value"], .number(3))
+        XCTAssertEqual(account["name"]?[0]?["value"], .string("newbie"))
+        XCTAssertNil(account["mail"], "anonymous does not see the mail")
+        XCTAssertNil(account["status"])
+        XCTAssertNil(account["roles"])
+        XCTAssertEqual(site.entity("user", "3")?["status"]?[0]?["value"], .bool(false), "awaits approval")
+        let blocked = await drupalError { _ = try await visitor.login("newbie", "") }
+        XCTAssertEqual(blocked?.status, 400)
+        XCTAssertEqual(blocked?.message, "The user has not been activated or is blocked.")
+
+        let taken = await drupalError { _ = try await visitor.register(Registration(name: "newbie", mail: "newbie@example.com")) }
+        XCTAssertEqual(taken?.status, 422)
+        XCTAssertEqual(taken?.message, "Unprocessable Entity: validation failed.\nname: The username newbie is already taken.\n"
+                       + "mail: The email address newbie@example.com is already taken.\n")
+        let withPassword = await drupalError {
+            _ = try await visitor.register(Registration(name: "newbie3", mail: "n3@example.com", password: "pw"))
+        }
+        XCTAssertEqual(withPassword?.status, 422)
+        XCTAssertEqual(withPassword?.message, "A Password cannot be specified. It will be generated on login.")
+
+        let editor = DrupalClient.mock(site, configuration: {
+            var configuration = DrupalClient.Configuration()
+            configuration.authentication = .basic(user: "editor", password: "editor")
+            return configuration
+        }())
+        let loggedIn = await drupalError { _ = try await editor.register(Registration(name: "newbie2", mail: "n2@example.com")) }
+        XCTAssertEqual(loggedIn?.status, 403)
+        XCTAssertEqual(loggedIn?.message, "The 'restful post user_registration' permission is required.")
+        XCTAssertNil(site.entity("user", "4"))
+    }
+
+    func testPasswordResetAnswersAsRecordings51() async throws {
+        let site = MockDrupal()
+        let client = DrupalClient.mock(site)
+        try await client.resetPassword(name: "editor")
+        try await client.resetPassword(mail: "editor@drupal.mock")
+        try await client.resetPassword(name: "nobody-here")
+        let raw = site.respond(to: HTTPRequest(method: "POST", url: "http://drupal.mock/user/password?_format=json",
+                                               headers: HTTPHeaders([("Content-Type", "application/json")]),
+                                               body: json(#"{"name": "nobody-here"}"#)))
+        XCTAssertEqual(raw.status, 200)
+        XCTAssertTrue(raw.body.isEmpty)
+        XCTAssertEqual(raw.headers["Content-Type"], "application/json")
+        let empty = await drupalError {
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/user/password", body: self.json("{}"),
+                                                       sendsCSRFToken: false))
+        }
+        XCTAssertEqual(empty?.status, 400)
+        XCTAssertEqual(empty?.message, "Missing credentials.name or credentials.mail")
+    }
+
+    func testCoreEntityIdsAreDigits() async throws {
+        let client = try await loggedInAdmin()
+        for (entityType, path) in [("node", "/node/abc"), ("user", "/user/abc"), ("taxonomy_term", "/taxonomy/term/x1")] {
+            let error = await drupalError { _ = try await client.get(entityType, String(path.split(separator: "/").last!)) }
+            XCTAssertEqual(error?.status, 404, path)
+            XCTAssertEqual(error?.message, #"No route found for "GET http://drupal.mock"# + path + #"""#, path)
+        }
+    }
+
     func testCreatedUserLogsIn() async throws {
         let site = MockDrupal()
         let admin = try await loggedInAdmin(site)

@@ -26,6 +26,10 @@ public enum MockStubAnswer: Sendable {
 /// Seeded by default: users `admin`/`admin` (uid 1, administrator) and `editor`/`editor` (uid 2,
 /// content_editor); node bundles `article` and `page`; the `tags` vocabulary; comment type
 /// `comment`; and the view `/api/articles` over published articles, 2 per page.
+///
+/// Set up as the recorded site: visitors register at /user/register (without a password, as
+/// e-mail is verified) and the account stays blocked until an administrator sets its `status`;
+/// blocked accounts cannot log in; /user/password answers 200 whether or not the account exists.
 public final class MockDrupal: Sendable {
     private let state: Mutex<MockState>
 

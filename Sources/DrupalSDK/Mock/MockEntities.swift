@@ -12,7 +12,9 @@ extension MockState {
     func entityRoute(for request: MockRequest) -> MockEntityRoute? {
         let segments = request.segments
         for (entityType, paths) in entityPaths {
-            if let id = MockState.match(segments, template: paths.canonical) {
+            if let id = MockState.match(segments, template: paths.canonical),
+               EntityPath.core[entityType] == nil || id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                // Core's entities have serial ids, which their routes require: /node/abc is no route.
                 return .canonical(entityType: entityType, id: id, template: paths.canonical)
             }
             if MockState.match(segments, template: paths.create) == "" { return .create(entityType: entityType) }
@@ -76,7 +78,7 @@ extension MockState {
     }
 
     /// POST and PATCH need a JSON body (415 otherwise, before anything else is looked at).
-    private func requireJSONBody(_ request: MockRequest) throws {
+    func requireJSONBody(_ request: MockRequest) throws {
         guard let contentType = request.headers["Content-Type"] else {
             throw MockReply.fail(415, "No \"Content-Type\" request header specified")
         }
@@ -86,8 +88,9 @@ extension MockState {
     }
 
     /// The body as a JSON object: 400 for none or malformed JSON, as Drupal's serializer answers.
-    private func entityBody(_ request: MockRequest) throws -> [String: JSONValue] {
-        guard let body = request.body, !body.isEmpty else { throw MockReply.fail(400, "No entity content received.") }
+    func entityBody(_ request: MockRequest, orIfEmpty message: String = "No entity content received.") throws
+        -> [String: JSONValue] {
+        guard let body = request.body, !body.isEmpty else { throw MockReply.fail(400, message) }
         guard let json = JSONValue.parse(body) else { throw MockReply.fail(400, "Syntax error") }
         guard let object = json.objectValue else { throw MockReply.fail(400, "No entity content received.") }
         return object
@@ -108,7 +111,7 @@ extension MockState {
     /// The body's fields as Drupal's serializer reads them: the bundle apart (flat or not), then
     /// each field, in name order (Drupal names the first flat one of the body's order, which a
     /// parsed object does not keep).
-    private func denormalize(_ entityType: String, _ body: [String: JSONValue]) throws -> [String: JSONValue] {
+    func denormalize(_ entityType: String, _ body: [String: JSONValue]) throws -> [String: JSONValue] {
         var fields = body
         for (name, value) in body.sorted(by: { $0.key < $1.key }) where name != MockEntityKind.bundleKey(entityType) {
             fields[name] = try MockFields.denormalize(name, value)
@@ -160,8 +163,7 @@ extension MockState {
     private func validate(_ entityType: String, _ entity: [String: JSONValue]) throws {
         let missing = MockEntityKind.requiredFields(entityType).filter { MockFields.isEmpty(entity[$0]) }
         guard !missing.isEmpty else { return }
-        let lines = missing.map { "\($0): This value should not be null.\n" }.joined()
-        throw MockReply.fail(422, "Unprocessable Entity: validation failed.\n" + lines)
+        throw MockReply.violations(missing.map { "\($0): This value should not be null." })
     }
 
     static func canonicalPath(_ paths: [String: EntityPath], _ entityType: String, _ id: String) -> String {
@@ -206,6 +208,7 @@ extension MockState {
         var account = accounts[uid] ?? Account(uid: uid, name: "", password: "", roles: [])
         if let name = MockFields.firstValue(entity["name"]) { account.name = name }
         if let password = MockFields.firstValue(entity["pass"]) { account.password = password }
+        account.isBlocked = MockFields.firstValue(entity["status"]) == "false"
         if let roles = entity["roles"]?.arrayValue {
             account.roles = roles.compactMap { item in
                 (item["target_id"] ?? item["value"])?.stringValue

@@ -108,6 +108,11 @@ enum MockReply {
         MockAnswer(response: message(status, text, headers: headers))
     }
 
+    /// A 422 of failed validation: one "<property path>: <message>" line per violation.
+    static func violations(_ lines: [String]) -> MockAnswer {
+        fail(422, "Unprocessable Entity: validation failed.\n" + lines.map { $0 + "\n" }.joined())
+    }
+
     static func notFound(_ request: MockRequest) -> HTTPResponse {
         message(404, "No route found for \"\(request.routeDescription)\"")
     }

@@ -46,6 +46,8 @@ extension MockState {
         case ["user", "logout"]: return try logout(request, caller)
         case ["user", "login_status"]: return try loginStatus(request, caller)
         case ["session", "token"]: return try sessionToken(request, caller)
+        case ["user", "register"]: return try register(request, caller)
+        case ["user", "password"]: return try requestPasswordReset(request, caller)
         default: break
         }
         if segments.count == 5, segments[0] == "file", segments[1] == "upload",

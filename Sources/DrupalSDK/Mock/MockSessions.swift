@@ -41,7 +41,8 @@ extension MockState {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let name = String(text[..<colon])
         let password = String(text[text.index(after: colon)...])
-        guard let account = account(named: name), account.password == password else { return nil }
+        // basic_auth loads active accounts only.
+        guard let account = account(named: name), !account.isBlocked, account.password == password else { return nil }
         return account
     }
 
@@ -79,7 +80,12 @@ extension MockState {
         case (_, nil): throw MockReply.fail(400, "Missing credentials.pass.")
         default: break
         }
-        guard let account = name.flatMap(account(named:)), account.password == password else {
+        // Drupal looks at the status before the password.
+        if name.flatMap(account(named:))?.isBlocked == true {
+            throw MockReply.fail(400, "The user has not been activated or is blocked.")
+        }
+        // An account without a password (a registered one) cannot log in with an empty one.
+        guard let account = name.flatMap(account(named:)), !account.password.isEmpty, account.password == password else {
             throw MockReply.fail(400, "Sorry, unrecognized username or password.")
         }
         // A new session id on every login (Drupal migrates the session).
@@ -141,7 +147,7 @@ extension MockState {
     }
 
     /// basic_auth is not a global provider: routes without an auth list refuse it (§4.2).
-    private func refuseBasic(_ caller: MockCaller) throws {
+    func refuseBasic(_ caller: MockCaller) throws {
         if caller.usedBasic { throw MockReply.fail(403, "The used authentication method is not allowed on this route.") }
     }
 

@@ -9,6 +9,8 @@ struct MockState {
         var password: String
         /// Role machine names without "authenticated", which every account has.
         var roles: [String]
+        /// Status false: blocked, or registered and awaiting approval.
+        var isBlocked = false
         var isAdmin: Bool { roles.contains("administrator") }
     }
 

@@ -504,6 +504,69 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(updated.status, 200)
     }
 
+    func testNonAdminsCannotChangeTheirRolesOrStatusNorPasswordWithoutTheCurrentOne() async throws {
+        let site = MockDrupal()
+        let editor = DrupalClient.mock(site)
+        _ = try await editor.login("editor", "editor")
+        let roles = await drupalError {
+            _ = try await editor.update("user", "2", self.json(#"{"roles": [{"target_id": "administrator"}]}"#))
+        }
+        XCTAssertEqual(roles?.status, 403)
+        XCTAssertEqual(roles?.message, "Access denied on updating field 'roles'.")
+        let admins = await drupalError { _ = try await editor.get("user", "1") }
+        XCTAssertEqual(admins?.message, "The 'access user profiles' permission is required.")
+        let status = await drupalError { _ = try await editor.update("user", "2", self.json(#"{"status": [{"value": false}]}"#)) }
+        XCTAssertEqual(status?.status, 403)
+        XCTAssertEqual(status?.message, "Access denied on updating field 'status'.")
+
+        let password = await drupalError { _ = try await editor.update("user", "2", self.json(#"{"pass": [{"value": "new"}]}"#)) }
+        XCTAssertEqual(password?.status, 422)
+        XCTAssertEqual(password?.message, "Unprocessable Entity: validation failed.\npass: Your current password is missing "
+                       + "or incorrect; it's required to change the Password.\n")
+        let mail = await drupalError { _ = try await editor.update("user", "2", self.json(#"{"mail": [{"value": "e@x.org"}]}"#)) }
+        XCTAssertEqual(mail?.violations.map(\.path), ["mail"])
+        let stillOld = try await DrupalClient.mock(site).login("editor", "editor")
+        XCTAssertEqual(stillOld.user.uid, "2")
+        _ = try await editor.update("user", "2", json(#"{"pass": [{"existing": "editor", "value": "new"}]}"#))
+        let renewed = try await DrupalClient.mock(site).login("editor", "new")
+        XCTAssertEqual(renewed.user.uid, "2")
+        // Administrators need neither.
+        let admin = try await loggedInAdmin(site)
+        _ = try await admin.update("user", "2", json(#"{"pass": [{"value": "editor"}], "status": [{"value": true}]}"#))
+    }
+
+    func testUnpublishedContentCommentsAndTermsFollowDrupalsAccessRules() async throws {
+        let site = MockDrupal()
+        let draft = site.addEntity("node", .object(["type": .string("article"), "title": .string("Draft"),
+                                                    "status": .array([.object(["value": .bool(false)])])]))
+        let comment = site.addEntity("comment", .object(["comment_type": .string("comment"), "subject": .string("Admin's")]))
+        let term = site.addEntity("taxonomy_term", .object(["vid": .string("tags"), "name": .string("alpha")]))
+        let editor = DrupalClient.mock(site)
+        _ = try await editor.login("editor", "editor")
+        // Recording 24g: authenticated but denied, with an empty message.
+        let unpublished = await drupalError { _ = try await editor.get("node", draft) }
+        XCTAssertEqual(unpublished?.status, 403)
+        XCTAssertEqual(unpublished?.drupalMessage, "")
+        let own = try await editor.create("node", json(#"{"type": "article", "title": [{"value": "Mine"}], "status": [{"value": false}]}"#))
+        let ownID = try XCTUnwrap(try own.json()["nid"]?[0]?["value"]?.idString)
+        let ownDraft = try await editor.get("node", ownID)
+        XCTAssertEqual(ownDraft.status, 200)
+
+        let patch = #"{"comment_type": "comment", "subject": [{"value": "x"}]}"#
+        let editComment = await drupalError { _ = try await editor.update("comment", comment, self.json(patch)) }
+        XCTAssertEqual(editComment?.status, 403)
+        XCTAssertEqual(editComment?.drupalMessage, "")
+        let deleteComment = await drupalError { _ = try await editor.delete("comment", comment) }
+        XCTAssertEqual(deleteComment?.status, 403)
+        let deleteTerm = await drupalError { _ = try await editor.delete("taxonomy_term", term) }
+        XCTAssertEqual(deleteTerm?.status, 403)
+        XCTAssertEqual(deleteTerm?.message, "The following permissions are required: 'delete terms in tags' OR 'administer taxonomy'.")
+        let cancel = await drupalError { _ = try await editor.delete("user", "2") }
+        XCTAssertEqual(cancel?.message, "The 'cancel account' permission is required.")
+        XCTAssertNotNil(site.entity("comment", comment))
+        XCTAssertNotNil(site.entity("taxonomy_term", term))
+    }
+
     func testProtocolErrorsOfTheRestRoutes() async throws {
         let site = MockDrupal()
         let client = DrupalClient.mock(site, configuration: {

@@ -1,6 +1,9 @@
 /// Entity access, kept to the rules the recordings show: administrators may do anything; anyone
-/// may read published content; users read and edit only their own account; authors edit and delete
-/// their own nodes. A denied caller that sent no credentials is challenged with 401 (§4.3).
+/// may read published content, unpublished content only its owner; users read and edit only their
+/// own account, not its roles or status; authors edit and delete their own nodes and edit their own
+/// comments; deleting comments, terms and accounts is for administrators. Every other user has the
+/// permissions of the seeded editor. A denied caller that sent no credentials is challenged with
+/// 401 (§4.3).
 extension MockState {
     enum Operation {
         case view, create, update, delete
@@ -29,18 +32,43 @@ extension MockState {
             if entityType == "user" {
                 return isOwn ? nil : "The 'access user profiles' permission is required."
             }
+            // A draft or a temporary file is its owner's (recording 24g).
+            if !published { return isOwn ? nil : "" }
             if caller.account != nil { return nil }
-            return MockEntityKind.isPublicContent(entityType) && published ? nil : ""
+            return MockEntityKind.isPublicContent(entityType) ? nil : ""
         case .create:
             // Accounts are created by administrators only (or through /user/register).
             return caller.account != nil && entityType != "user" ? nil : ""
         case .update, .delete:
             guard caller.account != nil else { return "" }
-            if entityType == "user" { return isOwn && operation == .update ? nil : "" }
-            if entityType == "node" && !isOwn {
+            switch (entityType, operation) {
+            case ("user", .update): return isOwn ? nil : ""
+            case ("user", _): return "The 'cancel account' permission is required."
+            case ("node", _) where !isOwn:
                 return "The '\(operation == .update ? "edit" : "delete") any \(bundle) content' permission is required."
+            // 'edit own comments'; deleting any needs 'administer comments', and Drupal gives no reason.
+            case ("comment", .update): return isOwn ? nil : ""
+            case ("comment", _): return ""
+            case ("taxonomy_term", .delete):
+                return "The following permissions are required: 'delete terms in \(bundle)' OR 'administer taxonomy'."
+            default: return nil
             }
-            return nil
         }
+    }
+
+    /// Field update access, as REST's PATCH checks it: a field the caller may not edit is refused
+    /// when its value changes, and whatever it holds when the caller cannot see it to compare.
+    func authorizeFieldUpdate(_ entityType: String, _ field: String, changed: Bool, _ caller: MockCaller) throws {
+        let idKey = MockEntityKind.idKey(entityType)
+        let reason: String?
+        switch field {
+        case idKey: reason = changed ? " The entity ID cannot be changed." : nil
+        case "uuid": reason = changed ? " The entity UUID cannot be changed." : nil
+        case "changed": reason = changed ? "" : nil
+        // An account's: 'administer users' alone sees and sets them.
+        case "roles", "status": reason = entityType == "user" && !caller.isAdmin ? "" : nil
+        default: reason = nil
+        }
+        if let reason { throw MockReply.fail(403, "Access denied on updating field '\(field)'.\(reason)") }
     }
 }

@@ -55,6 +55,22 @@ extension MockState {
         return lines
     }
 
+    /// Changing one's own password or mail needs the current password in `pass[0].existing`
+    /// (Drupal's ProtectedUserFieldConstraint); administrators are exempt.
+    func checkProtectedAccountFields(_ uid: String, _ stored: [String: JSONValue], _ body: [String: JSONValue],
+                                     _ caller: MockCaller) throws {
+        guard caller.uid == uid, !caller.isAdmin, let account = accounts[uid],
+              body["pass"]?[0]?["existing"]?.stringValue != account.password else { return }
+        var lines: [String] = []
+        if body["mail"] != nil, MockFields.firstValue(body["mail"]) != MockFields.firstValue(stored["mail"]) {
+            lines.append("mail: Your current password is missing or incorrect; it's required to change the Email.")
+        }
+        if let password = MockFields.firstValue(body["pass"]), !password.isEmpty {
+            lines.append("pass: Your current password is missing or incorrect; it's required to change the Password.")
+        }
+        if !lines.isEmpty { throw MockReply.violations(lines) }
+    }
+
     func requestPasswordReset(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
         try requireJSONFormat(request)

@@ -86,7 +86,10 @@ public final class MockDrupal: Sendable {
     // MARK: Seeding
 
     /// Adds an account that can log in (and use Basic auth); returns its uid. "authenticated" is
-    /// implied; "administrator" may do everything and sees its roles in the login answer.
+    /// implied; "administrator" may do everything and sees its roles in the login answer. Other
+    /// accounts may do what the seeded editor may: create content, edit their own nodes, comments
+    /// and account (not its roles or status; a new password or mail needs `pass[0].existing`), read
+    /// published content and their own drafts, delete their own nodes.
     @discardableResult
     public func addUser(name: String, password: String, roles: [String] = []) -> String {
         let body: [String: JSONValue] = [

@@ -141,18 +141,12 @@ extension MockState {
         let body = try denormalize(entityType, raw)
         try authorize(.update, entityType, stored, caller)
         var entity = stored
-        let idKey = MockEntityKind.idKey(entityType)
-        for (field, value) in body where field != MockEntityKind.bundleKey(entityType) {
-            let normalized = MockFields.normalize(value)
-            // Read-only fields may be sent back unchanged, never changed.
-            if [idKey, "uuid", "changed"].contains(field),
-               MockFields.firstValue(normalized) != MockFields.firstValue(stored[field]) {
-                let reason = field == idKey ? " The entity ID cannot be changed."
-                    : field == "uuid" ? " The entity UUID cannot be changed." : ""
-                throw MockReply.fail(403, "Access denied on updating field '\(field)'.\(reason)")
-            }
-            entity[field] = normalized
+        for (field, value) in body.sorted(by: { $0.key < $1.key }) where field != MockEntityKind.bundleKey(entityType) {
+            let changed = MockFields.firstValue(value) != MockFields.firstValue(stored[field])
+            try authorizeFieldUpdate(entityType, field, changed: changed, caller)
+            entity[field] = value
         }
+        if entityType == "user" { try checkProtectedAccountFields(id, stored, body, caller) }
         try validate(entityType, entity)
         if entityType == "user" { entity = updateAccount(id, entity) }
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())

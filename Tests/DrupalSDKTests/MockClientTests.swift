@@ -635,6 +635,28 @@ final class MockClientTests: XCTestCase {
 
     // MARK: Views
 
+    func testBooleanFieldsAreStoredAsBooleans() async throws {
+        let site = MockDrupal()
+        let admin = try await loggedInAdmin(site)
+        let zero = try await admin.create("node", json(#"{"type": "article", "title": [{"value": "Zero"}], "#
+                                                       + #""status": [{"value": 0}], "promote": [{"value": "1"}]}"#)).json()
+        XCTAssertEqual(zero["status"]?[0]?["value"], .bool(false))
+        XCTAssertEqual(zero["promote"]?[0]?["value"], .bool(true))
+        _ = try await admin.create("node", article("Shown"))
+        let patched = try await admin.update("node", "2", json(#"{"type": "article", "status": [{"value": "0"}]}"#)).json()
+        XCTAssertEqual(patched["status"]?[0]?["value"], .bool(false))
+        let seeded = site.addEntity("node", .object(["type": .string("article"), "title": .string("Seeded"),
+                                                     "sticky": .array([.object(["value": .number(1)])])]))
+        XCTAssertEqual(site.entity("node", seeded)?["sticky"]?[0]?["value"], .bool(true))
+
+        let anonymous = DrupalClient.mock(site)
+        let hidden = await drupalError { _ = try await anonymous.get("node", "2") }
+        XCTAssertEqual(hidden?.status, 401)
+        let rows = try await anonymous.view("/api/articles").json()
+        XCTAssertEqual(rows[0]?["nid"], .string(seeded))
+        XCTAssertNil(rows[1])
+    }
+
     func testArticlesViewPagesAndFilters() async throws {
         let site = MockDrupal()
         for number in 1...5 {

@@ -128,7 +128,7 @@ extension MockState {
             throw MockReply.fail(400, "Only new entities can be created")
         }
         try authorize(.create, entityType, nil, caller)
-        try validate(entityType, body.mapValues(MockFields.normalize))
+        try validate(entityType, body)
         let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
         let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)
         return MockReply.json(201, .object(entity), headers: HTTPHeaders([("Location", location)]))
@@ -171,7 +171,7 @@ extension MockState {
     /// Shared by POST and `MockDrupal.addEntity`, so seeded entities look like created ones.
     mutating func insertEntity(_ entityType: String, _ body: [String: JSONValue], owner: String)
         -> (id: String, entity: [String: JSONValue]) {
-        var entity = body.mapValues(MockFields.normalize)
+        var entity = Dictionary(uniqueKeysWithValues: body.map { ($0.key, MockFields.normalize($0.key, $0.value)) })
         let id = nextID(entityType)
         let now = MockIdentifiers.now()
         entity[MockEntityKind.idKey(entityType)] = MockFields.single(MockFields.number(id))

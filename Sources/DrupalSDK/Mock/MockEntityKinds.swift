@@ -63,6 +63,10 @@ enum MockEntityKind {
         ["node", "comment", "taxonomy_term", "file", "media"].contains(entityType)
     }
 
+    /// Boolean base fields (published, promoted, ...), of every type that has them.
+    static let booleanFields: Set<String> = ["status", "promote", "sticky", "default_langcode",
+                                             "revision_translation_affected"]
+
     /// Types with an owner reference `uid` set to the author on create.
     static func hasOwner(_ entityType: String) -> Bool {
         ["node", "comment", "media", "file"].contains(entityType)
@@ -76,9 +80,31 @@ enum MockFields {
     /// 0, "", "0") is skipped, which empties the field; any other bare value is refused (23f).
     static func denormalize(_ name: String, _ value: JSONValue) throws -> JSONValue {
         switch value {
-        case .array, .object: return normalize(value)
+        case .array, .object: return normalize(name, value)
         case .null, .bool(false), .number(0), .string(""), .string("0"): return .array([])
         default: throw MockReply.fail(422, "Field values for \"\(name)\" must use an array structure")
+        }
+    }
+
+    /// The field `name` as stored: `normalize(value)`, and a boolean field's values as true or false
+    /// whatever form they came in (0, "1"...), as Drupal stores and echoes them.
+    static func normalize(_ name: String, _ value: JSONValue) -> JSONValue {
+        let field = normalize(value)
+        guard MockEntityKind.booleanFields.contains(name), let items = field.arrayValue else { return field }
+        return .array(items.map { item in
+            guard case .object(var object) = item, let value = object["value"], value != .null else { return item }
+            object["value"] = .bool(isTrue(value))
+            return .object(object)
+        })
+    }
+
+    /// A value as the boolean column keeps it: 0, "", "0" and "false" are false.
+    private static func isTrue(_ value: JSONValue) -> Bool {
+        switch value {
+        case .bool(let flag): return flag
+        case .number(let number): return number != 0
+        case .string(let text): return !["", "0", "false"].contains(text)
+        default: return true
         }
     }
 

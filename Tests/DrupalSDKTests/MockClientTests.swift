@@ -633,6 +633,37 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(wrongType?.message, #"No route found that matches "Content-Type: image/png""#)
     }
 
+    func testUploadedFilesAreServedAtTheirURL() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let bytes = Data("PNGDATA".utf8)
+        let file = try await client.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                          filename: "d.png", data: bytes)).json()
+        let fid = try XCTUnwrap(file["fid"]?[0]?["value"]?.idString)
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let received = Mutex(Data())
+        let sink: BodySink = { chunk in received.withLock { $0.append(contentsOf: chunk) }; return true }
+        let byEntity = try await client.download(FileDownload(.fileEntity(fid), to: .sink(sink)))
+        XCTAssertEqual(byEntity.status, 200)
+        XCTAssertEqual(received.withLock { $0 }, bytes)
+        // Public files are the web server's: anyone may fetch them, with their type.
+        let plain = try await DrupalClient.mock(site).request(DrupalRequest(method: "GET", path: url, format: nil))
+        XCTAssertEqual(plain.body, bytes)
+        XCTAssertEqual(plain.headers["Content-Type"], "image/png")
+
+        let small = DrupalClient.mock(site, configuration: {
+            var configuration = DrupalClient.Configuration()
+            configuration.transport.maxBodySize = 4
+            return configuration
+        }())
+        let tooLarge = await drupalError { _ = try await small.download(FileDownload(.url(url), to: .sink(sink))) }
+        XCTAssertEqual(tooLarge?.code, .tooLarge)
+        let missing = await drupalError {
+            _ = try await client.download(FileDownload(.url("/sites/default/files/nope.png"), to: .sink(sink)))
+        }
+        XCTAssertEqual(missing?.status, 404)
+    }
+
     // MARK: Views
 
     func testBooleanFieldsAreStoredAsBooleans() async throws {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// The file upload resource (drupal-http-api.md §7): raw bytes in, a temporary file entity out.
+/// The file upload resource (drupal-http-api.md §7): raw bytes in, a temporary file entity out;
+/// and the bytes served back at the file's URL.
 extension MockState {
     mutating func uploadFile(_ request: MockRequest, _ caller: MockCaller, target: [String]) throws -> HTTPResponse {
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
@@ -27,7 +28,20 @@ extension MockState {
             "status": MockFields.single(.bool(false)),
         ]
         let (_, entity) = insertEntity("file", body, owner: caller.uid ?? "0")
+        fileContents["/sites/default/files/\(name)"] = data
         return MockReply.json(201, .object(entity))
+    }
+
+    /// A public file as the web server sends it: to anyone, with its type, outside Drupal's routes.
+    /// (The client's size cap applies to it as to any download.)
+    func fileContent(_ request: MockRequest) -> HTTPResponse? {
+        guard let data = fileContents["/" + request.segments.joined(separator: "/")] else { return nil }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return MockReply.methodNotAllowed(request, allow: ["GET"])
+        }
+        let name = request.segments.last ?? ""
+        return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", MockState.mimeType(name))]),
+                            body: request.method == "HEAD" ? Data() : data)
     }
 
     /// The quoted `filename="..."` of Content-Disposition, reduced to its base name.

@@ -54,6 +54,7 @@ extension MockState {
            segments.dropFirst(2).allSatisfy(MockState.isMachineName) {
             return try uploadFile(request, caller, target: Array(segments.dropFirst(2)))
         }
+        if let content = fileContent(request) { return content }
         if let display = views[request.path] { return try view(request, display) }
         if let route = entityRoute(for: request) { return try entityResource(request, caller, route) }
         return MockReply.notFound(request)

@@ -58,6 +58,11 @@ class Client(_ClientBase):
     threads. Close it with :meth:`close` or ``with``: calls still in flight are then cancelled
     (their futures resolve as cancelled).
 
+    Make clients after ``os.fork()``, not before: the library is not fork-safe. In a forked child a
+    client made before the fork raises ``DrupalError`` (``DRUPAL_E_STATE``) from every call, and
+    once the parent made async calls (or paged with ``concurrency`` > 1) no new client can be made
+    in the child either; use multiprocessing's ``spawn`` or ``forkserver`` start method.
+
     Errors raise :class:`DrupalError` subclasses (see :mod:`drupalsdk`).
     """
 

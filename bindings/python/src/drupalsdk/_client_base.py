@@ -17,7 +17,7 @@ from ._tokens import oauth_options, token_provider
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
 from ._jsonapi_query import Query as JSONAPIQuery, query_handle
-from ._managed import Managed
+from ._managed import Managed, new_handle, threads_start
 from ._operations import Operation, ResourceType, resource_type
 from ._queues import QUEUE_CALLBACK, settle_futures, ticket_free as _ticket_free
 
@@ -97,6 +97,7 @@ class _ClientBase(Managed, Hooks):
         Raises:
             InvalidArgumentError: a malformed URL or option.
         """
+        new_handle()
         options = _ffi.ClientOptions()
         _lib.drupal_client_options_init(byref(options), _ffi.DRUPAL_CLIENT_OPTIONS_VERSION)
         if timeout is not None:
@@ -158,6 +159,7 @@ class _ClientBase(Managed, Hooks):
     def unimplemented(cls) -> Any:
         """A client whose every call raises ``DrupalError`` with code ``DRUPAL_E_UNIMPLEMENTED``
         naming the operation: for tests of code that must not reach a site."""
+        new_handle()
         client = cls.__new__(cls)
         out = c_void_p()
         _lib.drupal_unimplemented_client_new(byref(out))
@@ -314,6 +316,8 @@ class _ClientBase(Managed, Hooks):
                        max_pages: int) -> "_Pager":
         concurrency = nonzero(c_int(concurrency, "concurrency", C_UINT), "concurrency")
         max_pages = c_int(max_pages, "max_pages", C_UINT)
+        if concurrency > 1:  # pages in flight run on the library's shared threads
+            threads_start()
         out = c_void_p()
         self._state_call(lambda handle: _lib.drupal_jsonapi_pager_new(byref(out), handle, resource_type(type),
                                                                       query_handle(query), concurrency, max_pages))
@@ -329,6 +333,7 @@ class _ClientBase(Managed, Hooks):
         call = c_void_p()
         handle = owner._enter()
         try:
+            threads_start()
             ticket = queue.ticket(key)
             pending[key] = waiter
             keepalive[key] = args   # callbacks among them are called until the call completes

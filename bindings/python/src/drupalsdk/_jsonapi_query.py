@@ -17,7 +17,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _ffi
 from ._convert import invalid, take_string, text
-from ._managed import Managed
+from ._managed import Managed, new_handle
 
 __all__ = ["Query", "query_handle"]
 
@@ -38,6 +38,7 @@ class Query(Managed):
     return the query, so calls chain. Calls copy the query when they start."""
 
     def __init__(self) -> None:
+        new_handle()
         out = c_void_p()
         _ffi.check(_lib.drupal_jsonapi_query_new(byref(out)))
         self._adopt(out.value)  # type: ignore[arg-type]

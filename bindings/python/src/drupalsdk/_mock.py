@@ -10,6 +10,7 @@ from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Se
 
 from . import _ffi
 from ._client import AsyncClient, Client
+from ._managed import new_handle
 from ._convert import (C_UINT, Body, HeadersArg, Query, c_int, header_array, json_body, nonzero, query_array,
                        take_string, text)
 
@@ -37,6 +38,7 @@ class _MockSite:
     _state_call: Callable[..., Any]   # from the client class: a C call on the handle
 
     def _setup_mock(self) -> None:
+        new_handle()
         out = c_void_p()
         _lib.drupal_mock_client_new(byref(out))
         self.base_url = "mock:"

@@ -17,7 +17,7 @@ import weakref
 from ctypes import byref, c_void_p
 from typing import Any, Optional
 
-from . import _ffi
+from . import _ffi, _managed
 from ._calls import keepalive, log, pending
 from ._readers import response_error
 from ._response import convert, returns_answer
@@ -36,7 +36,7 @@ ticket_free = _lib.drupal_queue_ticket_free
 class _Queue:
     """A drupal_queue and its consumer's side."""
 
-    __slots__ = ("_queue", "fd", "_draining", "__weakref__")
+    __slots__ = ("_queue", "fd", "_draining", "_generation", "__weakref__")
 
     def __init__(self) -> None:
         queue = c_void_p()
@@ -44,6 +44,7 @@ class _Queue:
         if code:
             raise _ffi.last_error(code)
         self._queue = queue.value
+        self._generation = _managed.fork_generation
         self.fd = _lib.drupal_queue_fd(self._queue)
         # Held while outcomes are taken and resolved, so that another thread's drain (settle)
         # returns only once what was taken before it is resolved; re-entrant for a done-callback
@@ -90,9 +91,11 @@ class _Queue:
         raise NotImplementedError
 
     def __del__(self) -> None:
-        # Calls still in flight then end into nothing: the queue drops their outcomes.
+        # Calls still in flight then end into nothing: the queue drops their outcomes. A forked
+        # child drops its copy of the parent's queue (the library may hold its locks there).
         try:
-            _lib.drupal_queue_free(self._queue)
+            if self._generation == _managed.fork_generation:
+                _lib.drupal_queue_free(self._queue)
         except BaseException:
             pass
 

@@ -438,3 +438,35 @@ def test_translations_in_asyncio(extended):
     assert (translated.data["title"], translated.data["langcode"]) == ("Article 1 FR", "fr")
     assert titles == ["Article 1 FR", "Article 2", "Article 3", "Article 4", "Article 5"]
     assert [node["title"] for node in second] == ["Article 3", "Article 4"]
+
+
+def test_a_refused_query_change_leaves_the_query_unchanged():
+    # Methods taking several items check them all before changing anything; numbers that are
+    # not finite, or too long for Python to write, are refused like any invalid argument.
+    query = Query().add_include(["uid"]).add_custom_param({"a": "1"})
+    before = query.get_query_string()
+    for bad in [lambda: query.add_include(["field_tags", ""]),
+                lambda: query.add_include(["field_tags", "uid\x00"]),
+                lambda: query.add_custom_param({"b": "2", "page[limit]": "3"}),
+                lambda: query.add_custom_param({"b": "2", "resourceVersion": "latest"}),
+                lambda: query.add_custom_param({"resourceVersion": "rel:latest-version", "filter": "x"}),
+                lambda: query.add_custom_param({"b": "2", "c": float("nan")}),
+                lambda: query.add_filter("nid", float("nan")),
+                lambda: query.add_filter("nid", float("inf")),
+                lambda: query.add_filter("nid", [1, float("-inf")], "IN"),
+                lambda: query.add_filter("nid", 10 ** 5000)]:
+        with pytest.raises(drupalsdk.InvalidArgumentError):
+            bad()
+    with pytest.raises(TypeError):
+        query.add_include(["field_tags", None])
+    assert query.get_query_string() == before
+    assert query.add_filter("nid", 1.5).add_include(["field_tags"]).get_query_string() == \
+        "filter%5Bnid%5D=1.5&" + before.replace("include=uid", "include=uid%2Cfield_tags")
+
+
+def test_an_int_too_long_to_write_is_an_invalid_argument():
+    with drupalsdk.MockClient() as client:
+        with pytest.raises(drupalsdk.InvalidArgumentError, match="too long"):
+            client.get("node", 10 ** 5000)
+        with pytest.raises(drupalsdk.InvalidArgumentError, match="too long"):
+            client.request("GET", "/node/1", query={"page": 10 ** 5000})

@@ -46,7 +46,7 @@ def text(value: Any, what: str = "argument") -> bytes:
     elif isinstance(value, bytes):
         data = value
     elif isinstance(value, int) and not isinstance(value, bool):
-        return str(value).encode()
+        return number_text(value, what)
     elif isinstance(value, str):
         return text(str(value), what)
     else:
@@ -54,6 +54,19 @@ def text(value: Any, what: str = "argument") -> bytes:
     if 0 in data:  # (an int: `b"\x00" in data` raises and clears a TypeError inside CPython first)
         raise invalid("%s contains a NUL character" % what)
     return data
+
+
+def number_text(value: Union[int, float], what: str) -> bytes:
+    """An int or a finite float as its decimal text (InvalidArgumentError for nan, inf, or an int
+    longer than Python writes: its ValueError would be about sys.set_int_max_str_digits)."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise invalid("%s is not a finite number" % what)
+        return repr(value).encode()
+    try:
+        return str(value).encode()
+    except ValueError:
+        raise invalid("%s is an int too long to send (over Python's int_max_str_digits)" % what) from None
 
 
 def not_text(value: Any, what: str, wanted: str) -> Any:
@@ -97,9 +110,7 @@ def value_text(value: Any, what: str = "query value") -> bytes:
     if isinstance(value, bool):
         return b"1" if value else b"0"
     if isinstance(value, (int, float)):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise invalid("%s is not a finite number" % what)
-        return str(value).encode()
+        return number_text(value, what)
     raise TypeError("%s must be a str, bytes, number or bool, not %s" % (what, type(value).__name__))
 
 

@@ -8,7 +8,8 @@ of drupal-jsonapi-params, so code written for that library carries over::
     query.get_query_string()  # the string drupal-jsonapi-params gives for the same calls
 
 Every method checks its input in the library (an unknown operator such as LIKE, a list on an
-operator taking one value, page limit 0): InvalidArgumentError, with the query unchanged.
+operator taking one value, page limit 0): InvalidArgumentError, with the query unchanged (also
+by ``add_include`` and ``add_custom_param``, whose items are all checked before any is added).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from ctypes import byref, c_void_p
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _ffi
-from ._convert import invalid, take_string, text
+from ._convert import invalid, number_text, take_string, text
 from ._managed import Managed, new_handle
 
 __all__ = ["Query", "query_handle"]
@@ -29,7 +30,7 @@ def _value(value: Any, what: str) -> bytes:
     if isinstance(value, bool):
         return b"1" if value else b"0"
     if isinstance(value, float):
-        return repr(value).encode()
+        return number_text(value, what)
     return text(value, what)
 
 
@@ -53,6 +54,17 @@ class Query(Managed):
             _ffi.check(function(handle, *args))
         finally:
             self._exit()
+        return self
+
+    def _change_all(self, changes: Sequence[Sequence[Any]]) -> "Query":
+        """Makes several changes (function, *args), all or none: the library checks each one on
+        its own, so each is first made on a scratch query, where a refusal changes nothing here."""
+        if len(changes) > 1:
+            with Query() as scratch:
+                for change in changes:
+                    scratch._change(*change)
+        for change in changes:
+            self._change(*change)
         return self
 
     def add_filter(self, path: str, value: FilterValue, operator: str = "=", member_of: Optional[str] = None,
@@ -85,9 +97,7 @@ class Query(Managed):
         """Relationship paths whose resources come back in ``included`` (``["uid", "field_tags"]``)."""
         if isinstance(paths, (str, bytes)):
             raise invalid("add_include takes a list of paths")
-        for path in paths:
-            self._change(_lib.drupal_jsonapi_query_include, text(path, "path"))
-        return self
+        return self._change_all([(_lib.drupal_jsonapi_query_include, text(path, "path")) for path in paths])
 
     def add_fields(self, resource_type: str, fields: Iterable[str]) -> "Query":
         """A sparse fieldset. A relationship left out cannot link a resource to what is included."""
@@ -112,12 +122,10 @@ class Query(Managed):
 
     def add_custom_param(self, params: Mapping[str, Any]) -> "Query":
         """Other query parameters, e.g. ``{"resourceVersion": "rel:latest-version"}``."""
-        for name, value in params.items():
-            if name == "resourceVersion":
-                self.add_resource_version(value)
-            else:
-                self._change(_lib.drupal_jsonapi_query_param, text(name, "name"), _value(value, "value"))
-        return self
+        return self._change_all([
+            (_lib.drupal_jsonapi_query_resource_version, text(value, "version")) if name == "resourceVersion"
+            else (_lib.drupal_jsonapi_query_param, text(name, "name"), _value(value, "value"))
+            for name, value in params.items()])
 
     def get_query_string(self) -> str:
         """The encoded query string, without "?"."""

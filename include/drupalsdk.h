@@ -244,8 +244,9 @@ drupal_code drupal_client_new(drupal_client **out, const char *base_url, const d
  * (also when called from another client's callback). The one exception: called from inside one
  * of this client's own callbacks, event listeners, progress or write callbacks or its token
  * provider, whose call cannot end before it returns, it does not wait: the calls are cancelled,
- * their callbacks may run after it returns, and the client is freed once they end. NULL is a
- * no-op.
+ * their callbacks may run after it returns, and the client is freed once they end. A client and
+ * the language views made from it count as one client here (their calls end on the same
+ * threads). NULL is a no-op.
  */
 void drupal_client_free(drupal_client *client);
 

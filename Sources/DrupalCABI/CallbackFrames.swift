@@ -1,11 +1,15 @@
 import CDrupal
 
-/// A client in callback frames: the address of its handle (the drupal_client pointer), never
-/// dereferenced, so closures that outlive the client may hold it.
+/// The handles on one session: a client and its language views (drupal_client_with_language)
+/// complete their calls on the same threads, so to callback frames they are one client.
+final class ClientFamily: Sendable {}
+
+/// A client in callback frames: the address of its family, never dereferenced, so closures
+/// that outlive the client may hold it.
 struct ClientIdentity: Sendable {
     private let address: UInt
 
-    init(_ client: OpaquePointer) { address = UInt(bitPattern: UnsafeRawPointer(client)) }
+    init(_ family: ClientFamily) { address = UInt(bitPattern: Unmanaged.passUnretained(family).toOpaque()) }
 
     var pointer: UnsafeRawPointer { UnsafeRawPointer(bitPattern: address)! }
 }
@@ -24,7 +28,7 @@ func insideCallback<T>(of client: ClientIdentity, kind: Int32 = Int32(DRUPAL__CA
 }
 
 extension ClientHandle {
-    var identity: ClientIdentity { ClientIdentity(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
+    var identity: ClientIdentity { ClientIdentity(family) }
 
     /// Whether this thread runs a callback of this client (of `kind`, or of any kind for 0).
     func isInsideCallback(kind: Int32 = 0) -> Bool { drupal__in_callback_of(identity.pointer, kind) != 0 }

@@ -40,13 +40,16 @@ final class ClientHandle: @unchecked Sendable {
 
     let client: DrupalClient
     let mock: MockDrupal?
+    /// Shared with the language views made from this client (see CallbackFrames).
+    let family: ClientFamily
     private let registry = Mutex(Registry())
     private let inFlight = DispatchGroup()
     let listeners = Mutex<[UInt64: ObserverToken]>([:])
 
-    init(client: DrupalClient, mock: MockDrupal? = nil) {
+    init(client: DrupalClient, mock: MockDrupal? = nil, family: ClientFamily = ClientFamily()) {
         self.client = client
         self.mock = mock
+        self.family = family
     }
 
     static func from(_ pointer: OpaquePointer?) -> ClientHandle? {

@@ -21,7 +21,7 @@ func transferCallbacks(_ options: UnsafePointer<drupal_transfer_options>?, of cl
         throw DrupalError(.invalidArgument, "unknown drupal_transfer_options version \(version)")
     }
     let values = options.pointee
-    guard let client = client.map(ClientIdentity.init) else { throw DrupalError(.invalidArgument, "client is NULL") }
+    guard let client = ClientHandle.from(client)?.identity else { throw DrupalError(.invalidArgument, "client is NULL") }
     var progress: TransferProgress?
     if let callback = values.progress {
         let bits = UInt(bitPattern: values.progress_userdata)

@@ -336,6 +336,45 @@ static void test_sync_in_callback(void) {
     drupal_client_free(n.client);
 }
 
+/* ---- a language view freed from its client's callback -------------------------------------- */
+
+/* A client and its language views share one session and its threads: from a callback of one,
+ * freeing another cannot wait for its calls (they end on this thread), so it does not. */
+typedef struct family_freer {
+    waiter w;   /* first member, as in nested above */
+    drupal_client *view;
+    double free_took;
+} family_freer;
+
+static void free_view_callback(drupal_code code, drupal_response *response, void *userdata) {
+    family_freer *f = userdata;
+    double t0 = now_seconds();
+    drupal_client_free(f->view);
+    f->free_took = now_seconds() - t0;
+    waiter_callback(code, response, &f->w);
+}
+
+static void test_free_a_language_view_from_its_clients_callback(void) {
+    drupal_client *c = new_client();
+    drupal_request_options o = fault(STALL);
+    family_freer f;
+    waiter stalled;
+    memset(&f, 0, sizeof f);
+    f.free_took = -1;
+    CHECK_CODE(drupal_client_with_language(&f.view, c, "fr", 0), DRUPAL_OK);
+    waiter_init(&stalled);
+    CHECK_CODE(drupal_request(NULL, f.view, "GET", "/node/1", &o, waiter_callback, &stalled), DRUPAL_OK);
+    sleep_ms(200);
+    waiter_init(&f.w);
+    CHECK_CODE(drupal_entity_get(NULL, c, "node", "1", free_view_callback, &f), DRUPAL_OK);
+    CHECK(waiter_wait(&f.w, 10) != -1);   /* no deadlock */
+    CHECK(f.free_took >= 0 && f.free_took < 2.0);
+    CHECK_INT(waiter_wait(&stalled, 10), DRUPAL_E_CANCELLED);
+    waiter_clear(&stalled);
+    waiter_clear(&f.w);
+    drupal_client_free(c);
+}
+
 /* ---- a call started from a callback never ends inside it ------------------------------------- */
 
 typedef struct starter {
@@ -391,6 +430,7 @@ int main(void) {
     test_timeout_too_large_reset();
     test_free_in_flight();
     test_free_from_another_clients_callback();
+    test_free_a_language_view_from_its_clients_callback();
     test_sync_in_callback();
     test_call_started_in_a_callback();
     test_threads();

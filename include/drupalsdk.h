@@ -1767,7 +1767,9 @@ drupal_code drupal_json_view_column(const char **out, const json_t *rows, size_t
  * @param column column name.
  * @return DRUPAL_OK; DRUPAL_E_TOO_LARGE if buffer is too small; DRUPAL_E_INVALID_ARGUMENT (also
  *         for NULL buffer with size > 0); DRUPAL_E_NOT_FOUND as drupal_json_view_column;
- *         DRUPAL_E_DECODE if the cell is an object or array or rows/row have the wrong type.
+ *         DRUPAL_E_DECODE if the cell is an object or array, a string holding a NUL (one a caller
+ *         built with json_stringn; nothing is copied and *length is 0), or rows/row have the
+ *         wrong type.
  */
 drupal_code drupal_json_view_column_copy(char *buffer, size_t size, size_t *length, const json_t *rows,
                                          size_t row, const char *column);

@@ -98,7 +98,11 @@ drupal_code drupal_json_view_column_copy(char *buffer, size_t size, size_t *leng
     int rc = get_cell(&cell, rows, row, column);
     if (rc != DRUPAL_OK) return (drupal_code)rc;
     if (json_is_string(cell)) {
-        text = json_string_value(cell);
+        /* Refused like drupal_json_view_column: the copy is a C string, which the NUL would end. */
+        text = drupal__json_c_string(cell);
+        if (text == NULL)
+            return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE,
+                                                   "view row %zu column " NAME " contains a NUL character", row, column);
         text_length = json_string_length(cell);
     } else if (json_is_number(cell) || json_is_boolean(cell)) {
         /* Jansson's own number text: locale-independent, and a real keeps its ".0". */

@@ -858,6 +858,16 @@ static void test_strings_with_nul(void) {
     CHECK_CODE(drupal_json_field_target_id_string(&s, json_array_get(rows, 0), "title", 0), DRUPAL_E_DECODE);
     CHECK_ERROR_MENTIONS("NUL");
 
+    /* drupal_json_view_column_copy refuses it too, rather than copying "ab\0cd" with length 5. */
+    char copy[16] = "sentinel";
+    size_t copy_length = 99;
+    CHECK_CODE(drupal_json_view_column_copy(copy, sizeof copy, &copy_length, rows, 0, "title"), DRUPAL_E_DECODE);
+    CHECK_ERROR_MENTIONS("contains a NUL character");
+    CHECK(copy[0] == '\0' && copy_length == 0);
+    copy_length = 99;
+    CHECK_CODE(drupal_json_view_column_copy(NULL, 0, &copy_length, rows, 0, "title"), DRUPAL_E_DECODE);
+    CHECK(copy_length == 0);
+
     json_decref(rows);
     json_decref(entry_point);
     json_decref(document);

@@ -535,6 +535,25 @@ final class MockClientTests: XCTestCase {
         _ = try await admin.update("user", "2", json(#"{"pass": [{"value": "editor"}], "status": [{"value": true}]}"#))
     }
 
+    func testOwnAccountHidesWhatOnlyAdministratorsSeeLikeRecording34c() async throws {
+        let site = MockDrupal()
+        let editor = DrupalClient.mock(site)
+        _ = try await editor.login("editor", "editor")
+        // Recording 34c: the editor's own account has its name and mail, but no status, roles,
+        // access, login or init.
+        let own = try await editor.get("user", "2").json()
+        XCTAssertEqual(own["name"]?[0]?["value"], .string("editor"))
+        XCTAssertNotNil(own["mail"])
+        for hidden in ["status", "roles", "access", "login", "init"] {
+            XCTAssertNil(own[hidden], "editor sees its own \(hidden)")
+        }
+        // Recording 34: an administrator sees them.
+        let admin = try await loggedInAdmin(site)
+        let seen = try await admin.get("user", "2").json()
+        XCTAssertNotNil(seen["status"])
+        XCTAssertNotNil(seen["roles"])
+    }
+
     func testUnpublishedContentCommentsAndTermsFollowDrupalsAccessRules() async throws {
         let site = MockDrupal()
         let draft = site.addEntity("node", .object(["type": .string("article"), "title": .string("Draft"),

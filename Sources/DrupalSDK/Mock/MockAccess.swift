@@ -56,6 +56,17 @@ extension MockState {
         }
     }
 
+    /// The fields of a readable entity the caller may see: an account's status, roles, access,
+    /// login and init are for administrators ('administer users') only, even on one's own account
+    /// (recording 34c; 34 for an administrator).
+    func viewableFields(_ entityType: String, _ entity: [String: JSONValue], _ caller: MockCaller)
+        -> [String: JSONValue] {
+        guard entityType == "user", !caller.isAdmin else { return entity }
+        return entity.filter { !MockState.administratorOnlyAccountFields.contains($0.key) }
+    }
+
+    static let administratorOnlyAccountFields: Set<String> = ["status", "roles", "access", "login", "init"]
+
     /// Field update access, as REST's PATCH checks it: a field the caller may not edit is refused
     /// when its value changes, and whatever it holds when the caller cannot see it to compare.
     func authorizeFieldUpdate(_ entityType: String, _ field: String, changed: Bool, _ caller: MockCaller) throws {

@@ -72,7 +72,7 @@ extension MockState {
                 return MockReply.empty(204)
             default:
                 try authorize(.view, entityType, stored, caller)
-                return MockReply.json(200, .object(stored))
+                return MockReply.json(200, .object(viewableFields(entityType, stored, caller)))
             }
         }
     }

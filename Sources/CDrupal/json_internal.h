@@ -17,7 +17,8 @@
 #define DRUPAL_JSON_PRINTF(f, a)
 #endif
 
-/* drupal__fail with a printf-style message; returns code. */
+/* drupal__fail with a printf-style message; returns code. A message too long for
+ * drupal_last_error() is cut and marked "..." by drupal__fail_n, never cut silently here. */
 DRUPAL_INTERNAL int drupal__json_failf(int code, const char *fmt, ...) DRUPAL_JSON_PRINTF(2, 3);
 
 /* The length (1 to 4) of the well-formed UTF-8 character bytes starts with, or 0 if it does not

@@ -4,8 +4,13 @@
 #include <string.h>
 #include "json_internal.h"
 
+/* drupal_last_error() holds at most 2,047 bytes (drupalsdk.h): 2,048 with the NUL. One byte more
+ * means a message too long for it reaches drupal__fail_n still too long, so drupal__fail_n cuts it
+ * at a character boundary and marks it "...", rather than vsnprintf cutting it silently here. */
+#define FAILF_MESSAGE_CAPACITY (2048 + 1)
+
 int drupal__json_failf(int code, const char *fmt, ...) {
-    char message[512];
+    char message[FAILF_MESSAGE_CAPACITY];
     va_list args;
     va_start(args, fmt);
     int n = vsnprintf(message, sizeof message, fmt, args);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "drupalsdk.h"
 #include "cdrupal.h" /* drupal__fail_n, the one way into drupal_last_error() */
+#include "json_internal.h" /* drupal__json_failf */
 
 static int passed, failed;
 
@@ -940,6 +941,45 @@ static void test_last_error_utf8(void) {
     json_decref(empty);
 }
 
+/* drupal__json_failf keeps a message as long as drupal_last_error() can hold, and one longer is
+ * cut visibly, with the "..." drupal__fail_n adds, not silently at a smaller buffer of its own. */
+static void test_failf_long_message(void) {
+    enum { CAP = 2047 }; /* the documented maximum length */
+    static char argument[3000];
+    const char *e;
+
+    memset(argument, 'y', 1000);
+    argument[1000] = '\0';
+    drupal__json_failf(DRUPAL_E_HTTP, "long: %s", argument);
+    e = drupal_last_error();
+    CHECK(drupal_last_error_code() == DRUPAL_E_HTTP);
+    CHECK(strlen(e) == 1006 && strncmp(e, "long: ", 6) == 0 && e[1005] == 'y');
+
+    memset(argument, 'y', sizeof argument - 1);
+    argument[sizeof argument - 1] = '\0';
+    drupal__json_failf(DRUPAL_E_HTTP, "long: %s", argument);
+    e = drupal_last_error();
+    CHECK(strlen(e) == CAP && strcmp(e + CAP - 3, "...") == 0 && e[CAP - 4] == 'y');
+
+    /* Exactly the cap fits whole; one byte more is cut and marked. */
+    argument[CAP - 6] = '\0';
+    drupal__json_failf(DRUPAL_E_HTTP, "long: %s", argument);
+    e = drupal_last_error();
+    CHECK(strlen(e) == CAP && e[CAP - 1] == 'y');
+    argument[CAP - 6] = 'y';
+    argument[CAP - 5] = '\0';
+    drupal__json_failf(DRUPAL_E_HTTP, "long: %s", argument);
+    e = drupal_last_error();
+    CHECK(strlen(e) == CAP && strcmp(e + CAP - 3, "...") == 0);
+
+    /* Cut inside multi-byte characters: still whole characters, then "...". */
+    for (size_t k = 0; k < 1400; k++) memcpy(argument + 2 * k, "\xc3\xa9", 2);
+    argument[2800] = '\0';
+    drupal__json_failf(DRUPAL_E_HTTP, "x%s", argument);
+    e = drupal_last_error();
+    CHECK(utf8_structured(e) && strlen(e) <= CAP && strcmp(e + strlen(e) - 3, "...") == 0);
+}
+
 /* test_json_fastparse.c: the fast parser against json_loadb. */
 void test_fastparse(int *passed, int *failed);
 
@@ -957,6 +997,7 @@ int main(void) {
     test_view();
     test_strings_with_nul();
     test_last_error_utf8();
+    test_failf_long_message();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -5,11 +5,7 @@
 #include "cdrupal.h"
 #include "json_internal.h" /* drupal__json_utf8_char_length */
 
-/* Long enough for Drupal's validation messages (the response keeps more of a longer one); small
- * because every thread of the process has one. drupalsdk.h documents the cap. */
-#define LAST_ERROR_CAPACITY 2048
-
-static _Thread_local char last_error[LAST_ERROR_CAPACITY];
+static _Thread_local char last_error[DRUPAL__LAST_ERROR_CAPACITY];
 static _Thread_local drupal_code last_code = DRUPAL_OK;
 
 /* Every message passes here, so here it becomes what the header promises, UTF-8: an invalid byte
@@ -17,7 +13,7 @@ static _Thread_local drupal_code last_code = DRUPAL_OK;
  * buffer is cut after a whole character, with "..." to show it was cut. */
 int drupal__fail_n(int code, const char *message, size_t length) {
     static const char replacement[] = "\xEF\xBF\xBD", cut_mark[] = "...";
-    const size_t limit = LAST_ERROR_CAPACITY - 1, room_for_mark = limit - (sizeof cut_mark - 1);
+    const size_t limit = DRUPAL__LAST_ERROR_CAPACITY - 1, room_for_mark = limit - (sizeof cut_mark - 1);
     size_t n = 0, cut = 0;
     if (message == NULL) length = 0;
     for (size_t i = 0, used; i < length; i += used) {

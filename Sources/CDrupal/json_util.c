@@ -4,10 +4,10 @@
 #include <string.h>
 #include "json_internal.h"
 
-/* drupal_last_error() holds at most 2,047 bytes (drupalsdk.h): 2,048 with the NUL. One byte more
- * means a message too long for it reaches drupal__fail_n still too long, so drupal__fail_n cuts it
- * at a character boundary and marks it "...", rather than vsnprintf cutting it silently here. */
-#define FAILF_MESSAGE_CAPACITY (2048 + 1)
+/* One byte more than the last error holds: a message too long for it reaches drupal__fail_n still
+ * too long, so drupal__fail_n cuts it at a character boundary and marks it "...", rather than
+ * vsnprintf cutting it silently here. */
+#define FAILF_MESSAGE_CAPACITY (DRUPAL__LAST_ERROR_CAPACITY + 1)
 
 int drupal__json_failf(int code, const char *fmt, ...) {
     char message[FAILF_MESSAGE_CAPACITY];

@@ -13,6 +13,10 @@
 DRUPAL_INTERNAL int drupal__fail(int code, const char *message);
 /* Same with a byte length (message need not be NUL-terminated). */
 DRUPAL_INTERNAL int drupal__fail_n(int code, const char *message, size_t length);
+/* The last error's buffer, NUL included: long enough for Drupal's validation messages (the
+ * response keeps more of a longer one); small because every thread of the process has one.
+ * drupalsdk.h documents the cap. */
+#define DRUPAL__LAST_ERROR_CAPACITY 2048
 /* A library callback running on the calling thread (callback_frames.c): a frame on the stack of
  * the code that calls it, entered before and left after. _sync calls refuse inside a call's
  * callback or an event listener (DRUPAL__CALLBACK) of any client, and inside a token provider

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// password reset request, which sends no mail here.
 extension MockState {
     /// What only the account itself and administrators see; registration answers without them.
-    static let privateAccountFields: Set<String> = ["mail", "status", "roles", "access", "login", "init"]
+    static let privateAccountFields = administratorOnlyAccountFields.union(["mail"])
 
     mutating func register(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }

@@ -31,7 +31,7 @@ def transfer_options(progress: Optional[Progress], write: Optional[Write] = None
 
         @_interrupts.callback
         def on_progress(done: int, total: int, _userdata: Any) -> int:
-            if _interrupts.caught is not None and _interrupts.stopping():  # Ctrl-C: stop now
+            if _interrupts.stopping():  # Ctrl-C: stop now
                 return 1
             try:
                 return 1 if progress(done, total if total >= 0 else None) is False else 0
@@ -46,7 +46,7 @@ def transfer_options(progress: Optional[Progress], write: Optional[Write] = None
 
         @_interrupts.callback
         def on_write(data: int, length: int, _userdata: Any) -> int:
-            if _interrupts.caught is not None and _interrupts.stopping():  # Ctrl-C: stop now
+            if _interrupts.stopping():  # Ctrl-C: stop now
                 return 1
             try:
                 return 1 if write(ctypes.string_at(data, length)) is False else 0

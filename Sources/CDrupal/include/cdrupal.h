@@ -19,9 +19,10 @@ DRUPAL_INTERNAL int drupal__fail_n(int code, const char *message, size_t length)
 #define DRUPAL__LAST_ERROR_CAPACITY 2048
 /* A library callback running on the calling thread (callback_frames.c): a frame on the stack of
  * the code that calls it, entered before and left after. _sync calls refuse inside a call's
- * callback or an event listener (DRUPAL__CALLBACK) of any client, and inside a token provider
- * (DRUPAL__TOKEN_PROVIDER) on its own client; drupal_client_free does not wait for the calls of
- * a client whose callback this thread is in (they cannot end before it returns). */
+ * callback, an event listener, a progress or write callback (DRUPAL__CALLBACK) of any client, and
+ * inside a token provider (DRUPAL__TOKEN_PROVIDER) on its own client; drupal_client_free does not
+ * wait for the calls of a client whose callback this thread is in (they cannot end before it
+ * returns). "Client" is a ClientFamily: a client and its language views. */
 enum { DRUPAL__CALLBACK = 1, DRUPAL__TOKEN_PROVIDER = 2 };
 typedef struct drupal__callback_frame {
     const void *client;
@@ -30,7 +31,7 @@ typedef struct drupal__callback_frame {
 } drupal__callback_frame;
 DRUPAL_INTERNAL void drupal__callback_enter(drupal__callback_frame *frame, const void *client, int kind);
 DRUPAL_INTERNAL void drupal__callback_leave(drupal__callback_frame *frame);
-/* 1 inside a call's callback or an event listener of any client. */
+/* 1 inside a DRUPAL__CALLBACK frame of any client. */
 DRUPAL_INTERNAL int drupal__in_callback(void);
 /* 1 inside a callback of this client of this kind (0: of any kind). */
 DRUPAL_INTERNAL int drupal__in_callback_of(const void *client, int kind);

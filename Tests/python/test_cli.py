@@ -440,3 +440,16 @@ def test_ctrl_c_while_a_download_streams_to_stdout_is_interrupted(base_url):
                              "X-Fake-Fault: huge;bytes=60000000", "download", "/sites/default/files/x.png", "-o", "-"],
                             capture_output=True, text=True, env=env, timeout=60)
     assert (result.returncode, result.stderr) == (130, "drupal: interrupted\n")
+
+
+@pytest.mark.parametrize("entry", ['login admin password "s3cret-pw\n', 'login "admin\npassword s3cret-pw\n'])
+def test_an_unclosed_quote_in_the_netrc_file_is_an_error_not_a_newline_in_the_password(drupal, monkeypatch,
+                                                                                        tmp_path, entry):
+    # Python's netrc reads an unclosed quote to the end of the file: the password became
+    # "s3cret-pw\n", or the login swallowed the password keyword and the password was "".
+    monkeypatch.delenv("DRUPAL_PASSWORD")
+    netrc = tmp_path / "unclosed-netrc"
+    netrc.write_text("machine 127.0.0.1 " + entry)
+    code, _, err = drupal("--netrc-file", str(netrc), "get", "node", "1")
+    assert code == _cli.EXIT_USAGE, err
+    assert "unclosed quote" in err and str(netrc) in err and "s3cret-pw" not in err, err

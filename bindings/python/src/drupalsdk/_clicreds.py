@@ -55,7 +55,12 @@ def from_netrc(path: str, host: str) -> Optional[Tuple[str, str]]:
     if not entry:
         return None
     login, _account, password = entry
-    return login, password or ""
+    password = password or ""
+    # netrc reads an unclosed quote to the end of the file, newlines and all: refuse it rather
+    # than send a login or password holding the rest of the file.
+    if any(c in text for text in (login, password) for c in "\r\n"):
+        raise ValueError("cannot read the netrc file %s: an unclosed quote in the entry for %s" % (path, host))
+    return login, password
 
 
 def resolve(base_url: str, user: Optional[str], netrc_file: Optional[str], token_file: Optional[str],

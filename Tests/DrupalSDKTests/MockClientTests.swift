@@ -171,6 +171,25 @@ final class MockClientTests: XCTestCase {
                        "\(name)=deleted; expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; path=/; HttpOnly")
     }
 
+    func testGetLogoutWithTheTokenIsTheHTMLRouteLikeRecording61() async throws {
+        let site = MockDrupal()
+        let login = site.respond(to: HTTPRequest(method: "POST", url: "http://drupal.mock/user/login?_format=json",
+                                                 body: json(#"{"name":"editor","pass":"editor"}"#)))
+        let cookie = String(try XCTUnwrap(login.headers["Set-Cookie"]).split(separator: ";")[0])
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: login.body) as? [String: Any])
+        let token = try XCTUnwrap(answer["logout_token"] as? String)
+        let logout = site.respond(to: HTTPRequest(method: "GET", url: "http://drupal.mock/user/logout?_format=json&token=\(token)",
+                                                  headers: HTTPHeaders([("Cookie", cookie)])))
+        XCTAssertEqual(logout.status, 302)
+        XCTAssertEqual(logout.headers["Location"], "http://drupal.mock/?check_logged_in=1")
+        XCTAssertEqual(logout.headers["Content-Type"], "text/html; charset=utf-8")
+        XCTAssertTrue(logout.headers["Set-Cookie"]?.contains("=deleted; expires=Thu, 01 Jan 1970") ?? false)
+        // 61b: the GET ended the session.
+        let status = site.respond(to: HTTPRequest(method: "GET", url: "http://drupal.mock/user/login_status?_format=json",
+                                                  headers: HTTPHeaders([("Cookie", cookie)])))
+        XCTAssertEqual(String(decoding: status.body, as: UTF8.self), "0")
+    }
+
     // MARK: CSRF
 
     func testCreateFetchesTheCSRFTokenWhenNoneIsHeld() async throws {

@@ -103,6 +103,7 @@ extension MockState {
     }
 
     mutating func logout(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
+        if request.method == "GET", let answer = htmlLogout(request, caller) { return answer }
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
         try requireJSONFormat(request)
         guard let token = request.queryValue("token") else {
@@ -113,6 +114,33 @@ extension MockState {
         }
         sessions[sessionID] = nil
         return MockReply.empty(204, headers: HTTPHeaders([("Set-Cookie", expiredCookie)]))
+    }
+
+    /// GET reaches the HTML logout route, whatever `_format` says: with the session's logout token
+    /// it ends the session and redirects to the front page (recordings 61, 61b). Other GETs are
+    /// not recorded and keep the JSON route's 405.
+    private mutating func htmlLogout(_ request: MockRequest, _ caller: MockCaller) -> HTTPResponse? {
+        guard let sessionID = caller.sessionID, let session = sessions[sessionID],
+              let token = request.queryValue("token"), session.logoutToken == token else { return nil }
+        sessions[sessionID] = nil
+        let target = request.origin + "/?check_logged_in=1"
+        let page = """
+            <!DOCTYPE html>
+            <html>
+                <head>
+                    <meta charset="UTF-8" />
+                    <meta http-equiv="refresh" content="0;url='\(target)'" />
+
+                    <title>Redirecting to \(target)</title>
+                </head>
+                <body>
+                    Redirecting to <a href="\(target)">\(target)</a>.
+                </body>
+            </html>
+            """
+        let headers = HTTPHeaders([("Location", target), ("Content-Type", "text/html; charset=utf-8"),
+                                   ("Set-Cookie", expiredCookie)])
+        return HTTPResponse(status: 302, headers: headers, body: Data(page.utf8))
     }
 
     func loginStatus(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {

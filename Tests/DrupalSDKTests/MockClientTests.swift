@@ -613,7 +613,7 @@ final class MockClientTests: XCTestCase {
             return configuration
         }())
         let wrongType = await drupalError {
-            _ = try await client.request(DrupalRequest(method: "POST", path: "/node",
+            _ = try await client.request(DrupalRequest(method: "POST", path: "/comment",
                                                        headers: HTTPHeaders([("Content-Type", "text/plain")]),
                                                        body: self.article("x")))
         }
@@ -633,6 +633,25 @@ final class MockClientTests: XCTestCase {
         let put = await drupalError { _ = try await client.request(DrupalRequest(method: "PUT", path: "/node/1", body: self.article("x"))) }
         XCTAssertEqual(put?.status, 405)
         XCTAssertEqual(put?.headers["Allow"], "GET, PATCH, DELETE")
+    }
+
+    func testPostNodeWithoutJSONIs406LikeRecordings22And22b() async throws {
+        let site = MockDrupal()
+        let basic = ("Authorization", "Basic " + Data("admin:admin".utf8).base64EncodedString())
+        for headers in [[basic, ("Content-Type", "text/plain")], [basic]] {
+            let answer = site.respond(to: HTTPRequest(method: "POST", url: "http://drupal.mock/node?_format=json",
+                                                      headers: HTTPHeaders(headers), body: article("x")))
+            XCTAssertEqual(answer.status, 406)
+            XCTAssertEqual(answer.headers["Content-Type"], "application/json")
+            XCTAssertEqual(String(decoding: answer.body, as: UTF8.self),
+                           #"{"message":"No route found for the specified format json. Supported formats: html."}"#)
+        }
+        XCTAssertNil(site.entity("node", "1"))
+        // 22c: other paths say 415.
+        let patch = site.respond(to: HTTPRequest(method: "PATCH", url: "http://drupal.mock/node/1?_format=json",
+                                                 headers: HTTPHeaders([basic, ("Content-Type", "text/plain")]),
+                                                 body: article("x")))
+        XCTAssertEqual(patch.status, 415)
     }
 
     func testCustomEntityTypeUsesGenericPaths() async throws {

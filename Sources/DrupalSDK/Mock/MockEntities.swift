@@ -47,6 +47,7 @@ extension MockState {
         switch route {
         case .create(let entityType):
             guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
+            try refuseNonJSONFrontPagePost(request)
             try requireJSONBody(request)
             try requireJSONFormat(request)
             try checkCSRF(request, caller)
@@ -75,6 +76,14 @@ extension MockState {
                 return MockReply.json(200, .object(viewableFields(entityType, stored, caller)))
             }
         }
+    }
+
+    /// /node is also the HTML front page, so a POST there without a JSON body matches that route
+    /// alone, which has no such format: 406, not 415 (recordings 22, 22b).
+    private func refuseNonJSONFrontPagePost(_ request: MockRequest) throws {
+        guard request.segments == ["node"], let format = request.format,
+              request.contentType != "application/json" else { return }
+        throw MockReply.fail(406, "No route found for the specified format \(format). Supported formats: html.")
     }
 
     /// POST and PATCH need a JSON body (415 otherwise, before anything else is looked at).

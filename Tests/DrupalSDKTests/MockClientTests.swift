@@ -463,6 +463,29 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(bare["title"], .array([.object(["value": .string("bare")])]))
     }
 
+    func testCreatingAnArticleWithAFieldItDoesNotHaveIs500LikeRecording23b() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let unknown = await drupalError {
+            _ = try await client.create("node", self.json(#"{"type": [{"target_id": "article"}], "#
+                                                         + #""title": [{"value": "x"}], "field_nope": [{"value": 1}]}"#))
+        }
+        XCTAssertEqual(unknown?.status, 500)
+        XCTAssertEqual(unknown?.headers["Content-Type"], "text/plain; charset=UTF-8")
+        XCTAssertNil(site.entity("node", "1"))
+        // Every field the recorded article has may be sent; a bundle that declares none takes any.
+        let full = try await client.create("node", json(#"{"type": "article", "title": [{"value": "All"}], "#
+                                                        + #""body": [], "comment": [], "field_image": [], "field_tags": [], "#
+                                                        + #""revision_log": [], "path": [], "promote": [{"value": 1}]}"#))
+        XCTAssertEqual(full.status, 201)
+        let page = try await client.create("node", json(#"{"type": "page", "title": [{"value": "P"}], "field_x": [{"value": 1}]}"#))
+        XCTAssertEqual(page.status, 201)
+        site.addBundle("node", "article", fields: ["field_subtitle"])
+        let subtitled = try await client.create("node", json(#"{"type": "article", "title": [{"value": "S"}], "#
+                                                             + #""field_subtitle": [{"value": "s"}], "body": []}"#))
+        XCTAssertEqual(subtitled.status, 201)
+    }
+
     func testBundleIsRequiredOnPostAndPatch() async throws {
         let client = try await loggedInAdmin()
         let message = #"Could not determine entity type bundle: "type" field is missing."#

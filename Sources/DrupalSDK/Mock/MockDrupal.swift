@@ -42,7 +42,7 @@ public final class MockDrupal: Sendable {
         guard seeded else { return }
         _ = addUser(name: "admin", password: "admin", roles: ["administrator"])
         _ = addUser(name: "editor", password: "editor", roles: ["content_editor"])
-        addBundle("node", "article")
+        addBundle("node", "article", fields: ["body", "comment", "field_image", "field_tags"])
         addBundle("node", "page")
         addBundle("taxonomy_term", "tags")
         addBundle("comment", "comment")
@@ -116,8 +116,14 @@ public final class MockDrupal: Sendable {
     }
 
     /// Declares a bundle; once a type has any, POST and PATCH refuse the others with 422.
-    public func addBundle(_ entityType: String, _ bundle: String) {
-        state.withLock { _ = $0.bundles[entityType, default: []].insert(bundle) }
+    /// `fields` are added to the bundle's own fields (base fields come with the type): once a node
+    /// bundle has some, a POST naming a field it does not have gets Drupal's 500 (recording 23b).
+    /// The seeded article has body, comment, field_image and field_tags.
+    public func addBundle(_ entityType: String, _ bundle: String, fields: [String] = []) {
+        state.withLock { state in
+            state.bundles[entityType, default: []].insert(bundle)
+            state.bundleFields[entityType, default: [:]][bundle, default: []].formUnion(fields)
+        }
     }
 
     /// Adds a REST export view at `path` (e.g. "/api/articles") listing published entities of the

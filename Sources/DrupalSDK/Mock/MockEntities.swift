@@ -119,10 +119,12 @@ extension MockState {
 
     /// The body's fields as Drupal's serializer reads them: the bundle apart (flat or not), then
     /// each field, in name order (Drupal names the first flat one of the body's order, which a
-    /// parsed object does not keep).
-    func denormalize(_ entityType: String, _ body: [String: JSONValue]) throws -> [String: JSONValue] {
+    /// parsed object does not keep). A field not in `known` fails as Drupal's uncaught exception.
+    func denormalize(_ entityType: String, _ body: [String: JSONValue], known: Set<String>? = nil) throws
+        -> [String: JSONValue] {
         var fields = body
         for (name, value) in body.sorted(by: { $0.key < $1.key }) where name != MockEntityKind.bundleKey(entityType) {
+            if let known, !known.contains(name) { throw MockAnswer(response: MockReply.serverError) }
             fields[name] = try MockFields.denormalize(name, value)
         }
         return fields
@@ -131,8 +133,9 @@ extension MockState {
     private mutating func create(_ entityType: String, _ request: MockRequest, _ caller: MockCaller) throws
         -> HTTPResponse {
         let raw = try entityBody(request)
-        _ = try requireBundle(entityType, raw)
-        let body = try denormalize(entityType, raw)
+        let bundle = try requireBundle(entityType, raw)
+        // Only POST's answer to an unknown field is recorded (23b), so PATCH takes any.
+        let body = try denormalize(entityType, raw, known: knownFields(entityType, bundle))
         if body[MockEntityKind.idKey(entityType)] != nil {
             throw MockReply.fail(400, "Only new entities can be created")
         }

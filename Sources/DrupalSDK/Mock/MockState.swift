@@ -59,6 +59,8 @@ struct MockState {
     var lastIDs: [String: Int] = [:]
     /// Known bundles of bundled types; types not listed accept any bundle.
     var bundles: [String: Set<String>] = [:]
+    /// The fields bundles declare (besides their type's base fields), per type, then per bundle.
+    var bundleFields: [String: [String: Set<String>]] = [:]
     var sessions: [String: Session] = [:]
     var bearerTokens: [String: String] = [:]
     var views: [String: View] = [:]

@@ -486,6 +486,23 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(subtitled.status, 201)
     }
 
+    func testATagThatDoesNotExistIs422LikeRecording23e() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let tag = try await client.create("taxonomy_term", json(#"{"vid": "tags", "name": [{"value": "alpha"}]}"#))
+        XCTAssertEqual(tag.status, 201)
+        let bad = await drupalError {
+            _ = try await client.create("node", self.json(#"{"type": [{"target_id": "article"}], "title": [{"value": "bad ref"}], "#
+                                                         + #""field_tags": [{"target_id": 1}, {"target_id": 9999}]}"#))
+        }
+        XCTAssertEqual(bad?.status, 422)
+        XCTAssertEqual(bad?.message, "Unprocessable Entity: validation failed.\n"
+                       + "field_tags.1.target_id: The referenced entity (taxonomy_term: 9999) does not exist.\n")
+        XCTAssertNil(site.entity("node", "1"))
+        let good = try await client.create("node", json(#"{"type": "article", "title": [{"value": "ok"}], "field_tags": [{"target_id": 1}]}"#))
+        XCTAssertEqual(good.status, 201)
+    }
+
     func testBundleIsRequiredOnPostAndPatch() async throws {
         let client = try await loggedInAdmin()
         let message = #"Could not determine entity type bundle: "type" field is missing."#

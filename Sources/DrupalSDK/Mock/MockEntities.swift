@@ -140,7 +140,8 @@ extension MockState {
             throw MockReply.fail(400, "Only new entities can be created")
         }
         try authorize(.create, entityType, nil, caller)
-        try validate(entityType, body)
+        // Only POST's answer to a missing reference is recorded (23e), so PATCH does not check them.
+        try validate(entityType, body, references: true)
         let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
         let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)
         return MockReply.json(201, .object(entity), headers: HTTPHeaders([("Location", location)]))
@@ -166,10 +167,12 @@ extension MockState {
         return MockReply.json(200, .object(entity))
     }
 
-    private func validate(_ entityType: String, _ entity: [String: JSONValue]) throws {
+    private func validate(_ entityType: String, _ entity: [String: JSONValue], references: Bool = false) throws {
         let missing = MockEntityKind.requiredFields(entityType).filter { MockFields.isEmpty(entity[$0]) }
-        guard !missing.isEmpty else { return }
-        throw MockReply.violations(missing.map { "\($0): This value should not be null." })
+        let lines = missing.map { "\($0): This value should not be null." }
+            + (references ? missingReferences(entity) : [])
+        guard !lines.isEmpty else { return }
+        throw MockReply.violations(lines)
     }
 
     static func canonicalPath(_ paths: [String: EntityPath], _ entityType: String, _ id: String) -> String {

@@ -20,3 +20,21 @@ extension MockState {
         return base.union(declared)
     }
 }
+
+/// References to entities that do not exist fail validation (recording 23e), for the reference
+/// fields whose target type the mock knows.
+extension MockState {
+    static let referenceTargets = ["field_tags": "taxonomy_term"]
+
+    /// One violation line per item naming a missing entity, in field name order.
+    func missingReferences(_ entity: [String: JSONValue]) -> [String] {
+        var lines: [String] = []
+        for (field, targetType) in MockState.referenceTargets.sorted(by: { $0.key < $1.key }) {
+            for (index, item) in (entity[field]?.arrayValue ?? []).enumerated() {
+                guard let id = item["target_id"]?.idString, entities[targetType]?[id] == nil else { continue }
+                lines.append("\(field).\(index).target_id: The referenced entity (\(targetType): \(id)) does not exist.")
+            }
+        }
+        return lines
+    }
+}

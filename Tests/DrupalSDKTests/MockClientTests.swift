@@ -730,6 +730,22 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(wrongType?.message, #"No route found that matches "Content-Type: image/png""#)
     }
 
+    func testUploadsGoToTheMonthsFolderLikeRecording52() async throws {
+        let client = try await loggedInAdmin()
+        let upload = FileUpload(entityType: "node", bundle: "article", field: "field_image", filename: "a.png",
+                                data: Data([0x89, 0x50, 0x4E, 0x47]))
+        let file = try await client.uploadFile(upload).json()
+        let month = String(try XCTUnwrap(file["created"]?[0]?["value"]?.stringValue).prefix(7))
+        XCTAssertEqual(month.count, 7)
+        XCTAssertEqual(file["uri"]?[0]?["value"], .string("public://\(month)/a.png"))
+        XCTAssertEqual(file["uri"]?[0]?["url"], .string("/sites/default/files/\(month)/a.png"))
+        XCTAssertEqual(file["filename"]?[0]?["value"], .string("a.png"))
+        let served = try await client.request(DrupalRequest(method: "GET", path: "/sites/default/files/\(month)/a.png", format: nil))
+        XCTAssertEqual(served.body, Data([0x89, 0x50, 0x4E, 0x47]))
+        let clash = try await client.uploadFile(upload).json()
+        XCTAssertEqual(clash["uri"]?[0]?["value"], .string("public://\(month)/a_0.png"))
+    }
+
     func testUploadedFilesAreServedAtTheirURL() async throws {
         let site = MockDrupal()
         let client = try await loggedInAdmin(site)

@@ -30,7 +30,7 @@ public enum MockStubAnswer: Sendable {
 /// Set up as the recorded site: visitors register at /user/register (without a password, as
 /// e-mail is verified) and the account stays blocked until an administrator sets its `status`;
 /// blocked accounts cannot log in; /user/password answers 200 whether or not the account exists.
-/// Uploaded files are kept and served at their URL (`/sites/default/files/<name>`), to anyone.
+/// Uploaded files are kept and served at their URL (`/sites/default/files/<YYYY-MM>/<name>`), to anyone.
 public final class MockDrupal: Sendable {
     private let state: Mutex<MockState>
 

@@ -16,19 +16,21 @@ extension MockState {
         let filename = try MockState.uploadFilename(request.headers["Content-Disposition"])
         // Access is create access on the host bundle; the mock treats every bundle alike.
         try authorize(.create, target[0], nil, caller)
-        let name = uniqueFilename(filename)
+        // A file field's default directory is the month's, "[date:custom:Y]-[date:custom:m]" (recording 52).
+        let folder = String(MockIdentifiers.now().prefix(7))
+        let name = uniqueFilename(filename, in: folder)
         let data = request.body ?? Data()
         let body: [String: JSONValue] = [
             "filename": MockFields.single(.string(name)),
-            "uri": .array([.object(["value": .string("public://\(name)"),
-                                    "url": .string("/sites/default/files/\(name)")])]),
+            "uri": .array([.object(["value": .string("public://\(folder)/\(name)"),
+                                    "url": .string("/sites/default/files/\(folder)/\(name)")])]),
             "filemime": MockFields.single(.string(MockState.mimeType(name))),
             "filesize": MockFields.single(.number(Double(data.count))),
             // Temporary until an entity references it.
             "status": MockFields.single(.bool(false)),
         ]
         let (_, entity) = insertEntity("file", body, owner: caller.uid ?? "0")
-        fileContents["/sites/default/files/\(name)"] = data
+        fileContents["/sites/default/files/\(folder)/\(name)"] = data
         return MockReply.json(201, .object(entity))
     }
 
@@ -66,9 +68,12 @@ extension MockState {
         return base
     }
 
-    /// Drupal renames on clash: a.png, a_0.png, a_1.png...
-    private func uniqueFilename(_ name: String) -> String {
-        let taken = Set((entities["file"] ?? [:]).values.compactMap { MockFields.firstValue($0["filename"]) })
+    /// Drupal renames on clash in the folder: a.png, a_0.png, a_1.png...
+    private func uniqueFilename(_ name: String, in folder: String) -> String {
+        let prefix = "public://\(folder)/"
+        let taken = Set((entities["file"] ?? [:]).values.compactMap { file in
+            MockFields.firstValue(file["uri"]).flatMap { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
+        })
         guard taken.contains(name) else { return name }
         let dot = name.lastIndex(of: ".")
         let stem = dot.map { String(name[..<$0]) } ?? name

@@ -64,7 +64,7 @@ struct MockState {
     var sessions: [String: Session] = [:]
     var bearerTokens: [String: String] = [:]
     var views: [String: View] = [:]
-    /// Uploaded files' bytes by their URL path, decoded ("/sites/default/files/a.png").
+    /// Uploaded files' bytes by their URL path, decoded ("/sites/default/files/2024-05/a.png").
     var fileContents: [String: Data] = [:]
     var stubs: [Stub] = []
     var requestCount = 0

@@ -746,6 +746,20 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(clash["uri"]?[0]?["value"], .string("public://\(month)/a_0.png"))
     }
 
+    func testAnImageFieldRefusesOtherExtensionsLikeRecording52e() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let exe = FileUpload(entityType: "node", bundle: "article", field: "field_image", filename: "a.exe", data: Data([1]))
+        let refused = await drupalError { _ = try await client.uploadFile(exe) }
+        XCTAssertEqual(refused?.status, 422)
+        XCTAssertEqual(refused?.message, "Unprocessable Entity: file validation failed.\n"
+                       + "Only files with the following extensions are allowed: png gif jpg jpeg webp.")
+        XCTAssertNil(site.entity("file", "1"))
+        let upper = FileUpload(entityType: "node", bundle: "article", field: "field_image", filename: "B.JPG", data: Data([1]))
+        let accepted = try await client.uploadFile(upper)
+        XCTAssertEqual(accepted.status, 201)
+    }
+
     func testUploadedFilesAreServedAtTheirURL() async throws {
         let site = MockDrupal()
         let client = try await loggedInAdmin(site)

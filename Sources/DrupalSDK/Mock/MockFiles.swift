@@ -16,6 +16,7 @@ extension MockState {
         let filename = try MockState.uploadFilename(request.headers["Content-Disposition"])
         // Access is create access on the host bundle; the mock treats every bundle alike.
         try authorize(.create, target[0], nil, caller)
+        try MockState.checkExtension(filename, target: target)
         // A file field's default directory is the month's, "[date:custom:Y]-[date:custom:m]" (recording 52).
         let folder = String(MockIdentifiers.now().prefix(7))
         let name = uniqueFilename(filename, in: folder)
@@ -66,6 +67,20 @@ extension MockState {
             throw MockReply.fail(400, "No filename found in \"Content-Disposition\" header. \(hint)")
         }
         return base
+    }
+
+    /// The extensions a file field allows, where the mock knows the field: the standard
+    /// profile's article image (recording 52e). Other targets take any file.
+    static let allowedExtensions = ["node/article/field_image": ["png", "gif", "jpg", "jpeg", "webp"]]
+
+    /// Drupal's extension validator: case-insensitive, on the name's last extension.
+    static func checkExtension(_ filename: String, target: [String]) throws {
+        guard let allowed = allowedExtensions[target.joined(separator: "/")] else { return }
+        let ext = filename.contains(".") ? filename.split(separator: ".").last.map { $0.lowercased() } : nil
+        guard let ext, allowed.contains(ext) else {
+            throw MockReply.fail(422, "Unprocessable Entity: file validation failed.\n"
+                                 + "Only files with the following extensions are allowed: \(allowed.joined(separator: " ")).")
+        }
     }
 
     /// Drupal renames on clash in the folder: a.png, a_0.png, a_1.png...

@@ -283,6 +283,36 @@ final class MockClientTests: XCTestCase {
         XCTAssertNotNil(site.entity("node", "2"))
     }
 
+    func testACreatedArticleHasEveryFieldLikeRecordings20And24b() async throws {
+        let site = MockDrupal()
+        let editor = DrupalClient.mock(site)
+        _ = try await editor.login("editor", "editor")
+        let node = try await editor.create("node", json(#"{"type": [{"target_id": "article"}], "title": [{"value": "Created by editor"}]}"#)).json()
+        // Recording 24b's keys.
+        XCTAssertEqual(Set(node.objectValue?.keys.map { $0 } ?? []),
+                       ["nid", "uuid", "vid", "langcode", "type", "revision_timestamp", "revision_uid", "revision_log", "status",
+                        "uid", "title", "created", "changed", "promote", "sticky", "default_langcode",
+                        "revision_translation_affected", "path", "body", "comment", "field_image", "field_tags"])
+        XCTAssertEqual(node["body"], .array([]))
+        XCTAssertEqual(node["field_tags"], .array([]))
+        XCTAssertEqual(node["field_image"], .array([]))
+        XCTAssertEqual(node["revision_log"], .array([]))
+        XCTAssertEqual(node["revision_uid"], node["uid"])
+        XCTAssertEqual(node["revision_uid"]?[0]?["target_id"], .number(2))
+        XCTAssertEqual(node["revision_timestamp"], node["created"])
+        XCTAssertEqual(node["default_langcode"], .array([.object(["value": .bool(true)])]))
+        XCTAssertEqual(node["revision_translation_affected"], .array([.object(["value": .bool(true)])]))
+        XCTAssertEqual(node["path"], .array([.object(["alias": .null, "pid": .null, "langcode": .string("en")])]))
+        XCTAssertEqual(node["comment"], .array([.object(["status": .number(2), "cid": .number(0), "last_comment_timestamp": .number(0),
+                                                         "last_comment_name": .null, "last_comment_uid": .number(0),
+                                                         "comment_count": .number(0)])]))
+        // Recording 20: a body sent without a summary has a null one.
+        let admin = try await loggedInAdmin(site)
+        let withBody = try await admin.create("node", article("Body")).json()
+        XCTAssertEqual(withBody["body"], .array([.object(["value": .string("<p>Body body</p>"), "format": .string("basic_html"),
+                                                          "processed": .string("<p>Body body</p>"), "summary": .null])]))
+    }
+
     func testCommentCRUD() async throws {
         let client = try await loggedInAdmin()
         _ = try await client.create("node", article("Host"))

@@ -206,6 +206,7 @@ extension MockState {
         }
         if entity["created"] == nil { entity["created"] = MockIdentifiers.timestampField(now) }
         entity["changed"] = MockIdentifiers.timestampField(now)
+        if entityType == "node" { addNodeDefaults(&entity) }
         if entityType == "user" { entity = updateAccount(id, entity) }
         entities[entityType, default: [:]][id] = entity
         return (id, entity)

@@ -90,6 +90,14 @@ enum MockFields {
     /// whatever form they came in (0, "1"...), as Drupal stores and echoes them.
     static func normalize(_ name: String, _ value: JSONValue) -> JSONValue {
         let field = normalize(value)
+        // `body` is text with a summary: an item sent without one has a null one (recording 20).
+        if name == "body", let items = field.arrayValue {
+            return .array(items.map { item in
+                guard case .object(var object) = item, object["summary"] == nil else { return item }
+                object["summary"] = .null
+                return .object(object)
+            })
+        }
         guard MockEntityKind.booleanFields.contains(name), let items = field.arrayValue else { return field }
         return .array(items.map { item in
             guard case .object(var object) = item, let value = object["value"], value != .null else { return item }

@@ -38,3 +38,29 @@ extension MockState {
         return lines
     }
 }
+
+/// What a new node holds for the fields it was not given, as recordings 20 and 24b show: the
+/// revision's, translation flags, an unsaved path alias, and the bundle's fields empty (the
+/// comment field open, with no comments).
+extension MockState {
+    func addNodeDefaults(_ entity: inout [String: JSONValue]) {
+        var defaults: [String: JSONValue] = [
+            // Node::preSave makes the owner the revision's author.
+            "revision_uid": entity["uid"] ?? .array([]),
+            "revision_timestamp": entity["created"] ?? .array([]),
+            "revision_log": .array([]),
+            "default_langcode": MockFields.single(.bool(true)),
+            "revision_translation_affected": MockFields.single(.bool(true)),
+            "path": .array([.object(["alias": .null, "pid": .null,
+                                     "langcode": .string(MockFields.firstValue(entity["langcode"]) ?? "en")])]),
+        ]
+        let bundle = MockFields.firstValue(entity["type"]) ?? ""
+        for field in bundleFields["node"]?[bundle] ?? [] { defaults[field] = .array([]) }
+        if defaults["comment"] != nil {
+            defaults["comment"] = .array([.object(["status": .number(2), "cid": .number(0), "last_comment_timestamp": .number(0),
+                                                   "last_comment_name": .null, "last_comment_uid": .number(0),
+                                                   "comment_count": .number(0)])])
+        }
+        entity.merge(defaults) { given, _ in given }
+    }
+}

@@ -790,6 +790,21 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(accepted.status, 201)
     }
 
+    func testAFileANodeReferencesBecomesPermanentLikeRecording53b() async throws {
+        let site = MockDrupal()
+        let client = try await loggedInAdmin(site)
+        let upload = FileUpload(entityType: "node", bundle: "article", field: "field_image", filename: "a.png", data: Data([1]))
+        let file = try await client.uploadFile(upload).json()
+        XCTAssertEqual(file["status"]?[0]?["value"], .bool(false))
+        _ = try await client.uploadFile(upload)
+        _ = try await client.create("node", json(#"{"type": "article", "title": [{"value": "With image"}], "#
+                                                 + #""field_image": [{"target_id": 1, "alt": "red square"}]}"#))
+        let referenced = try await client.get("file", "1").json()
+        XCTAssertEqual(referenced["status"]?[0]?["value"], .bool(true))
+        let unreferenced = try await client.get("file", "2").json()
+        XCTAssertEqual(unreferenced["status"]?[0]?["value"], .bool(false))
+    }
+
     func testUploadedFilesAreServedAtTheirURL() async throws {
         let site = MockDrupal()
         let client = try await loggedInAdmin(site)

@@ -143,6 +143,7 @@ extension MockState {
         // Only POST's answer to a missing reference is recorded (23e), so PATCH does not check them.
         try validate(entityType, body, references: true)
         let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
+        makeReferencedFilesPermanent(entity)
         let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)
         return MockReply.json(201, .object(entity), headers: HTTPHeaders([("Location", location)]))
     }

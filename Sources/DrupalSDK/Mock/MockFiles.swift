@@ -35,6 +35,18 @@ extension MockState {
         return MockReply.json(201, .object(entity))
     }
 
+    /// An uploaded file stays temporary until an entity that references it is saved; then its
+    /// usage makes it permanent (recording 53b, after the node of 53). Only POST is recorded.
+    mutating func makeReferencedFilesPermanent(_ entity: [String: JSONValue]) {
+        for item in entity["field_image"]?.arrayValue ?? [] {
+            guard let fid = item["target_id"]?.idString, var file = entities["file"]?[fid],
+                  MockFields.firstValue(file["status"]) == "false" else { continue }
+            file["status"] = MockFields.single(.bool(true))
+            file["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
+            entities["file"]?[fid] = file
+        }
+    }
+
     /// A public file as the web server sends it: to anyone, with its type, outside Drupal's routes.
     /// (The client's size cap applies to it as to any download.)
     func fileContent(_ request: MockRequest) -> HTTPResponse? {

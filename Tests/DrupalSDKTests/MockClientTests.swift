@@ -357,6 +357,23 @@ final class MockClientTests: XCTestCase {
         XCTAssertEqual(stillThere["name"]?[0]?["value"], .string("alpha"))
     }
 
+    func testACreatedTermHasTheFieldsOfRecording33() async throws {
+        let client = try await loggedInAdmin()
+        let term = try await client.create("taxonomy_term", json(#"{"vid": [{"target_id": "tags"}], "name": [{"value": "gamma"}]}"#)).json()
+        XCTAssertEqual(Set(term.objectValue?.keys.map { $0 } ?? []),
+                       ["tid", "uuid", "revision_id", "langcode", "vid", "revision_created", "revision_user",
+                        "revision_log_message", "status", "name", "description", "weight", "parent", "changed",
+                        "default_langcode", "revision_translation_affected", "path"])
+        XCTAssertEqual(term["revision_id"], term["tid"])
+        XCTAssertEqual(term["revision_created"], term["changed"])
+        XCTAssertEqual(term["revision_user"], .array([]))
+        XCTAssertEqual(term["revision_log_message"], .array([]))
+        XCTAssertEqual(term["description"], .array([]))
+        XCTAssertEqual(term["weight"], .array([.object(["value": .number(0)])]))
+        XCTAssertEqual(term["parent"], .array([.object(["target_id": .null])]))
+        XCTAssertEqual(term["path"], .array([.object(["alias": .null, "pid": .null, "langcode": .string("en")])]))
+    }
+
     func testUserCRUDAndTheNewAccountCanLogIn() async throws {
         let client = try await loggedInAdmin()
         let body = json(#"{"name": [{"value": "carol"}], "mail": [{"value": "carol@example.com"}], "pass": [{"value": "pw1"}]}"#)

@@ -205,9 +205,11 @@ extension MockState {
             if entity["promote"] == nil { entity["promote"] = MockFields.single(.bool(true)) }
             if entity["sticky"] == nil { entity["sticky"] = MockFields.single(.bool(false)) }
         }
-        if entity["created"] == nil { entity["created"] = MockIdentifiers.timestampField(now) }
+        // Terms have no `created` (recording 33).
+        if entity["created"] == nil, entityType != "taxonomy_term" { entity["created"] = MockIdentifiers.timestampField(now) }
         entity["changed"] = MockIdentifiers.timestampField(now)
         if entityType == "node" { addNodeDefaults(&entity) }
+        if entityType == "taxonomy_term" { addTermDefaults(&entity) }
         if entityType == "user" { entity = updateAccount(id, entity) }
         entities[entityType, default: [:]][id] = entity
         return (id, entity)

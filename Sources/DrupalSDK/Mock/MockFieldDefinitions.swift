@@ -44,16 +44,13 @@ extension MockState {
 /// comment field open, with no comments).
 extension MockState {
     func addNodeDefaults(_ entity: inout [String: JSONValue]) {
-        var defaults: [String: JSONValue] = [
+        var defaults = MockState.translationDefaults(entity)
+        defaults.merge([
             // Node::preSave makes the owner the revision's author.
             "revision_uid": entity["uid"] ?? .array([]),
             "revision_timestamp": entity["created"] ?? .array([]),
             "revision_log": .array([]),
-            "default_langcode": MockFields.single(.bool(true)),
-            "revision_translation_affected": MockFields.single(.bool(true)),
-            "path": .array([.object(["alias": .null, "pid": .null,
-                                     "langcode": .string(MockFields.firstValue(entity["langcode"]) ?? "en")])]),
-        ]
+        ]) { _, node in node }
         let bundle = MockFields.firstValue(entity["type"]) ?? ""
         for field in bundleFields["node"]?[bundle] ?? [] { defaults[field] = .array([]) }
         if defaults["comment"] != nil {
@@ -62,5 +59,33 @@ extension MockState {
                                                    "comment_count": .number(0)])])
         }
         entity.merge(defaults) { given, _ in given }
+    }
+}
+
+/// What a new taxonomy term holds for the fields it was not given (recording 33): a revision
+/// (the mock numbers it as the term), no description, weight 0 and no parent (the root).
+extension MockState {
+    func addTermDefaults(_ entity: inout [String: JSONValue]) {
+        var defaults = MockState.translationDefaults(entity)
+        defaults.merge([
+            "revision_id": entity["tid"] ?? .array([]),
+            "revision_created": entity["changed"] ?? .array([]),
+            "revision_user": .array([]),
+            "revision_log_message": .array([]),
+            "description": .array([]),
+            "weight": MockFields.single(.number(0)),
+            "parent": .array([.object(["target_id": .null])]),
+        ]) { _, term in term }
+        entity.merge(defaults) { given, _ in given }
+    }
+
+    /// The translation flags and unsaved path alias nodes and terms share (recordings 20, 33).
+    static func translationDefaults(_ entity: [String: JSONValue]) -> [String: JSONValue] {
+        [
+            "default_langcode": MockFields.single(.bool(true)),
+            "revision_translation_affected": MockFields.single(.bool(true)),
+            "path": .array([.object(["alias": .null, "pid": .null,
+                                     "langcode": .string(MockFields.firstValue(entity["langcode"]) ?? "en")])]),
+        ]
     }
 }

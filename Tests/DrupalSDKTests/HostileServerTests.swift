@@ -180,6 +180,28 @@ final class HostileServerTests: FakeDrupalTestCase {
         }
     }
 
+    /// A Location's userinfo ("user:password@") is a secret too: the message quoted it whole, as
+    /// did a log of the redirect.
+    func testTheUserinfoOfARedirectsLocationIsNeverQuoted() async throws {
+        let log = LineLog()
+        let client = try makeClient { $0.middleware = [.logging { log.add($0) }] }
+        var headers = HTTPHeaders()
+        headers.add("X-Fake-Fault", "redirect;to=http://admin:s3cretPW@127.0.0.1:1/x?token=t0ken;code=302")
+        let error = await expectError {
+            try await client.request(DrupalRequest(method: "GET", path: "/node/1", headers: headers))
+        }
+        XCTAssertEqual(error?.code, .http)
+        let message = error?.message ?? ""
+        XCTAssertTrue(message.contains("http://<redacted>@127.0.0.1:1/x?token=<redacted>"), message)
+        // The answer's log (the request's own line carries the test's fault header).
+        let text = log.lines.filter { $0.hasPrefix("<") }.joined(separator: "\n")
+        XCTAssertTrue(text.contains("Location: http://<redacted>@127.0.0.1:1/x?token=<redacted>"), text)
+        for secret in ["s3cretPW", "admin:", "t0ken"] {
+            XCTAssertFalse(message.contains(secret), message)
+            XCTAssertFalse(text.contains(secret), text)
+        }
+    }
+
     func testEntityReadsWithoutAnObjectAreDecodeErrors() async throws {
         let client = try makeClient()
         for (fault, name) in [("status;code=200;body=", "empty"), ("status;code=200;body=null", "null")] {

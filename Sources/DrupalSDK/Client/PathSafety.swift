@@ -163,6 +163,12 @@ public enum PathSafety {
         if let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             bytes = Array(bytes[..<end]) + Array("?...".utf8)
         }
+        if let userinfo = userinfoRange(bytes) { bytes.replaceSubrange(userinfo, with: Array("...@".utf8)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Where a URL's user info ("user:password@") is, "@" included; nil when it has none.
+    static func userinfoRange(_ bytes: [UInt8]) -> Range<Int>? {
         // The authority starts after "://" (also one inside a path: "x/https://user:pw@host"),
         // after a leading "//", or at the start (a proxy given without a scheme,
         // "user:pw@host:3128", which libcurl takes).
@@ -172,11 +178,11 @@ public enum PathSafety {
         } else if bytes.starts(with: "//".utf8) {
             authorityStart = 2
         }
-        let authorityEnd = bytes[authorityStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-        if let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
-            bytes.replaceSubrange(authorityStart...at, with: Array("...@".utf8))
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        let authorityEnd = bytes[authorityStart...].firstIndex {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+        } ?? bytes.endIndex
+        guard let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        return authorityStart..<(at + 1)
     }
 
     /// The common case, checked in one pass: "/" followed by segments of unreserved bytes, none

@@ -129,7 +129,8 @@ public struct HTTPResponse: Sendable {
     public var redactedDescription: String {
         var lines = ["HTTP \(status)"]
         for (name, value) in headers {
-            let shown = Redaction.isSecretHeader(name) ? "<redacted>" : value.escapingControlCharacters(keeping: ["\t"])
+            let shown = Redaction.isSecretHeader(name) ? "<redacted>"
+                : (Redaction.isURLHeader(name) ? Redaction.redactURL(value) : value).escapingControlCharacters(keeping: ["\t"])
             lines.append("\(name.escapingControlCharacters()): \(shown)")
         }
         return lines.joined(separator: "\n")
@@ -145,6 +146,12 @@ enum Redaction {
 
     static func isSecretHeader(_ name: String) -> Bool { secretHeaders.contains(name.lowercased()) }
 
+    /// Headers whose value is a URL, shown as `redactURL` shows one (a redirect's Location may
+    /// carry a token or a password).
+    static func isURLHeader(_ name: String) -> Bool {
+        name.caseInsensitiveEquals("Location") || name.caseInsensitiveEquals("Content-Location")
+    }
+
     static func isSecret(_ name: String, _ extra: [String]) -> Bool {
         isSecretHeader(name) || extra.contains { $0.caseInsensitiveEquals(name) }
     }
@@ -152,7 +159,8 @@ enum Redaction {
     /// Hides the values of query parameters such as the logout `token`. Split on the bytes, as
     /// the server splits: "=" or "&" followed by a combining mark is no Character of its own. A
     /// key is compared as PHP reads it (`serverKeyName`).
-    static func redactURL(_ url: String) -> String {
+    static func redactURL(_ given: String) -> String {
+        let url = hidingUserinfo(given)
         guard let questionMark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return url }
         let query = url.utf8[url.utf8.index(after: questionMark)...]
         let parts = query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair -> String in
@@ -161,6 +169,14 @@ enum Redaction {
                 ? String(decoding: key, as: UTF8.self) + "=<redacted>" : String(decoding: pair, as: UTF8.self)
         }
         return url[..<questionMark] + "?" + parts.joined(separator: "&")
+    }
+
+    /// The URL with its user info ("user:password@") replaced by "<redacted>@".
+    static func hidingUserinfo(_ url: String) -> String {
+        var bytes = Array(url.utf8)
+        guard let userinfo = PathSafety.userinfoRange(bytes) else { return url }
+        bytes.replaceSubrange(userinfo, with: Array("<redacted>@".utf8))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The name PHP gives a query key, lower-cased: decoded ("%74oken" and "+" for a space),

@@ -154,11 +154,14 @@ private func checkRedaction(_ received: HTTPHeaders) {
     }
     require(request.redactedDescription == expected.joined(separator: "\n"), "the redacted description is not as expected")
     // A response's headers are the server's text: printed with their control characters shown
-    // (a tab kept in values).
+    // (a tab kept in values), a Location's URL as `redactURL` shows it (user info and secret
+    // query values hidden).
     let response = HTTPResponse(status: 200, headers: headers)
     let responseLines = headers.map { name, value in
-        controlCharactersShown(name) + ": "
-            + (Redaction.isSecretHeader(name) ? "<redacted>" : controlCharactersShown(value, keeping: [0x09]))
+        let url = ["location", "content-location"].contains(String(decoding: asciiLowercased(name), as: UTF8.self))
+        return controlCharactersShown(name) + ": "
+            + (Redaction.isSecretHeader(name) ? "<redacted>"
+               : controlCharactersShown(url ? Redaction.redactURL(value) : value, keeping: [0x09]))
     }
     require(response.redactedDescription == (["HTTP 200"] + responseLines).joined(separator: "\n"),
             "the redacted response description is not as expected")

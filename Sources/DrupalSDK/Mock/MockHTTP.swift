@@ -10,7 +10,7 @@ struct MockRequest {
     let path: String
     /// The query string as sent (after "?"), decoded by `query` when asked: a stubbed answer
     /// needs neither it nor `segments` (most stubs match on method and path alone).
-    private let rawQuery: String
+    let rawQuery: String
     let headers: HTTPHeaders
     let body: Data?
 

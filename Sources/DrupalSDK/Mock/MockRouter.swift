@@ -56,6 +56,7 @@ extension MockState {
         }
         if let content = fileContent(request) { return content }
         if let display = views[request.path] { return try view(request, display) }
+        if let answer = jsonAPIRoute(request, caller) { return answer }
         if let route = entityRoute(for: request) { return try entityResource(request, caller, route) }
         return MockReply.notFound(request)
     }

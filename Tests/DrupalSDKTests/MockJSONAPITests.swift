@@ -1,0 +1,167 @@
+import DrupalSDK
+import Foundation
+import XCTest
+
+/// JSON:API on the mock, over the same entities as its core REST routes, checked through the
+/// client's JSON:API calls against drupal10-jsonapi-transcripts (numbers in the test names'
+/// comments are those recordings).
+final class MockJSONAPITests: XCTestCase {
+    // MARK: Helpers
+
+    private let article = try! JSONAPIResourceType("node", "article")
+
+    /// The recordings' baseline: tags alpha (tid 1) and beta (tid 2); Article 1-3 by admin,
+    /// 4-5 by editor, tagged beta, alpha, beta, alpha, beta.
+    private func baseline() -> MockDrupal {
+        let site = MockDrupal()
+        site.addEntity("taxonomy_term", .object(["vid": .string("tags"), "name": .string("alpha")]))
+        site.addEntity("taxonomy_term", .object(["vid": .string("tags"), "name": .string("beta")]))
+        for number in 1...5 {
+            site.addEntity("node", .object([
+                "type": .string("article"), "title": .string("Article \(number)"),
+                "uid": .array([.object(["target_id": .number(number <= 3 ? 1 : 2)])]),
+                "field_tags": .array([.object(["target_id": .number(number % 2 == 1 ? 2 : 1)])]),
+            ]))
+        }
+        return site
+    }
+
+    private func client(_ site: MockDrupal, as user: String? = "admin") -> DrupalClient {
+        var configuration = DrupalClient.Configuration()
+        if let user { configuration.authentication = .basic(user: user, password: user) }
+        return DrupalClient.mock(site, configuration: configuration)
+    }
+
+    private func uuid(_ site: MockDrupal, _ entityType: String, _ id: String) -> String {
+        site.entity(entityType, id)?["uuid"]?[0]?["value"]?.stringValue ?? ""
+    }
+
+    private func drupalError(_ operation: () async throws -> Void, file: StaticString = #filePath,
+                             line: UInt = #line) async -> DrupalError? {
+        do {
+            try await operation()
+            XCTFail("expected a DrupalError", file: file, line: line)
+        } catch let error as DrupalError {
+            return error
+        } catch {
+            XCTFail("expected a DrupalError, got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+
+    private func titles(_ document: JSONAPIDocument) -> [String] {
+        document.resources.compactMap { $0["title"]?.stringValue }
+    }
+
+    // MARK: Reading
+
+    /// 140: attributes flattened, relationships with identifiers and links, links.self, jsonapi.
+    func testIndividualReadIsARecordedResourceObject() async throws {
+        let site = baseline()
+        let id = uuid(site, "node", "1")
+        let response = try await client(site).jsonAPI(.get(article, id: id))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers["Content-Type"], "application/vnd.api+json")
+        let document = try JSONAPIDocument(response)
+        XCTAssertEqual(document.raw["jsonapi"]?["version"], .string("1.0"))
+        XCTAssertEqual(document.raw["jsonapi"]?["meta"]?["links"]?["self"]?["href"], .string("http://jsonapi.org/format/1.0/"))
+        let resource = try XCTUnwrap(document.resource)
+        XCTAssertEqual(resource.type, "node--article")
+        XCTAssertEqual(resource.id, id)
+        XCTAssertEqual(resource["title"], .string("Article 1"))
+        XCTAssertEqual(resource["drupal_internal__nid"], .number(1))
+        XCTAssertEqual(resource["drupal_internal__vid"], .number(1))
+        XCTAssertEqual(resource["status"], .bool(true))
+        XCTAssertEqual(resource["revision_log"], .null)
+        XCTAssertEqual(resource["path"], .object(["alias": .null, "pid": .null, "langcode": .string("en")]))
+        XCTAssertNil(resource["uuid"])
+        XCTAssertEqual(resource.raw["links"]?["self"]?["href"],
+                       .string("http://drupal.mock/jsonapi/node/article/\(id)?resourceVersion=id%3A1"))
+        XCTAssertEqual(Set(resource.relationships.keys), ["node_type", "revision_uid", "uid", "field_image", "field_tags"])
+        let uid = resource.raw["relationships"]?["uid"]
+        XCTAssertEqual(uid?["data"]?["type"], .string("user--user"))
+        XCTAssertEqual(uid?["data"]?["id"], .string(uuid(site, "user", "1")))
+        XCTAssertEqual(uid?["data"]?["meta"]?["drupal_internal__target_id"], .number(1))
+        XCTAssertEqual(uid?["links"]?["related"]?["href"],
+                       .string("http://drupal.mock/jsonapi/node/article/\(id)/uid?resourceVersion=id%3A1"))
+        XCTAssertEqual(uid?["links"]?["self"]?["href"],
+                       .string("http://drupal.mock/jsonapi/node/article/\(id)/relationships/uid?resourceVersion=id%3A1"))
+        XCTAssertEqual(resource.raw["relationships"]?["node_type"]?["data"]?["meta"]?["drupal_internal__target_id"],
+                       .string("article"))
+        XCTAssertEqual(resource.raw["relationships"]?["field_image"]?["data"], .null)
+        XCTAssertEqual(resource.identifiers("field_tags").map(\.id), [uuid(site, "taxonomy_term", "2")])
+        XCTAssertEqual(resource.identifiers("field_tags").map(\.type), ["taxonomy_term--tags"])
+        XCTAssertEqual(document.link("self"), "http://drupal.mock/jsonapi/node/article/\(id)")
+    }
+
+    /// 141, 141b: an unknown or malformed UUID is the recorded 404 error document.
+    func testUnknownUUIDIsTheRecorded404() async throws {
+        let site = baseline()
+        for id in ["0b6a3c1e-8f7d-4c2b-9e5a-7d6c5b4a3f21", "not-a-uuid"] {
+            let error = await drupalError { _ = try await self.client(site).jsonAPIGet(self.article, id: id) }
+            XCTAssertEqual(error?.status, 404)
+            XCTAssertEqual(error?.headers["Content-Type"], "application/vnd.api+json")
+            let entry = try XCTUnwrap(error?.jsonAPIErrors.first)
+            XCTAssertEqual(entry.title, "Not Found")
+            XCTAssertEqual(entry.status, "404")
+            XCTAssertEqual(entry.detail, "The \"entity\" parameter was not converted for the path "
+                           + "\"/jsonapi/node/article/{entity}\" (route name: \"jsonapi.node--article.individual\")")
+            XCTAssertEqual(entry.member("links.via.href"), "http://drupal.mock/jsonapi/node/article/\(id)")
+            XCTAssertEqual(entry.member("links.info.href"), "http://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html#sec10.4.5")
+        }
+    }
+
+    /// REST and JSON:API share the store: a node created over REST reads over JSON:API.
+    func testRESTCreatedNodeIsAJSONAPIResource() async throws {
+        let site = MockDrupal()
+        let admin = client(site)
+        let body = #"{"type": [{"target_id": "article"}], "title": [{"value": "Made over REST"}]}"#
+        let created = try await admin.create("node", Data(body.utf8))
+        let id = try XCTUnwrap(JSONValue.parse(created.body)?["uuid"]?[0]?["value"]?.stringValue)
+        let document = try await admin.jsonAPIGet(article, id: id)
+        XCTAssertEqual(document.resource?["title"], .string("Made over REST"))
+        let collection = try await admin.jsonAPICollection(article)
+        XCTAssertEqual(collection.resources.map(\.id), [id])
+    }
+
+    /// 183c, 24g: anonymous visitors read published articles without revision_log; a draft is
+    /// hidden from them (401 challenge on the individual, left out of collections).
+    func testAnonymousSeesPublishedOnly() async throws {
+        let site = baseline()
+        site.addEntity("node", .object(["type": .string("article"), "title": .string("Draft"), "status": .bool(false)]))
+        let anonymous = client(site, as: nil)
+        let first = try await anonymous.jsonAPIGet(article, id: uuid(site, "node", "1"))
+        XCTAssertEqual(first.resource?["title"], .string("Article 1"))
+        XCTAssertNil(first.resource?.attributes["revision_log"])
+        let error = await drupalError { _ = try await anonymous.jsonAPIGet(self.article, id: self.uuid(site, "node", "6")) }
+        XCTAssertEqual(error?.status, 401)
+        XCTAssertEqual(error?.jsonAPIErrors.first?.detail, "No authentication credentials provided.")
+        let listed = try await anonymous.jsonAPICollection(article)
+        XCTAssertEqual(titles(listed), ["Article 1", "Article 2", "Article 3", "Article 4", "Article 5"])
+        let all = try await client(site).jsonAPICollection(article)
+        XCTAssertEqual(titles(all).last, "Draft")
+    }
+
+    /// 171b, 171c: anonymous callers see users by their label only.
+    func testAnonymousSeesUsersByLabel() async throws {
+        let site = baseline()
+        let user = try JSONAPIResourceType("user", "user")
+        let editor = try await client(site, as: nil).jsonAPIGet(user, id: uuid(site, "user", "2"))
+        XCTAssertEqual(editor.resource?.attributes, ["display_name": .string("editor")])
+        let admin = try await client(site).jsonAPIGet(user, id: uuid(site, "user", "2"))
+        XCTAssertEqual(admin.resource?["name"], .string("editor"))
+        XCTAssertEqual(admin.resource?["display_name"], .string("editor"))
+        XCTAssertEqual(admin.resource?["drupal_internal__uid"], .number(2))
+    }
+
+    /// Stubs still answer before the built-in JSON:API routes.
+    func testStubWinsOverBuiltInJSONAPI() async throws {
+        let site = baseline()
+        let id = uuid(site, "node", "1")
+        let body = #"{"data": {"type": "node--article", "id": "stubbed", "attributes": {"title": "Stubbed"}}}"#
+        site.stub(method: "GET", path: "/jsonapi/node/article/" + id, status: 200,
+                  headers: HTTPHeaders([("Content-Type", "application/vnd.api+json")]), body: Data(body.utf8))
+        let document = try await client(site).jsonAPIGet(article, id: id)
+        XCTAssertEqual(document.resource?["title"], .string("Stubbed"))
+    }
+}

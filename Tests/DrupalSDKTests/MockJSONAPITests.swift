@@ -164,4 +164,152 @@ final class MockJSONAPITests: XCTestCase {
         let document = try await client(site).jsonAPIGet(article, id: id)
         XCTAssertEqual(document.resource?["title"], .string("Stubbed"))
     }
+
+    // MARK: Collection queries
+
+    private func query(_ build: (inout JSONAPIQuery) throws -> Void) rethrows -> JSONAPIQuery {
+        var query = JSONAPIQuery()
+        try build(&query)
+        return query
+    }
+
+    /// 100, 101, 102: page links as Drupal rebuilds them; no `last`, no `meta`.
+    func testPagingLinksAreTheRecordedOnes() async throws {
+        let site = baseline()
+        let admin = client(site)
+        // The pager links keep the order the client sent (it puts sort before fields), then the page.
+        let base = "http://drupal.mock/jsonapi/node/article?sort=drupal_internal__nid&fields%5Bnode--article%5D=title"
+        func page(_ offset: Int) throws -> JSONAPIQuery {
+            try query {
+                try $0.fields("node--article", ["title"])
+                try $0.sort("drupal_internal__nid")
+                try $0.pageLimit(2)
+                try $0.pageOffset(offset)
+            }
+        }
+        let middle = try await admin.jsonAPICollection(article, query: try page(2))
+        XCTAssertEqual(titles(middle), ["Article 3", "Article 4"])
+        XCTAssertEqual(middle.resources.first?.attributes.keys.sorted(), ["title"])
+        XCTAssertNil(middle.resources.first?.raw["relationships"])
+        XCTAssertEqual(middle.link("first"), base + "&page%5Boffset%5D=0&page%5Blimit%5D=2")
+        XCTAssertEqual(middle.link("prev"), base + "&page%5Boffset%5D=0&page%5Blimit%5D=2")
+        XCTAssertEqual(middle.link("next"), base + "&page%5Boffset%5D=4&page%5Blimit%5D=2")
+        XCTAssertEqual(middle.link("self"), "http://drupal.mock/jsonapi/node/article?fields%5Bnode--article%5D=title"
+                       + "&page%5Blimit%5D=2&page%5Boffset%5D=2&sort=drupal_internal__nid")
+        XCTAssertNil(middle.link("last"))
+        XCTAssertNil(middle.meta)
+        let last = try await admin.jsonAPICollection(article, query: try page(4))
+        XCTAssertEqual(titles(last), ["Article 5"])
+        XCTAssertNil(last.next)
+        let past = try await admin.jsonAPICollection(article, query: try page(10))
+        XCTAssertEqual(past.resources.count, 0)
+        XCTAssertEqual(past.link("prev"), base + "&page%5Boffset%5D=8&page%5Blimit%5D=2")
+        XCTAssertEqual(past.link("first"), base + "&page%5Boffset%5D=0&page%5Blimit%5D=2")
+    }
+
+    /// 190: page[limit]=100 gives 50, `next` carries the capped size, `self` the asked one.
+    func testPageLimitIsCappedAt50() async throws {
+        let site = baseline()
+        for number in 1...48 {
+            site.addEntity("node", .object(["type": .string("article"), "title": .string("Bulk \(number)")]))
+        }
+        let document = try await client(site).jsonAPICollection(article, query: try query {
+            try $0.fields("node--article", ["drupal_internal__nid"])
+            try $0.sort("drupal_internal__nid")
+            try $0.pageLimit(100)
+        })
+        XCTAssertEqual(document.resources.count, 50)
+        XCTAssertEqual(document.next, "http://drupal.mock/jsonapi/node/article?sort=drupal_internal__nid"
+                       + "&fields%5Bnode--article%5D=drupal_internal__nid&page%5Boffset%5D=50&page%5Blimit%5D=50")
+        XCTAssertEqual(document.link("self"), "http://drupal.mock/jsonapi/node/article?fields%5Bnode--article%5D="
+                       + "drupal_internal__nid&page%5Blimit%5D=100&sort=drupal_internal__nid")
+        let pages = try client(site).jsonAPIPages(article, query: try query { try $0.pageLimit(100) })
+        var sizes: [Int] = []
+        while let page = try await pages.next() { sizes.append(try JSONAPIDocument(page).resources.count) }
+        XCTAssertEqual(sizes, [50, 3], "the pager walks the mock's next links")
+    }
+
+    /// 103: several sort fields, a relationship path, descending.
+    func testSortByRelationshipAndDescending() async throws {
+        let document = try await client(baseline()).jsonAPICollection(article, query: try query {
+            try $0.sort("uid.name")
+            try $0.sort("title", descending: true)
+        })
+        XCTAssertEqual(titles(document), ["Article 3", "Article 2", "Article 1", "Article 5", "Article 4"])
+    }
+
+    /// 105-114: the filter forms and operators the recordings use, and groups.
+    func testFiltersAsRecorded() async throws {
+        let admin = client(baseline())
+        func found(_ build: (inout JSONAPIQuery) throws -> Void) async throws -> [String] {
+            titles(try await admin.jsonAPICollection(article, query: try query(build)))
+        }
+        let shorthand = try await found { try $0.filter("title", "Article 3") }
+        XCTAssertEqual(shorthand, ["Article 3"])
+        let contains = try await found { try $0.filter("title", "cle 4", operator: .contains, key: "t") }
+        XCTAssertEqual(contains, ["Article 4"])
+        let startsWith = try await found { try $0.filter("title", "Art", operator: .startsWith) }
+        XCTAssertEqual(startsWith.count, 5)
+        let among = try await found { try $0.filter("drupal_internal__nid", values: ["1", "3", "5"], operator: .in) }
+        XCTAssertEqual(among, ["Article 1", "Article 3", "Article 5"])
+        let between = try await found { try $0.filter("drupal_internal__nid", values: ["2", "4"], operator: .between) }
+        XCTAssertEqual(between, ["Article 2", "Article 3", "Article 4"])
+        let isNull = try await found { try $0.filter("revision_log", nil, operator: .isNull) }
+        XCTAssertEqual(isNull.count, 5)
+        let notEqual = try await found { try $0.filter("title", "Article 1", operator: .notEqual) }
+        XCTAssertEqual(notEqual, ["Article 2", "Article 3", "Article 4", "Article 5"])
+        let byAuthor = try await found { try $0.filter("uid.name", "editor") }
+        XCTAssertEqual(byAuthor, ["Article 4", "Article 5"])
+        let either = try await found {
+            try $0.group("g", conjunction: .or)
+            try $0.filter("title", "Article 1", memberOf: "g")
+            try $0.filter("title", "Article 4", memberOf: "g")
+        }
+        XCTAssertEqual(either, ["Article 1", "Article 4"])
+        // 113: title = Article 1 OR (uid.name = editor AND field_tags.name = beta).
+        let nested = try await found {
+            try $0.group("or", conjunction: .or)
+            try $0.group("and", conjunction: .and, memberOf: "or")
+            try $0.filter("title", "Article 1", memberOf: "or")
+            try $0.filter("uid.name", "editor", memberOf: "and")
+            try $0.filter("field_tags.name", "beta", memberOf: "and")
+        }
+        XCTAssertEqual(nested, ["Article 1", "Article 5"])
+    }
+
+    /// 115, 115b, 116, 118, 43c: the recorded 400s for bad fields, operators and page sizes.
+    func testInvalidQueriesAreTheRecorded400s() async throws {
+        let admin = client(baseline())
+        func detail(_ query: String) async -> String? {
+            let error = await drupalError {
+                _ = try await admin.request(DrupalRequest(method: "GET", path: "/jsonapi/node/article?" + query, format: nil))
+            }
+            XCTAssertEqual(error?.status, 400, query)
+            XCTAssertEqual(error?.jsonAPIErrors.first?.title, "Bad Request")
+            return error?.jsonAPIErrors.first?.detail
+        }
+        let nested = await detail("filter%5Buid.nosuch%5D=x")
+        XCTAssertEqual(nested, "Invalid nested filtering. The field `nosuch`, given in the path `uid.nosuch`, does not exist.")
+        let plain = await detail("filter%5Bnosuchfield%5D=1")
+        XCTAssertEqual(plain, "Invalid nested filtering. The field `nosuchfield`, given in the path `nosuchfield`, "
+                       + "does not exist.")
+        let like = await detail("filter%5Bt%5D%5Bcondition%5D%5Bpath%5D=title&filter%5Bt%5D%5Bcondition%5D%5Boperator%5D"
+                                + "=LIKE&filter%5Bt%5D%5Bcondition%5D%5Bvalue%5D=Art")
+        XCTAssertEqual(like, "The 'LIKE' operator is not allowed in a filter parameter.")
+        let sort = await detail("sort=nosuch")
+        XCTAssertEqual(sort, "Invalid nested filtering. The field `nosuch`, given in the path `nosuch`, does not exist.")
+        let size = await detail("fields%5Bnode--article%5D=title&page%5Blimit%5D=0")
+        XCTAssertEqual(size, "The page size needs to be a positive integer.")
+    }
+
+    /// 170, 171: access filtering is silent; an administrator finds the user.
+    func testUserFilterIsSilentForAnonymous() async throws {
+        let site = baseline()
+        let user = try JSONAPIResourceType("user", "user")
+        let byName = try query { try $0.filter("name", "editor") }
+        let anonymous = try await client(site, as: nil).jsonAPICollection(user, query: byName)
+        XCTAssertEqual(anonymous.resources.count, 0)
+        let admin = try await client(site).jsonAPICollection(user, query: byName)
+        XCTAssertEqual(admin.resources.map { $0["name"] }, [.string("editor")])
+    }
 }

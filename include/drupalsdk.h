@@ -152,7 +152,8 @@ typedef struct drupal_client_options {
                                     while it moves */
     const char *user_agent;      /* NULL = "drupalsdk/<version>" */
     const char *ca_bundle;       /* a PEM file of CA certificates; NULL = the system's */
-    int verify_tls;              /* 1 = verify certificates and host names (default); 0 = don't */
+    int verify_tls;              /* 0 = verify certificates and host names (the default, also
+                                    for a zero-filled struct; 1 means the same); -1 = don't */
     size_t max_body_size;        /* larger responses fail with DRUPAL_E_TOO_LARGE; 0 = 64 MiB (headers
                                     over 256 KiB fail so too) */
     const char *const *headers;  /* extra headers for every request: "Name: value" strings, NULL-terminated */
@@ -213,7 +214,7 @@ typedef struct drupal_client_options {
 } drupal_client_options;
 
 #define DRUPAL_CLIENT_OPTIONS_INIT \
-    { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 1, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
+    { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
       0, 0, 0, NULL, 0 }
 
 /**

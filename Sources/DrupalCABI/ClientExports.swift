@@ -28,7 +28,7 @@ public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_cl
         return fail(.invalidArgument, "unknown drupal_client_options version \(version)")
     }
     var defaults = drupal_client_options(version: version, connect_timeout: 0, timeout: 0, user_agent: nil,
-                                         ca_bundle: nil, verify_tls: 1, max_body_size: 0, headers: nil,
+                                         ca_bundle: nil, verify_tls: 0, max_body_size: 0, headers: nil,
                                          follow_redirects: 0, entity_paths: nil, max_retries: 0,
                                          secret_headers: nil, request_hook: nil, request_hook_userdata: nil,
                                          log_hook: nil, log_hook_userdata: nil, max_connections: 0,
@@ -65,7 +65,12 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     // Checked by the client it configures, as a Swift caller's would be (HeaderSafety).
     if let agent = try CInput.optionalString(options.user_agent, "options.user_agent") { transport.userAgent = agent }
     transport.caBundlePath = try CInput.optionalString(options.ca_bundle, "options.ca_bundle")
-    transport.verifyTLS = options.verify_tls != 0
+    // 0 verifies, so a zero-filled struct is as safe as the default (1 is accepted too: the
+    // first versions of the header named it "verify").
+    guard [0, 1, -1].contains(options.verify_tls) else {
+        throw DrupalError(.invalidArgument, "options.verify_tls must be 0 (verify, the default) or -1 (don't verify)")
+    }
+    transport.verifyTLS = options.verify_tls != -1
     if options.max_body_size > 0 { transport.maxBodySize = Int(options.max_body_size) }
     transport.followRedirects = options.follow_redirects != 0
     if options.max_connections != 0 { transport.maxConnections = Int(options.max_connections) }

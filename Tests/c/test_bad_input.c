@@ -123,7 +123,7 @@ static void test_client_new(void) {
     BAD(drupal_client_options_init(&o, 0));
     CHECK_CODE(drupal_client_options_init(&o, DRUPAL_CLIENT_OPTIONS_VERSION), DRUPAL_OK);
     CHECK_INT(o.version, DRUPAL_CLIENT_OPTIONS_VERSION);
-    CHECK_INT(o.verify_tls, 1);
+    CHECK_INT(o.verify_tls, 0);
 
     o.version = 99;
     BAD(drupal_client_new(&c, "http://example.com", &o));

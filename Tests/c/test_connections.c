@@ -114,6 +114,10 @@ static void test_busy_poll_and_http2_options(void) {
     opts.http2 = 2;
     CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
     opts.http2 = 0;
+    /* 0 (the default) and 1 verify, -1 does not: any other value is a mistake, not "don't". */
+    opts.verify_tls = 2;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
+    opts.verify_tls = 0;
     opts.max_connections = -1;
     CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
     opts.max_connections = 10001;

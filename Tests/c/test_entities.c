@@ -483,7 +483,7 @@ static void test_entity_paths_option(void) {
 
     CHECK_CODE(drupal_client_options_init((drupal_client_options *)&v1, 1), DRUPAL_OK);
     CHECK_INT(v1.version, 1);
-    CHECK_INT(v1.verify_tls, 1);
+    CHECK_INT(v1.verify_tls, 0);
     v1.timeout = 30;
     CHECK_CODE(drupal_client_new(&c, base_url(), (const drupal_client_options *)&v1), DRUPAL_OK);
     CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_OK);

@@ -135,3 +135,32 @@ def test_https_32_in_flight_keep_32_connections_with_http2_on(https_server):
             await _async_batches(client)
     asyncio.run(main())
     assert _https_stats(base_url, cert)["connections"] - before == WINDOW
+
+
+def test_a_zero_filled_options_struct_verifies_tls(https_server):
+    # The header says zero numbers mean the default, and the default verifies: a C caller that
+    # zero-fills drupal_client_options (memset, no DRUPAL_CLIENT_OPTIONS_INIT) had verification off.
+    import ctypes
+    from drupalsdk import _c_types, _library
+    lib = _library.lib
+    base_url, cert = https_server
+    for ca_bundle, expected in ((None, "DRUPAL_E_TLS"), (cert.encode(), "DRUPAL_OK")):
+        options = _c_types.ClientOptions()   # every field zero
+        options.version = 5
+        options.ca_bundle = ca_bundle
+        client, response = ctypes.c_void_p(), ctypes.c_void_p()
+        assert lib.drupal_client_new(ctypes.byref(client), base_url.encode(), ctypes.byref(options)) == 0
+        try:
+            code = lib.drupal_entity_get_sync(ctypes.byref(response), client, b"node", b"1")
+            assert lib.drupal_code_name(code).decode() == expected
+        finally:
+            lib.drupal_response_free(response)
+            lib.drupal_client_free(client)
+
+
+def test_verification_can_be_turned_off(https_server):
+    base_url, _cert = https_server
+    with pytest.raises(drupalsdk.TLSError):
+        drupalsdk.Client(base_url, timeout=20).get("node", 1)
+    with drupalsdk.Client(base_url, timeout=20, verify=False) as client:
+        assert client.get("node", 1)["nid"][0]["value"] == 1

@@ -104,7 +104,7 @@ class _ClientBase(Managed, Hooks):
             options.timeout = nonzero(seconds(timeout, "timeout"), "timeout")
         if connect_timeout is not None:
             options.connect_timeout = nonzero(seconds(connect_timeout, "connect_timeout"), "connect_timeout")
-        options.verify_tls = 1 if verify else 0
+        options.verify_tls = 0 if verify else -1
         if ca_file is not None:
             options.ca_bundle = path_text(ca_file, "ca_file")
         if user_agent is not None:

@@ -312,4 +312,53 @@ final class MockJSONAPITests: XCTestCase {
         let admin = try await client(site).jsonAPICollection(user, query: byName)
         XCTAssertEqual(admin.resources.map { $0["name"] }, [.string("editor")])
     }
+
+    // MARK: Include and sparse fieldsets
+
+    /// 104: sparse fieldsets cut attributes and relationships; `included` holds each resource once.
+    func testIncludeWithSparseFieldsets() async throws {
+        let site = baseline()
+        let document = try await client(site).jsonAPICollection(article, query: try query {
+            try $0.fields("node--article", ["title", "uid"])
+            try $0.include(["uid", "field_tags"])
+            try $0.pageLimit(2)
+        })
+        XCTAssertEqual(titles(document), ["Article 1", "Article 2"])
+        XCTAssertEqual(document.resources.first.map { Array($0.relationships.keys) }, ["uid"])
+        XCTAssertEqual(document.included.map(\.type), ["user--user", "taxonomy_term--tags", "taxonomy_term--tags"])
+        XCTAssertEqual(document.included.map(\.id),
+                       [uuid(site, "user", "1"), uuid(site, "taxonomy_term", "2"), uuid(site, "taxonomy_term", "1")])
+        XCTAssertEqual(document.related(document.resources[0], "uid").first?["name"], .string("admin"))
+        XCTAssertEqual(document.included[1]["name"], .string("beta"))
+        XCTAssertEqual(document.included[1]["drupal_internal__tid"], .number(2))
+        XCTAssertNotNil(document.next)
+    }
+
+    /// 104b, 140: fieldsets apply to included resources; empty references include nothing.
+    func testIncludedFieldsetsAndEmptyReferences() async throws {
+        let site = baseline()
+        let bare = site.addEntity("node", .object(["type": .string("article"), "title": .string("Client-generated id")]))
+        let document = try await client(site).jsonAPIGet(article, id: uuid(site, "node", bare), query: try query {
+            try $0.include(["uid", "field_tags", "field_image"])
+            try $0.fields("user--user", ["name"])
+        })
+        XCTAssertEqual(document.resource?.raw["relationships"]?["field_tags"]?["data"], .array([]))
+        XCTAssertEqual(document.resource?.raw["relationships"]?["field_image"]?["data"], .null)
+        XCTAssertEqual(document.included.map(\.type), ["user--user"])
+        XCTAssertEqual(document.included.first?.attributes, ["name": .string("admin")])
+        XCTAssertEqual(document.link("self"), "http://drupal.mock/jsonapi/node/article/\(uuid(site, "node", bare))"
+                       + "?fields%5Buser--user%5D=name&include=uid%2Cfield_tags%2Cfield_image")
+    }
+
+    /// 117: an unknown include lists the article's relationship fields in Drupal's order.
+    func testUnknownIncludeIsTheRecorded400() async throws {
+        let error = await drupalError {
+            _ = try await self.client(self.baseline()).jsonAPICollection(self.article, query: try self.query {
+                try $0.include(["nosuch"])
+            })
+        }
+        XCTAssertEqual(error?.status, 400)
+        XCTAssertEqual(error?.jsonAPIErrors.first?.detail, "`nosuch` is not a valid relationship field name. Possible values: "
+                       + "node_type, revision_uid, uid, field_image, field_tags.")
+    }
 }

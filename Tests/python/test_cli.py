@@ -453,3 +453,19 @@ def test_an_unclosed_quote_in_the_netrc_file_is_an_error_not_a_newline_in_the_pa
     code, _, err = drupal("--netrc-file", str(netrc), "get", "node", "1")
     assert code == _cli.EXIT_USAGE, err
     assert "unclosed quote" in err and str(netrc) in err and "s3cret-pw" not in err, err
+
+
+def test_a_jsonapi_body_goes_as_json_api_unless_a_content_type_is_given(drupal):
+    body = json.dumps({"data": {"type": "node--article", "attributes": {"title": "by request"}}})
+    code, doc, err = drupal("request", "POST", "/jsonapi/node/article", "--no-format", "--data", body)
+    assert code == 0, err
+    assert doc["data"]["attributes"]["title"] == "by request"
+    # The caller's own Content-Type wins (Drupal then answers 415, as it does to curl).
+    code, doc, _ = drupal("-H", "Content-Type: application/json", "request", "POST", "/jsonapi/node/article",
+                          "--no-format", "--data", body)
+    assert code == _cli.EXIT_HTTP and doc["errors"][0]["status"] == "415"
+    # Core REST bodies stay application/json.
+    code, node, err = drupal("request", "POST", "/node", "--data",
+                             json.dumps({"type": [{"target_id": "article"}], "title": [{"value": "rest"}]}))
+    assert code == 0 and title(node) == "rest", err
+

@@ -3,12 +3,14 @@ the JSON output they write (``Output``)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import json
 import os
 import re
 import sys
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
+import urllib.parse
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 import drupalsdk
 
@@ -149,7 +151,8 @@ def cmd_request(client: drupalsdk.Client, args: argparse.Namespace, out: Output)
     elif args.data is not None:
         body = args.data.encode()
     response = client.request(args.method.upper(), args.path, query=_query(args), body=body,
-                              format=not args.no_format, raise_for_status=False)
+                              headers=_request_headers(args, body), format=not args.no_format,
+                              raise_for_status=False)
     if args.include:
         headers: Dict[str, Any] = {}
         for name, value in response.headers.items_raw():
@@ -166,6 +169,16 @@ def cmd_request(client: drupalsdk.Client, args: argparse.Namespace, out: Output)
         else:
             out.json(value)
     response.raise_for_status()   # the answer was shown; the exit code still tells the class
+
+
+def _request_headers(args: argparse.Namespace, body: Optional[bytes]) -> Optional[Dict[str, str]]:
+    """Content-Type: application/vnd.api+json for a body to a JSON:API path (Drupal answers 415 to
+    the library's application/json there), unless -H gave a Content-Type."""
+    if body is None or any(h.partition(":")[0].strip().lower() == "content-type" for h in args.header or ()):
+        return None
+    if "jsonapi" not in urllib.parse.urlsplit(args.path).path.split("/"):
+        return None
+    return {"Content-Type": "application/vnd.api+json"}
 
 
 def cmd_login(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
@@ -250,7 +263,9 @@ def args_request(p: argparse.ArgumentParser) -> None:
     p.add_argument("method", help="GET, POST, PATCH, DELETE, ...")
     p.add_argument("path", help="a path under the site (may carry ?query), or an absolute URL under it")
     p.add_argument("--query", action="append", metavar="NAME=VALUE")
-    p.add_argument("--data", metavar="BODY", help="the body, sent as it is: inline text, @FILE or - (stdin)")
+    p.add_argument("--data", metavar="BODY", help="the body, sent as it is: inline text, @FILE or - (stdin); "
+                   "as application/json, or application/vnd.api+json to a /jsonapi/ path (-H 'Content-Type: ...' "
+                   "for another)")
     p.add_argument("--no-format", action="store_true",
                    help="don't add ?_format=json (JSON:API: drupal request GET /jsonapi/node/article --no-format)")
     p.add_argument("--include", action="store_true", help="print {status, headers, body}")

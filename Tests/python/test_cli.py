@@ -469,3 +469,29 @@ def test_a_jsonapi_body_goes_as_json_api_unless_a_content_type_is_given(drupal):
                              json.dumps({"type": [{"target_id": "article"}], "title": [{"value": "rest"}]}))
     assert code == 0 and title(node) == "rest", err
 
+
+
+def test_bulk_create_names_the_failing_line_and_what_was_created(drupal, tmp_path):
+    rows = tmp_path / "rows.ndjson"
+    rows.write_text('{"title": [{"value": "first"}]}\n{"title": "flat"}\n{"title": [{"value": "never"}]}\n')
+    code, out, err = drupal("create", "node", "article", "--input", str(rows))
+    assert code == _cli.EXIT_INVALID, err
+    assert title(out) == "first"                   # the one created line (a single document)
+    assert "line 2" in err and "1 created before it" in err and "not tried" in err, err
+    # A line that is not an object stops the same way, with the usage exit code.
+    rows.write_text('{"title": [{"value": "first"}]}\n[1]\n')
+    code, out, err = drupal("create", "node", "article", "--input", str(rows))
+    assert code == _cli.EXIT_USAGE and "line 2" in err and "1 created before it" in err, err
+
+
+def test_several_ids_name_the_one_that_failed_and_what_was_done(drupal):
+    code, out, err = drupal("delete", "node", "3", "4", "424242", "5")
+    assert code == _cli.EXIT_NOT_FOUND and out == ""
+    assert "delete node 424242 (3 of 4)" in err, err
+    assert "deleted before it: 3, 4" in err and "not tried: 5" in err, err
+    code, _, _ = drupal("get", "node", "5")
+    assert code == 0, "the id after the failure was not tried"
+    code, out, err = drupal("get", "node", "1", "424242")
+    assert code == _cli.EXIT_NOT_FOUND and out == ""
+    assert "get node 424242 (2 of 2)" in err, err
+

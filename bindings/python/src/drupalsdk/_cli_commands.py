@@ -59,9 +59,25 @@ def _response_value(response: drupalsdk.Response) -> Any:
 def cmd_get(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
     entities = []
     for number, entity_id in enumerate(args.id, 1):
-        entities.append(client.get(args.entity_type, entity_id))
+        with _stopping_at("get", args, number, "nothing printed"):
+            entities.append(client.get(args.entity_type, entity_id))
         out.progress("get %s %s (%d/%d)" % (args.entity_type, entity_id, number, len(args.id)))
     out.json(entities[0] if len(entities) == 1 else entities)
+
+
+@contextlib.contextmanager
+def _stopping_at(verb: str, args: argparse.Namespace, number: int, done: str) -> Iterator[None]:
+    """With several ids, a failure first names the id and what was done before it; its own error
+    (and exit code) follows."""
+    try:
+        yield
+    except (drupalsdk.DrupalError, UsageError):
+        if len(args.id) > 1:
+            rest = args.id[number:]
+            sys.stderr.write("drupal: %s %s %s (%d of %d) failed; %s; not tried: %s\n" % (
+                verb, args.entity_type, args.id[number - 1], number, len(args.id), done,
+                ", ".join(rest) if rest else "none"))
+        raise
 
 
 def prepare_body(args: argparse.Namespace) -> None:
@@ -73,7 +89,7 @@ def cmd_create(client: drupalsdk.Client, args: argparse.Namespace, out: Output) 
     if args.input is None:
         out.json(client.create(args.entity_type, args.body))
         return
-    # Bulk: one JSON object a line (NDJSON); the options are applied to each.
+    # Bulk: one REST body a line (NDJSON); the options are applied to each.
     # Read as bytes, so that a line that is not UTF-8 is named as parse_json names it.
     stream = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")
     created = 0
@@ -81,12 +97,19 @@ def cmd_create(client: drupalsdk.Client, args: argparse.Namespace, out: Output) 
         for number, line in enumerate(stream, 1):
             if not line.strip():
                 continue
-            base = dict(args.body)
-            item = parse_json(line, "%s line %d" % (args.input, number))
-            if not isinstance(item, dict):
-                raise UsageError("%s line %d is not a JSON object" % (args.input, number))
-            base.update(item)
-            out.json(client.create(args.entity_type, base), compact=True)
+            try:
+                base = dict(args.body)
+                item = parse_json(line, "%s line %d" % (args.input, number))
+                if not isinstance(item, dict):
+                    raise UsageError("%s line %d is not a JSON object" % (args.input, number))
+                base.update(item)
+                entity = client.create(args.entity_type, base)
+            except (drupalsdk.DrupalError, UsageError):
+                # Its own error (and exit code) follows: first where the run stopped.
+                sys.stderr.write("drupal: %s line %d not created; %d created before it (printed on stdout); "
+                                 "the lines after it not tried\n" % (args.input, number, created))
+                raise
+            out.json(entity, compact=True)
             created += 1
             out.progress("created %d" % created)
     finally:
@@ -104,9 +127,10 @@ def cmd_update(client: drupalsdk.Client, args: argparse.Namespace, out: Output) 
 
 
 def cmd_delete(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
-    deleted = []
+    deleted: List[str] = []
     for number, entity_id in enumerate(args.id, 1):
-        client.delete(args.entity_type, entity_id)
+        with _stopping_at("delete", args, number, "deleted before it: %s" % (", ".join(deleted) or "none")):
+            client.delete(args.entity_type, entity_id)
         deleted.append(entity_id)
         out.progress("deleted %s %s (%d/%d)" % (args.entity_type, entity_id, number, len(args.id)))
     out.json({"deleted": deleted})
@@ -234,8 +258,10 @@ def args_create(p: argparse.ArgumentParser) -> None:
     p.add_argument("entity_type")
     p.add_argument("bundle", nargs="?", help="e.g. article (sets type, vid, bundle... as the entity type wants)")
     add_entity_body_options(p)
-    p.add_argument("--input", metavar="FILE", help="bulk: one JSON object a line (- for stdin), each created "
-                   "with the options above applied; prints one created entity a line")
+    p.add_argument("--input", metavar="FILE", help="bulk: one entity a line (- for stdin), each line a whole "
+                   "REST body as for --json ('{\"title\": [{\"value\": \"x\"}]}'; flat values are refused "
+                   "with 422), with the options above applied; prints one created entity a line, and stops at the "
+                   "first line that fails, naming it")
 
 
 def args_update(p: argparse.ArgumentParser) -> None:

@@ -495,3 +495,13 @@ def test_several_ids_name_the_one_that_failed_and_what_was_done(drupal):
     assert code == _cli.EXIT_NOT_FOUND and out == ""
     assert "get node 424242 (2 of 2)" in err, err
 
+
+
+def test_a_user_without_a_password_is_warned_about(drupal, monkeypatch):
+    monkeypatch.delenv("DRUPAL_PASSWORD")
+    code, node, err = drupal("get", "node", "1")
+    assert code == 0 and title(node) == "Article 1"   # still anonymous, as documented
+    assert "warning" in err and "DRUPAL_USER" in err and "no password" in err, err
+    code, _, err = drupal("--auth", "none", "get", "node", "1")
+    assert code == 0 and err == "", "--auth none asks for no credentials"
+

@@ -86,6 +86,10 @@ def make_client(args: argparse.Namespace) -> Tuple[drupalsdk.Client, bool]:
     auth = args.auth
     if auth == "auto":
         auth = "bearer" if creds.token else "cookie" if creds.user and creds.password is not None else "none"
+        if auth == "none" and creds.user and args.command_entry.name != "login":
+            # Probably a forgotten DRUPAL_PASSWORD: say so rather than fail later as anonymous.
+            sys.stderr.write("drupal: warning: a user name is set (DRUPAL_USER or --user) but no password "
+                             "(DRUPAL_PASSWORD or a netrc entry): sending no credentials\n")
     if args.command_entry.name == "login" or auth == "none":
         return client, False
     if auth == "bearer":

@@ -361,4 +361,170 @@ final class MockJSONAPITests: XCTestCase {
         XCTAssertEqual(error?.jsonAPIErrors.first?.detail, "`nosuch` is not a valid relationship field name. Possible values: "
                        + "node_type, revision_uid, uid, field_image, field_tags.")
     }
+
+    // MARK: Writes
+
+    private func document(_ json: String) throws -> JSONBody { try JSONBody(Data(json.utf8)) }
+
+    /// 120: 201 with Location, relationships set by UUID, the owner as revision author; the node
+    /// is then a REST entity too.
+    func testCreateWithRelationships() async throws {
+        let site = baseline()
+        let (alpha, beta, editor) = (uuid(site, "taxonomy_term", "1"), uuid(site, "taxonomy_term", "2"), uuid(site, "user", "2"))
+        let response = try await client(site).jsonAPI(.create(article, document: try document(#"""
+            {"data": {"type": "node--article", "attributes": {"title": "JSON:API with relationships",
+              "body": {"value": "<p>rel body</p>", "format": "basic_html"}},
+             "relationships": {"field_tags": {"data": [{"type": "taxonomy_term--tags", "id": "\#(alpha)"},
+                                                       {"type": "taxonomy_term--tags", "id": "\#(beta)"}]},
+                               "uid": {"data": {"type": "user--user", "id": "\#(editor)"}}}}}
+            """#)))
+        XCTAssertEqual(response.status, 201)
+        let resource = try XCTUnwrap(JSONAPIDocument(response).resource)
+        XCTAssertEqual(response.headers["Location"],
+                       "http://drupal.mock/jsonapi/node/article/\(resource.id)?resourceVersion=id%3A6")
+        XCTAssertEqual(resource["drupal_internal__nid"], .number(6))
+        XCTAssertEqual(resource["body"], .object(["value": .string("<p>rel body</p>"), "format": .string("basic_html"),
+                                                  "processed": .string("<p>rel body</p>"), "summary": .null]))
+        XCTAssertEqual(resource.identifiers("field_tags").map(\.id), [alpha, beta])
+        XCTAssertEqual(resource.identifiers("uid").map(\.id), [editor])
+        XCTAssertEqual(resource.identifiers("revision_uid").map(\.id), [editor])
+        XCTAssertEqual(site.entity("node", "6")?["title"]?[0]?["value"], .string("JSON:API with relationships"))
+        XCTAssertEqual(site.entity("node", "6")?["uid"]?[0]?["target_id"], .number(2))
+    }
+
+    /// 121, 122, 122b: a client-generated UUID is kept; the same again is 409; a bad one 422.
+    func testClientGeneratedIDs() async throws {
+        let site = baseline()
+        let admin = client(site)
+        let id = "3f1e7c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
+        let made = try await admin.jsonAPICreate(article, document: try document(
+            #"{"data": {"type": "node--article", "id": "\#(id)", "attributes": {"title": "Client-generated id"}}}"#))
+        XCTAssertEqual(made.resource?.id, id)
+        XCTAssertEqual(made.resource?["body"], .null)
+        let again = await drupalError {
+            _ = try await admin.jsonAPICreate(self.article, document: try self.document(
+                #"{"data": {"type": "node--article", "id": "\#(id)", "attributes": {"title": "Same id again"}}}"#))
+        }
+        XCTAssertEqual(again?.status, 409)
+        XCTAssertEqual(again?.jsonAPIErrors.first?.detail, "Conflict: Entity already exists.")
+        let malformed = await drupalError {
+            _ = try await admin.jsonAPICreate(self.article, document: try self.document(
+                #"{"data": {"type": "node--article", "id": "not-a-uuid", "attributes": {"title": "Bad id"}}}"#))
+        }
+        XCTAssertEqual(malformed?.status, 422)
+        XCTAssertEqual(malformed?.jsonAPIErrors.first?.detail,
+                       "IDs should be properly generated and formatted UUIDs as described in RFC 4122.")
+        XCTAssertEqual(malformed?.jsonAPIErrors.first?.member("links.via.href"), "http://drupal.mock/jsonapi/node/article")
+        XCTAssertNil(malformed?.jsonAPIErrors.first?.member("links.info.href"))
+    }
+
+    /// 44d, 126, 127, 126b, 44c: validation, field access, missing targets, anonymous.
+    func testCreateRefusalsAsRecorded() async throws {
+        let site = baseline()
+        let missingTitle = await drupalError {
+            _ = try await self.client(site).jsonAPICreate(self.article, document: try self.document(
+                #"{"data": {"type": "node--article", "attributes": {}}}"#))
+        }
+        XCTAssertEqual(missingTitle?.status, 422)
+        XCTAssertEqual(missingTitle?.jsonAPIErrors.first?.title, "Unprocessable Content")
+        XCTAssertEqual(missingTitle?.jsonAPIErrors.first?.detail, "title: This value should not be null.")
+        XCTAssertEqual(missingTitle?.jsonAPIErrors.first?.pointer, "/data/attributes/title")
+        XCTAssertNil(missingTitle?.jsonAPIErrors.first?.member("links.via.href"))
+        let admin = uuid(site, "user", "1")
+        let setsOwner = await drupalError {
+            _ = try await self.client(site, as: "editor").jsonAPICreate(self.article, document: try self.document(#"""
+                {"data": {"type": "node--article", "attributes": {"title": "Editor sets uid"},
+                 "relationships": {"uid": {"data": {"type": "user--user", "id": "\#(admin)"}}}}}
+                """#))
+        }
+        XCTAssertEqual(setsOwner?.status, 403)
+        XCTAssertEqual(setsOwner?.jsonAPIErrors.first?.detail, "The current user is not allowed to POST the selected field "
+                       + "(uid). The 'administer nodes' permission is required.")
+        XCTAssertEqual(setsOwner?.jsonAPIErrors.first?.pointer, "/data/relationships/uid")
+        let missing = "11111111-1111-4111-8111-111111111111"
+        let noTarget = await drupalError {
+            _ = try await self.client(site).jsonAPICreate(self.article, document: try self.document(#"""
+                {"data": {"type": "node--article", "attributes": {"title": "x"},
+                 "relationships": {"field_tags": {"data": [{"type": "taxonomy_term--tags", "id": "\#(missing)"}]}}}}
+                """#))
+        }
+        XCTAssertEqual(noTarget?.status, 404)
+        XCTAssertEqual(noTarget?.jsonAPIErrors.first?.detail, "The resource identified by `taxonomy_term--tags:\(missing)` "
+                       + "(given as a relationship item) could not be found.")
+        let anonymous = await drupalError {
+            _ = try await self.client(site, as: nil).jsonAPICreate(self.article, document: try self.document(
+                #"{"data": {"type": "node--article", "attributes": {"title": "anon"}}}"#))
+        }
+        XCTAssertEqual(anonymous?.status, 401)
+        XCTAssertEqual(anonymous?.jsonAPIErrors.first?.detail, "No authentication credentials provided.")
+        XCTAssertEqual(anonymous?.jsonAPIErrors.first?.member("links.info.href"),
+                       "http://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html#sec10.4.2")
+        XCTAssertNotNil(anonymous?.headers["WWW-Authenticate"])
+    }
+
+    /// 44e, 44g: a cookie session needs X-CSRF-Token; the client fetches it and the write works.
+    func testCookieWritesNeedTheCSRFToken() async throws {
+        let site = baseline()
+        let session = DrupalClient.mock(site)
+        _ = try await session.login("admin", "admin")
+        let made = try await session.jsonAPICreate(article, document: try document(
+            #"{"data": {"type": "node--article", "attributes": {"title": "JSON:API via cookie"}}}"#))
+        XCTAssertEqual(made.resource?["title"], .string("JSON:API via cookie"))
+        let cookie = try XCTUnwrap(site.receivedRequests.last?.headers["Cookie"])
+        let bare = site.respond(to: HTTPRequest(
+            method: "POST", url: "http://drupal.mock/jsonapi/node/article",
+            headers: HTTPHeaders([("Cookie", cookie), ("Content-Type", "application/vnd.api+json")]),
+            body: Data(#"{"data": {"type": "node--article", "attributes": {"title": "no token"}}}"#.utf8)))
+        XCTAssertEqual(bare.status, 403)
+        XCTAssertEqual(JSONValue.parse(bare.body)?["errors"]?[0]?["detail"], .string("X-CSRF-Token request header is missing"))
+    }
+
+    /// 129, 123, 124, 131, 133, 133b, 133c: PATCH rules.
+    func testUpdateAsRecorded() async throws {
+        let site = baseline()
+        let admin = client(site)
+        let id = uuid(site, "node", "1")
+        func patch(_ body: String, _ client: DrupalClient? = nil) async -> DrupalError? {
+            await drupalError { _ = try await (client ?? admin).jsonAPIUpdate(self.article, id: id, document: try self.document(body)) }
+        }
+        let wrongType = site.respond(to: HTTPRequest(
+            method: "PATCH", url: "http://drupal.mock/jsonapi/node/article/" + id,
+            headers: HTTPHeaders([("Authorization", "Basic YWRtaW46YWRtaW4="), ("Content-Type", "application/json")]),
+            body: Data(#"{"data": {"type": "node--article", "id": "\#(id)", "attributes": {"title": "x"}}}"#.utf8)))
+        XCTAssertEqual(wrongType.status, 415)
+        XCTAssertEqual(JSONValue.parse(wrongType.body)?["errors"]?[0]?["detail"],
+                       .string("No route found that matches \"Content-Type: application/json\""))
+        let updated = try await admin.jsonAPIUpdate(article, id: id, document: try document(
+            #"{"data": {"type": "node--article", "id": "\#(id)", "attributes": {"title": "Edited", "revision_log": "Changed"}}}"#))
+        XCTAssertEqual(updated.resource?["title"], .string("Edited"))
+        XCTAssertEqual(updated.resource?["revision_log"], .string("Changed"))
+        XCTAssertEqual(updated.resource?.identifiers("field_tags").map(\.id), [uuid(site, "taxonomy_term", "2")])
+        XCTAssertEqual(updated.resource?["drupal_internal__vid"], .number(6), "a PATCH makes a new revision")
+        XCTAssertEqual(updated.link("self"), "http://drupal.mock/jsonapi/node/article/" + id)
+        XCTAssertEqual(site.entity("node", "1")?["title"]?[0]?["value"], .string("Edited"))
+        let notOwner = await patch(#"{"data": {"type": "node--article", "id": "\#(id)", "attributes": {"title": "Hijack"}}}"#,
+                                   client(site, as: "editor"))
+        XCTAssertEqual(notOwner?.status, 403)
+        XCTAssertEqual(notOwner?.jsonAPIErrors.first?.detail, "The 'edit any article content' permission is required.")
+        let other = uuid(site, "node", "2")
+        let mismatch = await patch(#"{"data": {"type": "node--article", "id": "\#(other)", "attributes": {"title": "x"}}}"#)
+        XCTAssertEqual(mismatch?.status, 400)
+        XCTAssertEqual(mismatch?.jsonAPIErrors.first?.detail,
+                       "The selected entity (\(id)) does not match the ID in the payload (\(other)).")
+        let noID = await patch(#"{"data": {"type": "node--article", "attributes": {"title": "No id"}}}"#)
+        XCTAssertEqual(noID?.jsonAPIErrors.first?.detail, "The selected entity (\(id)) does not match the ID in the payload ().")
+    }
+
+    /// 195, 195b: DELETE is 204, then the delete route's 404; REST no longer finds the node.
+    func testDeleteAsRecorded() async throws {
+        let site = baseline()
+        let admin = client(site)
+        let id = uuid(site, "node", "5")
+        try await admin.jsonAPIDelete(article, id: id)
+        XCTAssertNil(site.entity("node", "5"))
+        let again = await drupalError { try await admin.jsonAPIDelete(self.article, id: id) }
+        XCTAssertEqual(again?.status, 404)
+        XCTAssertEqual(again?.jsonAPIErrors.first?.detail, "The \"entity\" parameter was not converted for the path "
+                       + "\"/jsonapi/node/article/{entity}\" (route name: \"jsonapi.node--article.individual.delete\")")
+    }
 }

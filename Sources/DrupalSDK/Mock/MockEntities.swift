@@ -233,7 +233,7 @@ extension MockState {
         return entity
     }
 
-    private mutating func removeEntity(_ entityType: String, _ id: String) {
+    mutating func removeEntity(_ entityType: String, _ id: String) {
         entities[entityType]?[id] = nil
         guard entityType == "user" else { return }
         // A deleted account loses its sessions and tokens.

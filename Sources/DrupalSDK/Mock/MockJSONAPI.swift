@@ -23,12 +23,15 @@ extension MockState {
             if segments.count == 3 {
                 switch request.method {
                 case "GET", "HEAD": return try jsonAPICollection(request, caller, type)
-                default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET"])
+                case "POST": return try jsonAPICreate(request, caller, type)
+                default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "POST"])
                 }
             }
             switch request.method {
             case "GET", "HEAD": return try jsonAPIIndividual(request, caller, type, uuid: segments[3])
-            default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET"])
+            case "PATCH": return try jsonAPIUpdate(request, caller, type, uuid: segments[3])
+            case "DELETE": return try jsonAPIDelete(request, caller, type, uuid: segments[3])
+            default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "PATCH", "DELETE"])
             }
         } catch let answer as MockAnswer {
             // Checks shared with core REST (access, CSRF) answer `{"message"}`; JSON:API says it

@@ -1,0 +1,173 @@
+import FoundationEssentials
+
+/// JSON:API writes (recordings 120-133c, 195, 195b, drupal10-transcripts 44b-44g), in Drupal's order:
+/// media type (415), CSRF (403), access (401 for anonymous, 403), the document (400), ids (422,
+/// 409, 400), field access (403 with a pointer), validation (422, one entry per violation).
+extension MockState {
+    mutating func jsonAPICreate(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType) throws -> HTTPResponse {
+        try requireJSONAPIBody(request)
+        try checkCSRF(request, caller)
+        try authorize(.create, type.entityType, nil, caller)
+        let data = try jsonAPIData(request)
+        if let id = data["id"] {
+            guard let uuid = id.stringValue, MockState.isUUID(uuid) else {
+                throw MockJSONAPIReply.fail(422, "IDs should be properly generated and formatted UUIDs as described "
+                                            + "in RFC 4122.", request)
+            }
+            if (entities[type.entityType] ?? [:]).values.contains(where: { MockFields.firstValue($0["uuid"]) == uuid }) {
+                throw MockJSONAPIReply.fail(409, "Conflict: Entity already exists.", request)
+            }
+        }
+        var body = try jsonAPIFields(data, type, caller, request)
+        // The type in the document is not checked: the URL decides the bundle (44f).
+        if let key = MockEntityKind.bundleKey(type.entityType) { body[key] = MockFields.single(.string(type.bundle)) }
+        if let uuid = data["id"] { body["uuid"] = MockFields.single(uuid) }
+        try validateJSONAPI(type.entityType, body, request)
+        let (_, entity) = insertEntity(type.entityType, body, owner: caller.uid ?? "0")
+        makeReferencedFilesPermanent(entity)
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+                                             query: try MockJSONAPIQuery(request))
+        let resource = documents.resource(type.entityType, entity)
+        let location = resource["links"]?["self"]?["href"]?.stringValue ?? ""
+        return MockJSONAPIReply.document(201, ["data": resource,
+                                               "links": .object(["self": MockJSONAPIReply.link(request.origin + type.path)])],
+                                         request, headers: HTTPHeaders([("Location", location)]))
+    }
+
+    mutating func jsonAPIUpdate(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType, uuid: String) throws
+        -> HTTPResponse {
+        try requireJSONAPIBody(request)
+        if request.queryValue("resourceVersion") != nil {
+            throw MockJSONAPIReply.fail(400, "PATCH requests with a `resourceVersion` query parameter are not supported.",
+                                        request)
+        }
+        guard let (id, stored) = jsonAPIEntity(type, uuid: uuid) else {
+            throw MockJSONAPIReply.fail(404, "The \"entity\" parameter was not converted for the path "
+                                        + "\"\(type.path)/{entity}\" (route name: \"jsonapi.\(type.name).individual.update\")",
+                                        request)
+        }
+        try checkCSRF(request, caller)
+        try authorize(.update, type.entityType, stored, caller)
+        let data = try jsonAPIData(request)
+        // data.id must name the URL's resource; a missing one is "()" (133, 133b). data.type is not checked (132).
+        let sent = data["id"]?.stringValue ?? ""
+        guard sent == uuid else {
+            throw MockJSONAPIReply.fail(400, "The selected entity (\(uuid)) does not match the ID in the payload (\(sent)).",
+                                        request)
+        }
+        var entity = stored
+        for (field, value) in try jsonAPIFields(data, type, caller, request) { entity[field] = value }
+        try validateJSONAPI(type.entityType, entity, request)
+        entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
+        if type.entityType == "node" {
+            // Every PATCH of a node is a new revision by its sender (123, 124).
+            let vids = (entities["node"] ?? [:]).values.compactMap { MockFields.firstValue($0["vid"]).flatMap { Int($0) } }
+            let vid = max(vids.max() ?? 0, lastIDs["node"] ?? 0) + 1
+            entity["vid"] = MockFields.single(.number(Double(vid)))
+            entity["revision_uid"] = userReference(caller.uid ?? "0")
+        }
+        entities[type.entityType, default: [:]][id] = entity
+        makeReferencedFilesPermanent(entity)
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+                                             query: try MockJSONAPIQuery(request))
+        return MockJSONAPIReply.document(200, ["data": documents.resource(type.entityType, entity),
+                                               "links": .object(["self": MockJSONAPIReply.link(request.origin + request.path)])],
+                                         request)
+    }
+
+    mutating func jsonAPIDelete(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType, uuid: String) throws
+        -> HTTPResponse {
+        guard let (id, stored) = jsonAPIEntity(type, uuid: uuid) else { throw MockState.jsonAPINotFound(request, type) }
+        try checkCSRF(request, caller)
+        try authorize(.delete, type.entityType, stored, caller)
+        removeEntity(type.entityType, id)
+        return MockReply.empty(204)
+    }
+
+    /// POST and PATCH need `application/vnd.api+json` (parameters such as charset allowed: 128).
+    private func requireJSONAPIBody(_ request: MockRequest) throws {
+        guard let contentType = request.headers["Content-Type"] else {
+            throw MockJSONAPIReply.fail(415, "No \"Content-Type\" request header specified", request)
+        }
+        guard request.contentType == MockJSONAPIReply.mediaType else {
+            throw MockJSONAPIReply.fail(415, "No route found that matches \"Content-Type: \(contentType)\"", request)
+        }
+    }
+
+    /// The document's `data` object: 400 for no body, malformed JSON (133c) or no `data`.
+    private func jsonAPIData(_ request: MockRequest) throws -> [String: JSONValue] {
+        guard let body = request.body, !body.isEmpty else { throw MockJSONAPIReply.fail(400, "Empty request body.", request) }
+        guard let document = JSONValue.parse(body) else { throw MockJSONAPIReply.fail(400, "Syntax error", request) }
+        guard let data = document["data"]?.objectValue else {
+            throw MockJSONAPIReply.fail(400, "Missing `data` member in the request body.", request)
+        }
+        return data
+    }
+
+    /// The document's attributes and relationships as stored fields. A relationship item names
+    /// an entity by UUID, which must exist (126b); only administrators may set a node's owner (127).
+    private func jsonAPIFields(_ data: [String: JSONValue], _ type: JSONAPIType, _ caller: MockCaller,
+                               _ request: MockRequest) throws -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [:]
+        for (name, value) in data["attributes"]?.objectValue ?? [:] {
+            let field = MockJSONAPIFields.internalName(type.entityType, name)
+            // Ids are the site's; JSON:API ignores them here.
+            if field == MockEntityKind.idKey(type.entityType) || field == "uuid" { continue }
+            let items: [JSONValue] = value == .null ? [] : (value.arrayValue ?? [value])
+            fields[field] = MockFields.normalize(field, .array(items.map { $0.objectValue == nil ? .object(["value": $0]) : $0 }))
+        }
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+                                             query: try MockJSONAPIQuery(request))
+        let known = documents.relationships(type.entityType, nil, bundle: type.bundle)
+        for (name, value) in (data["relationships"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let (field, target) = known.first(where: { MockJSONAPIFields.publicName(type.entityType, $0.field) == name }),
+                  !MockJSONAPIFields.configTypes.contains(target.entityType) else { continue }
+            if type.entityType == "node", field == "uid", !caller.isAdmin {
+                let method = request.method
+                throw MockJSONAPIReply.fail(403, "The current user is not allowed to \(method) the selected field (uid). "
+                                            + "The 'administer nodes' permission is required.", request,
+                                            pointer: "/data/relationships/uid")
+            }
+            let linkage = value["data"] ?? .null
+            let identifiers = linkage == .null ? [] : (linkage.arrayValue ?? [linkage])
+            fields[field] = .array(try identifiers.map { identifier in
+                let uuid = identifier["id"]?.stringValue ?? ""
+                let typeName = identifier["type"]?.stringValue ?? ""
+                guard let (id, _) = (entities[target.entityType] ?? [:])
+                    .first(where: { MockFields.firstValue($0.value["uuid"]) == uuid }) else {
+                    throw MockJSONAPIReply.fail(404, "The resource identified by `\(typeName):\(uuid)` (given as a "
+                                                + "relationship item) could not be found.", request)
+                }
+                var item: [String: JSONValue] = ["target_id": MockFields.number(id),
+                                                 "target_type": .string(target.entityType),
+                                                 "target_uuid": .string(uuid)]
+                // An image's alt, title, width and height travel in the identifier's meta.
+                for (key, member) in identifier["meta"]?.objectValue ?? [:] where key != "drupal_internal__target_id" {
+                    item[key] = member
+                }
+                return .object(item)
+            })
+        }
+        return fields
+    }
+
+    /// Required fields and references to missing entities: one 422 entry each, pointing into
+    /// `/data/attributes/` (125, 126, 44d).
+    private func validateJSONAPI(_ entityType: String, _ entity: [String: JSONValue], _ request: MockRequest) throws {
+        var lines: [(detail: String, pointer: String)] = []
+        for field in MockEntityKind.requiredFields(entityType) where MockFields.isEmpty(entity[field]) {
+            lines.append(("\(field): This value should not be null.", "/data/attributes/\(field)"))
+        }
+        for line in missingReferences(entity) {
+            let path = String(line.prefix { $0 != ":" })
+            lines.append((line, "/data/attributes/" + path.replacingOccurrences(of: ".", with: "/")))
+        }
+        if !lines.isEmpty { throw MockJSONAPIReply.violations(lines, request) }
+    }
+
+    /// 8-4-4-4-12 hexadecimal digits.
+    static func isUUID(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.map(\.count) == [8, 4, 4, 4, 12] && parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+}

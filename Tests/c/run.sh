@@ -5,7 +5,11 @@
 # and every example against the server, also under valgrind, plus the regression programs of
 # fixed library bugs (Tests/c/regressions/).
 # Last line: "N passed, M failed" (every check summed); exits non-zero on any failure.
+#   Tests/c/run.sh [NAME]   only the C tests and examples whose name contains NAME (test_files,
+#                           oauth), without the JSON, ABI and regression suites
 set -uo pipefail
+filter=${1:-}
+matches() { [ -z "$filter" ] || [[ "$1" == *"$filter"* ]]; }
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 start=$(date +%s)
@@ -55,17 +59,24 @@ server_pid="$server_pid $!"
 # The third is the extended site (simple_oauth, French at /fr, decoupled_router).
 python3 Tests/fake_drupal/fake_drupal.py --port 0 --site extended --exit-with-stdin < "$out/server.in" > "$out/extended.out" 2>&1 &
 server_pid="$server_pid $!"
+# The fourth is on HTTPS with a certificate of a private CA (self-signed), for DRUPAL_CA_FILE.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -keyout "$out/key.pem" \
+    -out "$out/ca.pem" -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 > /dev/null 2>&1
+python3 Tests/fake_drupal/fake_drupal.py --port 0 --tls-cert "$out/ca.pem" --tls-key "$out/key.pem" --exit-with-stdin \
+    < "$out/server.in" > "$out/https.out" 2>&1 &
+server_pid="$server_pid $!"
 exec 3> "$out/server.in"
 for _ in $(seq 100); do
     grep -q '^LISTENING ' "$out/server.out" && grep -q '^LISTENING ' "$out/other.out" &&
-        grep -q '^LISTENING ' "$out/extended.out" && break
+        grep -q '^LISTENING ' "$out/extended.out" && grep -q '^LISTENING ' "$out/https.out" && break
     sleep 0.1
 done
 DRUPAL_BASE_URL=$(sed -n 's/^LISTENING //p' "$out/server.out")
 DRUPAL_OTHER_URL=$(sed -n 's/^LISTENING //p' "$out/other.out")
 DRUPAL_EXTENDED_URL=$(sed -n 's/^LISTENING //p' "$out/extended.out")
-if [ -z "$DRUPAL_BASE_URL" ] || [ -z "$DRUPAL_OTHER_URL" ] || [ -z "$DRUPAL_EXTENDED_URL" ]; then
-    cat "$out/server.out" "$out/other.out" "$out/extended.out" >&2; echo "0 passed, 1 failed"; exit 1
+https_url=$(sed -n 's/^LISTENING //p' "$out/https.out")
+if [ -z "$DRUPAL_BASE_URL" ] || [ -z "$DRUPAL_OTHER_URL" ] || [ -z "$DRUPAL_EXTENDED_URL" ] || [ -z "$https_url" ]; then
+    cat "$out/server.out" "$out/other.out" "$out/extended.out" "$out/https.out" >&2; echo "0 passed, 1 failed"; exit 1
 fi
 export DRUPAL_BASE_URL DRUPAL_OTHER_URL DRUPAL_EXTENDED_URL
 echo "== fake servers at $DRUPAL_BASE_URL, (another origin) $DRUPAL_OTHER_URL and (extended site) $DRUPAL_EXTENDED_URL"
@@ -78,6 +89,7 @@ export UBSAN_OPTIONS="print_stacktrace=1"
 echo "== C tests (ASan + UBSan)"
 for src in Tests/c/test_*.c; do
     name=$(basename "$src" .c)
+    matches "$name" || continue
     if cc $CFLAGS $SAN $INC "$src" -o "$out/$name" $LIBS; then pass; else fail "compile $src"; continue; fi
     t0=$(date +%s)
     "$out/$name" > "$out/$name.log" 2>&1
@@ -87,6 +99,7 @@ for src in Tests/c/test_*.c; do
     tally "$name" "$out/$name.log" "$rc"
 done
 
+if [ -z "$filter" ]; then
 echo "== Tests/c/json/run.sh"
 bash Tests/c/json/run.sh > "$out/json.log" 2>&1
 rc=$?
@@ -103,6 +116,7 @@ scripts/check-abi > "$out/abi.log" 2>&1
 rc=$?
 cat "$out/abi.log"
 tally check-abi "$out/abi.log" "$rc"
+fi
 
 echo "== examples (make -C examples/c, then run, then under valgrind)"
 if make -s -C examples/c CFLAGS="-std=c99 -Wall -Wextra -Werror -O1 -g" > "$out/make.log" 2>&1; then pass
@@ -117,6 +131,7 @@ VALGRIND="$VALGRIND --error-exitcode=1"
 mkdir -p "$out/vglib"
 objcopy --strip-debug "$(readlink -f build/lib/libdrupalsdk.so)" "$out/vglib/libdrupalsdk.so.0"
 for ex in drupal_tour async_many errors mock_client jsonapi_walk oauth_french files; do
+    matches "$ex" || continue
     bin=examples/c/$ex
     args=()
     # The OAuth and French example runs against the extended site, forcing a token expiry there.
@@ -128,12 +143,33 @@ for ex in drupal_tour async_many errors mock_client jsonapi_walk oauth_french fi
     else cat "$out/$ex.vg.log" >&2; fail "$ex under valgrind"; fi
 done
 # What the OAuth example printed: one token request to log in, one refresh after the expiry.
-if grep -q '^token requests so far: *2 ' "$out/oauth_french.log" && grep -q '^done$' "$out/oauth_french.log"; then pass
+if ! matches oauth_french; then :
+elif grep -q '^token requests so far: *2 ' "$out/oauth_french.log" && grep -q '^done$' "$out/oauth_french.log"; then pass
 else cat "$out/oauth_french.log" >&2; fail "oauth_french did not survive the expiry with one refresh"; fi
+# An HTTPS site with a private CA: refused by default, trusted through DRUPAL_CA_FILE.
+if matches drupal_tour; then
+    if ! examples/c/drupal_tour "$https_url" > "$out/tls.log" 2>&1 && grep -q 'certificate' "$out/tls.log"; then pass
+    else cat "$out/tls.log" >&2; fail "drupal_tour trusted a private CA's certificate by default"; fi
+    if DRUPAL_CA_FILE="$out/ca.pem" examples/c/drupal_tour "$https_url" > "$out/tls.log" 2>&1; then pass
+    else cat "$out/tls.log" >&2; fail "drupal_tour with DRUPAL_CA_FILE"; fi
+fi
+# An example that fails half-way still deletes the article it made (a 403 on the file's download).
+if matches files; then
+    curl -sf -X POST -H 'Content-Type: application/json' "$DRUPAL_BASE_URL/__fake/faults" \
+        -d '{"mode": "status", "code": 403, "path_prefix": "/sites/default/files"}' || fail "setting a fault"
+    examples/c/files > "$out/files-403.log" 2>&1
+    rc=$?
+    curl -sf -X DELETE "$DRUPAL_BASE_URL/__fake/faults" || fail "clearing the fault"
+    nid=$(sed -n 's/^article \([0-9]*\) references.*/\1/p' "$out/files-403.log")
+    if [ "$rc" -eq 1 ] && [ -n "$nid" ] &&
+        [ "$(curl -s -o /dev/null -w '%{http_code}' "$DRUPAL_BASE_URL/node/$nid?_format=json")" = 404 ]; then pass
+    else cat "$out/files-403.log" >&2; fail "files left its article behind after a failed download (exit $rc)"; fi
+fi
 make -s -C examples/c clean
 
-echo "== regressions (Tests/c/regressions/*.c: fixed library bugs, under valgrind)"
+[ -z "$filter" ] && echo "== regressions (Tests/c/regressions/*.c: fixed library bugs, under valgrind)"
 for src in Tests/c/regressions/*.c; do
+    [ -z "$filter" ] || break
     name=$(basename "$src" .c)
     cc $CFLAGS $INC "$src" -o "$out/$name" $LIBS || { fail "compile $src"; continue; }
     if LD_LIBRARY_PATH="$out/vglib" $VALGRIND "$out/$name"; then pass; echo "ok: $name"

@@ -12,8 +12,10 @@ import http.client
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from typing import Any, Dict, Iterator, Optional
 
 import pytest
@@ -104,6 +106,28 @@ def extended_drupal() -> Iterator[FakeDrupal]:
     server = _start_fake("--site", "extended")
     yield server
     _stop_fake(server)
+
+
+@pytest.fixture(scope="session")
+def https_site() -> Iterator[Any]:
+    """(base URL, CA file) of the fake server on HTTPS with a certificate of a private CA (a
+    self-signed one for 127.0.0.1), which the system's store does not trust."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is needed to make a certificate")
+    directory = tempfile.mkdtemp(prefix="drupalsdk-ca-")
+    cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2", "-keyout", key, "-out", cert, "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    process = subprocess.Popen([sys.executable, SERVER_SCRIPT, "--port", "0", "--exit-with-stdin",
+                                "--tls-cert", cert, "--tls-key", key],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline().strip()  # type: ignore[union-attr]
+    assert line.startswith("LISTENING https://"), line
+    yield line.split()[1], cert
+    process.stdin.close()  # type: ignore[union-attr]
+    process.wait(timeout=10)
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture

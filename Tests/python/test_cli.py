@@ -470,7 +470,6 @@ def test_a_jsonapi_body_goes_as_json_api_unless_a_content_type_is_given(drupal):
     assert code == 0 and title(node) == "rest", err
 
 
-
 def test_bulk_create_names_the_failing_line_and_what_was_created(drupal, tmp_path):
     rows = tmp_path / "rows.ndjson"
     rows.write_text('{"title": [{"value": "first"}]}\n{"title": "flat"}\n{"title": [{"value": "never"}]}\n')
@@ -496,7 +495,6 @@ def test_several_ids_name_the_one_that_failed_and_what_was_done(drupal):
     assert "get node 424242 (2 of 2)" in err, err
 
 
-
 def test_a_user_without_a_password_is_warned_about(drupal, monkeypatch):
     monkeypatch.delenv("DRUPAL_PASSWORD")
     code, node, err = drupal("get", "node", "1")
@@ -505,3 +503,18 @@ def test_a_user_without_a_password_is_warned_about(drupal, monkeypatch):
     code, _, err = drupal("--auth", "none", "get", "node", "1")
     assert code == 0 and err == "", "--auth none asks for no credentials"
 
+
+def test_the_ca_file_defaults_to_drupal_ca_file(drupal, monkeypatch, https_site, tmp_path):
+    base_url, cert = https_site
+    monkeypatch.setenv("DRUPAL_CA_FILE", cert)
+    code, node, err = drupal("--url", base_url, "get", "node", "1")
+    assert code == 0 and title(node) == "Article 1", err
+    other = tmp_path / "other-ca.pem"          # --ca-file still wins over the variable
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "1", "-keyout", str(tmp_path / "key.pem"), "-out", str(other),
+                    "-subj", "/CN=other"], check=True, capture_output=True)
+    code, _, err = drupal("--url", base_url, "--ca-file", str(other), "get", "node", "1")
+    assert code == _cli.EXIT_NETWORK, err
+    monkeypatch.delenv("DRUPAL_CA_FILE")
+    code, _, err = drupal("--url", base_url, "get", "node", "1")
+    assert code == _cli.EXIT_NETWORK, err      # a private CA: not trusted by default

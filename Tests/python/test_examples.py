@@ -103,3 +103,42 @@ def test_files(server):
     for line in ("sent 300000 of 300000 bytes", "downloaded to a path: same bytes", "streamed: same bytes",
                  "done"):
         assert line in result.stdout, (line, result.stdout)
+
+
+def _articles(base_url):
+    from drupalsdk import Client
+    with Client(base_url) as client:
+        return [row["title"] for row in client.view_all("/api/articles")]
+
+
+def test_tour_deletes_its_article_when_a_step_fails(server):
+    server.control("POST", "/__fake/faults", {"mode": "status", "code": 404, "path_prefix": "/api/articles"})
+    result = run("tour.py", server.base_url)
+    server.control("DELETE", "/__fake/faults")
+    assert result.returncode == 1, result.stdout
+    assert "deleted node 6" in result.stdout, result.stdout
+    assert len(_articles(server.base_url)) == 5, "the tour's article was left behind"
+
+
+def test_files_deletes_its_article_when_a_download_fails(server):
+    server.control("POST", "/__fake/faults", {"mode": "status", "code": 403, "path_prefix": "/sites/default/files"})
+    result = run("files.py", server.base_url)
+    server.control("DELETE", "/__fake/faults")
+    assert result.returncode == 1 and "403" in result.stderr, result.stderr
+    assert not [t for t in _articles(server.base_url) if "With an image" in t], "the article was left behind"
+
+
+def test_examples_trust_the_ca_in_drupal_ca_file(https_site):
+    base_url, cert = https_site
+    result = run("tour.py", base_url)
+    assert result.returncode == 1 and "certificate" in result.stderr, result.stderr
+    for script in ("tour.py", "files.py", "jsonapi_walk.py"):
+        result = run(script, base_url, DRUPAL_CA_FILE=cert)
+        assert result.returncode == 0, (script, result.stderr)
+
+
+def test_oauth_french_without_an_expiry_does_not_claim_one(extended):
+    result = run("oauth_french.py", extended.base_url)
+    assert result.returncode == 0, result.stderr
+    assert "after the expiry" not in result.stdout and "one refresh" not in result.stdout, result.stdout
+    assert "token requests so far:             1 (the password grant)" in result.stdout, result.stdout

@@ -3,7 +3,7 @@
  * Callbacks run on library threads, so the counter is guarded by a mutex and the main thread
  * sleeps on a condition variable until it reaches zero.
  *
- *   async_many [BASE_URL]   (or DRUPAL_BASE_URL)
+ *   async_many [BASE_URL]   (or DRUPAL_BASE_URL; DRUPAL_CA_FILE=ca.pem for an HTTPS site with a private CA)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -33,6 +33,7 @@ static void on_done(drupal_code code, drupal_response *response, void *userdata)
 int main(int argc, char **argv) {
     const char *base_url = argc > 1 ? argv[1] : getenv("DRUPAL_BASE_URL");
     progress p = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
     drupal_client *client = NULL;
     int i;
 
@@ -40,7 +41,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s BASE_URL   (or set DRUPAL_BASE_URL)\n", argv[0]);
         return 2;
     }
-    if (drupal_client_new(&client, base_url, NULL) != DRUPAL_OK) {
+    /* DRUPAL_CA_FILE: the CA certificates of an HTTPS site with a private CA (unset: the system's). */
+    const char *ca_file = getenv("DRUPAL_CA_FILE");
+    options.ca_bundle = ca_file && ca_file[0] ? ca_file : NULL;
+    if (drupal_client_new(&client, base_url, &options) != DRUPAL_OK) {
         fprintf(stderr, "drupal_client_new: %s\n", drupal_last_error());
         return 1;
     }

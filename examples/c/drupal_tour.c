@@ -6,6 +6,7 @@
  * a program that does one thing after another.
  *
  *   drupal_tour [BASE_URL]      (or DRUPAL_BASE_URL; DRUPAL_USER / DRUPAL_PASSWORD, default admin/admin)
+ *   DRUPAL_CA_FILE=ca.pem       for an HTTPS site whose certificate comes from a private CA
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,7 @@ int main(int argc, char **argv) {
     const char *base_url = argc > 1 ? argv[1] : getenv("DRUPAL_BASE_URL");
     const char *user = env_or("DRUPAL_USER", "admin");
     const char *password = env_or("DRUPAL_PASSWORD", "admin");
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
     drupal_client *client = NULL;
     drupal_response *response = NULL;
     drupal_code code;
@@ -167,7 +169,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     printf("libdrupalsdk %s\n", drupal_version());
-    code = drupal_client_new(&client, base_url, NULL);
+    /* DRUPAL_CA_FILE: the CA certificates of an HTTPS site with a private CA (NULL: the system's). */
+    options.ca_bundle = env_or("DRUPAL_CA_FILE", NULL);
+    code = drupal_client_new(&client, base_url, &options);
     if (code != DRUPAL_OK) return fail("drupal_client_new", code, NULL);
 
     /* Cookie login: the client keeps the session and CSRF token for the writes below. */

@@ -2,7 +2,7 @@
  * errors.c - what failures look like: HTTP errors with Drupal's message, 422 violations,
  * a network error, and a call refused before it started.
  *
- *   errors [BASE_URL]   (or DRUPAL_BASE_URL)
+ *   errors [BASE_URL]   (or DRUPAL_BASE_URL; DRUPAL_CA_FILE=ca.pem for an HTTPS site with a private CA)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +27,16 @@ static void report(const char *what, drupal_code code, const drupal_response *r)
 int main(int argc, char **argv) {
     const char *base_url = argc > 1 ? argv[1] : getenv("DRUPAL_BASE_URL");
     const char *no_title = "{\"type\":[{\"target_id\":\"article\"}]}";
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
     drupal_client *client = NULL, *nowhere = NULL;
     drupal_response *r = NULL;
     drupal_code code;
     int ok = 1;
 
-    if (base_url == NULL || drupal_client_new(&client, base_url, NULL) != DRUPAL_OK) {
+    /* DRUPAL_CA_FILE: the CA certificates of an HTTPS site with a private CA (unset: the system's). */
+    const char *ca_file = getenv("DRUPAL_CA_FILE");
+    options.ca_bundle = ca_file && ca_file[0] ? ca_file : NULL;
+    if (base_url == NULL || drupal_client_new(&client, base_url, &options) != DRUPAL_OK) {
         fprintf(stderr, "usage: %s BASE_URL   (or set DRUPAL_BASE_URL)\n", argv[0]);
         return 2;
     }

@@ -3,7 +3,8 @@
  * with progress), attach it to a new article, download it back by its file entity (to a path,
  * and to a callback that checksums it as it arrives), then delete the article.
  *
- *   files [BASE_URL]      (or DRUPAL_BASE_URL; DRUPAL_USER / DRUPAL_PASSWORD, default admin/admin)
+ *   files [BASE_URL]      (or DRUPAL_BASE_URL; DRUPAL_USER / DRUPAL_PASSWORD, default admin/admin;
+ *                         DRUPAL_CA_FILE=ca.pem for an HTTPS site with a private CA)
  */
 #define _POSIX_C_SOURCE 200809L  /* mkstemp */
 #include <inttypes.h>
@@ -94,8 +95,9 @@ static int same_file(const char *path, const struct checksum *expected) {
 
 int main(int argc, char **argv) {
     const char *base_url = argc > 1 ? argv[1] : getenv("DRUPAL_BASE_URL");
-    char upload_path[] = "/tmp/drupalsdk-example-XXXXXX", copy_path[64], fid[32], nid[32];
+    char upload_path[] = "/tmp/drupalsdk-example-XXXXXX", copy_path[64], fid[32], nid[32] = "";
     drupal_transfer_options options = DRUPAL_TRANSFER_OPTIONS_INIT;
+    drupal_client_options client_options = DRUPAL_CLIENT_OPTIONS_INIT;
     struct checksum expected, streamed = {0, 0};
     drupal_client *client = NULL;
     drupal_response *r = NULL;
@@ -103,7 +105,9 @@ int main(int argc, char **argv) {
     int shown = 0, status = 1, fd;
     drupal_code code;
 
-    if (base_url == NULL || drupal_client_new(&client, base_url, NULL) != DRUPAL_OK) {
+    /* DRUPAL_CA_FILE: the CA certificates of an HTTPS site with a private CA (NULL: the system's). */
+    client_options.ca_bundle = env_or("DRUPAL_CA_FILE", NULL);
+    if (base_url == NULL || drupal_client_new(&client, base_url, &client_options) != DRUPAL_OK) {
         fprintf(stderr, "usage: %s BASE_URL   (or set DRUPAL_BASE_URL)\n", argv[0]);
         return 2;
     }
@@ -157,15 +161,20 @@ int main(int argc, char **argv) {
     printf("streamed %zu bytes: %s\n", streamed.length,
            streamed.sum == expected.sum && streamed.length == expected.length ? "same bytes" : "DIFFERENT");
     if (streamed.sum != expected.sum || streamed.length != expected.length) goto done;
-
-    /* 5. Clean up: the article (the file entity goes with Drupal's file usage clean-up). */
-    code = drupal_entity_delete_sync(&r, client, "node", nid);
-    if (code != DRUPAL_OK) { fail("deleting the article", code, r); goto done; }
-    printf("deleted article %s\ndone\n", nid);
     status = 0;
 
 done:
+    /* 5. Clean up, also after a failure above: the article (the file entity goes with Drupal's
+     *    file usage clean-up). */
     drupal_response_free(r);
+    r = NULL;
+    if (nid[0] != '\0') {
+        code = drupal_entity_delete_sync(&r, client, "node", nid);
+        if (code == DRUPAL_OK) printf("deleted article %s\n", nid);
+        else status = fail("deleting the article", code, r);
+        drupal_response_free(r);
+    }
+    if (status == 0) printf("done\n");
     json_decref(node);
     drupal_client_free(client);
     remove(upload_path);

@@ -3,7 +3,8 @@
  * the collection (8 pages in flight), and each article's author and tags resolved from the
  * page's "included" with the Jansson helpers.
  *
- *   jsonapi_walk [BASE_URL]   (or DRUPAL_BASE_URL; DRUPAL_USER / DRUPAL_PASSWORD, default admin)
+ *   jsonapi_walk [BASE_URL]   (or DRUPAL_BASE_URL; DRUPAL_USER / DRUPAL_PASSWORD, default admin;
+ *                             DRUPAL_CA_FILE=ca.pem for an HTTPS site with a private CA)
  *
  * The filter: title CONTAINS "Article" AND (author is admin OR tagged beta).
  */
@@ -38,6 +39,7 @@ static void print_article(const json_t *page, const json_t *node) {
 
 int main(int argc, char **argv) {
     const char *base_url = argc > 1 ? argv[1] : env_or("DRUPAL_BASE_URL", "http://127.0.0.1:8888");
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
     drupal_client *client = NULL;
     drupal_jsonapi_query *query = NULL;
     drupal_pager *pager = NULL;
@@ -45,7 +47,9 @@ int main(int argc, char **argv) {
     int pages = 0, articles = 0, status = 0;
     drupal_code code;
 
-    if (drupal_client_new(&client, base_url, NULL) != DRUPAL_OK
+    /* DRUPAL_CA_FILE: the CA certificates of an HTTPS site with a private CA (NULL: the system's). */
+    options.ca_bundle = env_or("DRUPAL_CA_FILE", NULL);
+    if (drupal_client_new(&client, base_url, &options) != DRUPAL_OK
         || drupal_client_set_basic_auth(client, env_or("DRUPAL_USER", "admin"),
                                         env_or("DRUPAL_PASSWORD", "admin")) != DRUPAL_OK) {
         fprintf(stderr, "jsonapi_walk: %s\n", drupal_last_error());

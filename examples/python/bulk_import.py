@@ -63,7 +63,7 @@ def main() -> int:
         print("bulk_import: --count must be >= 0 and --concurrency >= 1", file=sys.stderr)
         return 2
 
-    with drupalsdk.Client(args.base_url, timeout=60) as client:
+    with drupalsdk.Client(args.base_url, timeout=60, ca_file=os.environ.get("DRUPAL_CA_FILE") or None) as client:
         try:
             client.login(os.environ.get("DRUPAL_USER", "admin"), os.environ.get("DRUPAL_PASSWORD", "admin"))
         except drupalsdk.DrupalError as error:

@@ -27,7 +27,7 @@ def main() -> int:
         with open(original, "rb") as f:
             expected = hashlib.sha256(f.read()).hexdigest()
         try:
-            with drupalsdk.Client(base_url, timeout=60) as client:
+            with drupalsdk.Client(base_url, timeout=60, ca_file=os.environ.get("DRUPAL_CA_FILE") or None) as client:
                 client.set_basic_auth(os.environ.get("DRUPAL_USER", "admin"), os.environ.get("DRUPAL_PASSWORD", "admin"))
 
                 # Streamed from disk, never read whole; the callback runs as the bytes go.
@@ -48,21 +48,23 @@ def main() -> int:
                 nid = node["nid"][0]["value"]
                 print("article %s references file %s" % (nid, fid))
 
-                # To a path: written to "<path>.part", renamed once complete.
-                copy = os.path.join(work, "copy.png")
-                client.download_file(fid, copy)
-                with open(copy, "rb") as f:
-                    same = hashlib.sha256(f.read()).hexdigest() == expected
-                print("downloaded to a path: %s" % ("same bytes" if same else "DIFFERENT"))
+                try:
+                    # To a path: written to "<path>.part", renamed once complete.
+                    copy = os.path.join(work, "copy.png")
+                    client.download_file(fid, copy)
+                    with open(copy, "rb") as f:
+                        same = hashlib.sha256(f.read()).hexdigest() == expected
+                    print("downloaded to a path: %s" % ("same bytes" if same else "DIFFERENT"))
 
-                # To a callable: each piece as it arrives, nothing kept.
-                digest = hashlib.sha256()
-                client.download_file(fid, write=digest.update)
-                streamed_same = digest.hexdigest() == expected
-                print("streamed: %s" % ("same bytes" if streamed_same else "DIFFERENT"))
-
-                client.delete("node", nid)
-                print("deleted article %s" % nid)
+                    # To a callable: each piece as it arrives, nothing kept.
+                    digest = hashlib.sha256()
+                    client.download_file(fid, write=digest.update)
+                    streamed_same = digest.hexdigest() == expected
+                    print("streamed: %s" % ("same bytes" if streamed_same else "DIFFERENT"))
+                finally:
+                    # Even after a failed download: the article goes (Drupal's file usage clean-up takes the file).
+                    client.delete("node", nid)
+                    print("deleted article %s" % nid)
         except drupalsdk.DrupalError as error:
             print("files: %s" % error, file=sys.stderr)
             return 1

@@ -21,7 +21,7 @@ def main() -> int:
         print("jsonapi_walk: set DRUPAL_BASE_URL (e.g. http://127.0.0.1:8080)", file=sys.stderr)
         return 2
     try:
-        with drupalsdk.Client(base_url, timeout=30) as client:
+        with drupalsdk.Client(base_url, timeout=30, ca_file=os.environ.get("DRUPAL_CA_FILE") or None) as client:
             client.set_basic_auth(os.environ.get("DRUPAL_USER", "admin"), os.environ.get("DRUPAL_PASSWORD", "admin"))
             query = (Query()
                      .add_group("either", "OR")

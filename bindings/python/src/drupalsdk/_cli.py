@@ -48,7 +48,7 @@ def add_common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     parser.add_argument("--timeout", type=float, default=d(None),
                         help="seconds for each request (default 60); for upload and download, seconds with no byte moving")
     parser.add_argument("--insecure", action="store_true", default=d(False), help="don't verify TLS certificates")
-    parser.add_argument("--ca-file", default=d(None), metavar="PEM", help="trust these CA certificates instead")
+    parser.add_argument("--ca-file", default=d(None), metavar="PEM", help="trust these CA certificates instead of the system's (default $DRUPAL_CA_FILE)")
     parser.add_argument("--proxy", default=d(None), metavar="URL",
                         help="the proxy (default: $https_proxy / $http_proxy, as curl; '' for none); give "
                              "one that needs credentials in the environment, not here: others can read a command line")
@@ -130,6 +130,7 @@ def report(error: BaseException) -> None:
 
 def run(args: argparse.Namespace) -> int:
     args.url = args.url or os.environ.get("DRUPAL_BASE_URL")
+    args.ca_file = args.ca_file or os.environ.get("DRUPAL_CA_FILE") or None
     if not args.url:
         raise UsageError("no site: give --url or set DRUPAL_BASE_URL")
     entry: Command = args.command_entry

@@ -95,7 +95,8 @@ def args_jsonapi(p: argparse.ArgumentParser) -> None:
     p.add_argument("type", help="a resource type: node--article (or node/article)")
     p.add_argument("id", nargs="?", help="one resource's UUID (else the collection)")
     p.add_argument("--filter", action="append", metavar="PATH[:OP]=VALUE",
-                   help="a condition: title=X, title:CONTAINS=Art, uid.name=admin, nid:IN=1,2, field_x:IS NULL")
+                   help="a condition: title=X, title:CONTAINS=Art, uid.name=admin, "
+                        "drupal_internal__nid:IN=1,2, field_x:IS NULL")
     p.add_argument("--sort", action="append", metavar="[-]FIELD", help="sort by FIELD; --sort=-FIELD: descending")
     p.add_argument("--include", metavar="REL,REL", help="relationships to include, e.g. uid,field_tags")
     p.add_argument("--fields", action="append", metavar="TYPE=FIELD,FIELD", help="a sparse fieldset")

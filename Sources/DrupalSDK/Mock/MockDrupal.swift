@@ -31,6 +31,8 @@ public enum MockStubAnswer: Sendable {
 /// e-mail is verified) and the account stays blocked until an administrator sets its `status`;
 /// blocked accounts cannot log in; /user/password answers 200 whether or not the account exists.
 /// Uploaded files are kept and served at their URL (`/sites/default/files/<YYYY-MM>/<name>`), to anyone.
+/// JSON:API (`/jsonapi/{entity_type}/{bundle}[/{uuid}]`: reads, queries, includes, writes) serves the same
+/// entities as the REST routes, as drupal10-jsonapi-transcripts records it; stubs answer before both.
 public final class MockDrupal: Sendable {
     private let state: Mutex<MockState>
 

@@ -806,9 +806,10 @@ drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *c
 
 /**
  * Downloads a file's content: GET url with the client's credentials (they never go to another
- * origin), no _format and no language prefix, the body streamed to path (written to
- * "<path>.part", renamed to path once complete; on any failure no file is left) or to
- * options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). The bytes are the
+ * origin), no _format and no language prefix, the body streamed to path (written to a new file
+ * beside it, "<path>.<random>.part", made by this download alone and never through a symbolic
+ * link, and renamed to path once complete; on any failure it is removed and nothing else is
+ * touched) or to options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). The bytes are the
  * file as stored: the request asks for no compression (Accept-Encoding: identity) and nothing is
  * decoded, so a .gz file that a server labels Content-Encoding: gzip is saved as the .gz it is.
  * Success: the answer's status and headers, an empty body.

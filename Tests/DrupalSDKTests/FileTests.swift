@@ -29,6 +29,13 @@ final class FileTests: FakeDrupalTestCase {
 
     func admin() throws -> DrupalClient { try makeClient { $0.authentication = .basic(user: "admin", password: "admin") } }
 
+    /// The part files a download to `target` left beside it ("<target>.<random>.part").
+    func partFiles(of target: String) throws -> [String] {
+        let name = URL(fileURLWithPath: target).lastPathComponent
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".part") }
+    }
+
     final class Steps: Sendable {
         let steps = Mutex<[(Int64, Int64?)]>([])
         func add(_ done: Int64, _ total: Int64?) { steps.withLock { $0.append((done, total)) } }
@@ -103,7 +110,7 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(answer.status, 200)
         XCTAssertTrue(answer.body.isEmpty)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: target)), data)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: target + ".part"))
+        XCTAssertEqual(try partFiles(of: target), [])
         XCTAssertEqual(steps.all.last?.0, 200_000)
         XCTAssertEqual(steps.all.last?.1, 200_000)
 
@@ -136,14 +143,65 @@ final class FileTests: FakeDrupalTestCase {
         let tooLarge = await expectError { try await small.download(FileDownload(.url(url), to: .file(target))) }
         XCTAssertEqual(tooLarge?.code, .tooLarge)
         XCTAssertFalse(FileManager.default.fileExists(atPath: target))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: target + ".part"))
+        XCTAssertEqual(try partFiles(of: target), [])
         let missing = await expectError {
             try await small.download(FileDownload(.url("/sites/default/files/nope.png"), to: .file(target)))
         }
         XCTAssertEqual(missing?.status, 404)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: target + ".part"))
+        XCTAssertEqual(try partFiles(of: target), [])
         XCTAssertThrowsError(try small.start(.download(FileDownload(.url("https://elsewhere.example/x"), to: .file(target)))) { _ in })
         XCTAssertThrowsError(try small.start(.download(FileDownload(.url(url), to: .file("")))) { _ in })
+    }
+
+    /// Regression: every download wrote to "<path>.part" and removed it on failure, also when
+    /// the file was the caller's own and the download had not made it.
+    func testAFailedDownloadLeavesAFileNamedLikeItsPartFileAlone() async throws {
+        let target = directory.appendingPathComponent("keep").path
+        try Data("user data".utf8).write(to: URL(fileURLWithPath: target + ".part"))
+        let missing = await expectError {
+            try await self.admin().download(FileDownload(.url("/sites/default/files/none.png"), to: .file(target)))
+        }
+        XCTAssertEqual(missing?.status, 404)
+        XCTAssertEqual(try String(contentsOfFile: target + ".part", encoding: .utf8), "user data")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+    }
+
+    /// Regression: a symbolic link at "<path>.part" was followed, so the download overwrote the
+    /// file it pointed at, and the link itself became the destination.
+    func testADownloadNeverWritesThroughALink() async throws {
+        let (path, data) = try makeFile("s.png", 5_000)
+        let client = try admin()
+        let file = try await client.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                          path: path)).json()
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let victim = directory.appendingPathComponent("victim").path
+        try Data("victim".utf8).write(to: URL(fileURLWithPath: victim))
+        let target = directory.appendingPathComponent("copy.png").path
+        try FileManager.default.createSymbolicLink(atPath: target + ".part", withDestinationPath: victim)
+        _ = try await client.download(FileDownload(.url(url), to: .file(target)))
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "victim")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: target)[.type] as? FileAttributeType, .typeRegular)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: target)), data)
+    }
+
+    /// Regression: two downloads to one path shared its part file: the second truncated the
+    /// first's bytes, the first renamed the mix into place and reported success, and the second
+    /// failed ("cannot complete ...: No such file or directory").
+    func testTwoDownloadsToOnePathEachCompleteTheirOwnFile() throws {
+        let target = directory.appendingPathComponent("same.png").path
+        let first = try DownloadWriter(.file(target)), second = try DownloadWriter(.file(target))
+        func write(_ writer: DownloadWriter, _ text: String) -> Bool {
+            Array(text.utf8).withUnsafeBytes { writer.sink($0) }
+        }
+        XCTAssertTrue(write(first, "AAAA"))
+        XCTAssertTrue(write(second, "BB"))
+        XCTAssertTrue(write(first, "AAAA"))
+        try first.finish()
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "AAAAAAAA")
+        XCTAssertTrue(write(second, "BB"))
+        try second.finish()
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "BBBB")
+        XCTAssertEqual(try partFiles(of: target), [])
     }
 
     func testPrivateFilesNeedTheClientsCredentials() async throws {

@@ -88,7 +88,8 @@ public struct FileDownload: Sendable {
     }
 
     public enum Destination: Sendable {
-        /// Written to `<path>.part` and renamed to `path` once complete (removed on failure).
+        /// Written to a new file beside it, `<path>.<random>.part`, and renamed to `path` once
+        /// complete (removed on failure).
         case file(String)
         case sink(BodySink)
     }
@@ -140,98 +141,6 @@ enum LocalFiles {
                 throw DrupalError(.network, "reading the upload file \(path) failed: " + String(cString: strerror(errno)))
             }
             data.append(contentsOf: buffer[0..<count])
-        }
-    }
-}
-
-/// Where a download's bytes go: a sink of the caller's, or `<path>.part`, opened on the first
-/// byte and renamed to the path at the end. It records whether bytes were delivered (a request
-/// that streamed is not retried) and a write failure (the error the download then gives).
-final class DownloadWriter: @unchecked Sendable {
-    private let destination: FileDownload.Destination
-    private let lock = Mutex<(descriptor: Int32, delivered: Bool, failure: DrupalError?)>((-1, false, nil))
-
-    init(_ destination: FileDownload.Destination) throws {
-        if case .file(let path) = destination {
-            if path.isEmpty { throw DrupalError.invalidArgument("the download's file path is empty") }
-            try PathSafety.rejectControlCharacters(path, what: "download path")
-        }
-        self.destination = destination
-    }
-
-    var delivered: Bool { lock.withLock { $0.delivered } }
-    var failure: DrupalError? { lock.withLock { $0.failure } }
-
-    /// The sink the transfer writes to (on its thread, one chunk at a time).
-    var sink: BodySink {
-        { [self] bytes in write(bytes) }
-    }
-
-    private var partPath: String? {
-        if case .file(let path) = destination { return path + ".part" }
-        return nil
-    }
-
-    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        switch destination {
-        case .sink(let sink):
-            lock.withLock { $0.delivered = true }
-            return sink(bytes)
-        case .file:
-            return lock.withLock { state in
-                state.delivered = true
-                if state.descriptor < 0 {
-                    guard let part = partPath else { return false }
-                    state.descriptor = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-                    if state.descriptor < 0 {
-                        state.failure = DrupalError(.invalidArgument, "cannot create \(part): "
-                                                    + String(cString: strerror(errno)))
-                        return false
-                    }
-                }
-                var offset = 0
-                while offset < bytes.count {
-                    let count = Glibc.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        state.failure = DrupalError(.network, "writing \(partPath ?? "") failed: "
-                                                    + String(cString: strerror(errno)))
-                        return false
-                    }
-                    offset += count
-                }
-                return true
-            }
-        }
-    }
-
-    /// The download succeeded: the file is complete (empty if no byte came) under its name.
-    func finish() throws {
-        guard case .file(let path) = destination, let part = partPath else { return }
-        try lock.withLock { state in
-            if state.descriptor < 0 { state.descriptor = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
-            guard state.descriptor >= 0 else {
-                throw DrupalError(.invalidArgument, "cannot create \(part): " + String(cString: strerror(errno)))
-            }
-            let closed = close(state.descriptor)
-            state.descriptor = -1
-            guard closed == 0, rename(part, path) == 0 else {
-                let why = String(cString: strerror(errno))
-                unlink(part)
-                throw DrupalError(.network, "cannot complete \(path): \(why)")
-            }
-        }
-    }
-
-    /// The download failed: nothing is left behind.
-    func abandon() {
-        guard let part = partPath else { return }
-        lock.withLock { state in
-            if state.descriptor >= 0 {
-                close(state.descriptor)
-                state.descriptor = -1
-            }
-            unlink(part)
         }
     }
 }

@@ -98,7 +98,8 @@ def _download(url: str, path: Optional[FilePath] = None, *, write: Optional[Writ
               progress: Optional[Progress] = None) -> Tuple[Any, ...]:
     """Downloads a file's content (a public ``/sites/default/files/...`` or private ``/system/files/...``
     URL under the base URL, fetched with the client's credentials) to ``path`` (str, bytes or
-    os.PathLike; written to ``path + ".part"``, renamed once complete, removed on failure) or to
+    os.PathLike; written to a new ``<path>.<random>.part`` beside it, renamed once complete,
+    removed on failure) or to
     ``write(chunk)`` (return False to stop), streamed, within ``max_body_size``
     (:class:`TooLargeError`). The bytes are the file as stored: no compression is asked for and
     nothing is decoded, so a ``.gz`` file that a server labels ``Content-Encoding: gzip`` is saved

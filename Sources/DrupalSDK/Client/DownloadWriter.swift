@@ -1,0 +1,122 @@
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a download's bytes go: a sink of the caller's, or a part file beside the destination,
+/// made on the first byte and renamed to the destination at the end. It records whether bytes
+/// were delivered (a request that streamed is not retried) and a write failure (the error the
+/// download then gives).
+///
+/// The part file is `<path>.<random>.part`, created with O_EXCL and O_NOFOLLOW: never a file
+/// that was there already (a user's own `x.part`, another download's to the same path) and never
+/// through a symbolic link, so a failure removes only what this download made.
+final class DownloadWriter: @unchecked Sendable {
+    private struct State {
+        var descriptor: Int32 = -1
+        /// The part file this download made (nil until the first byte, or after it was renamed).
+        var partPath: String?
+        var delivered = false
+        var failure: DrupalError?
+    }
+
+    private let destination: FileDownload.Destination
+    private let lock = Mutex(State())
+
+    init(_ destination: FileDownload.Destination) throws {
+        if case .file(let path) = destination {
+            if path.isEmpty { throw DrupalError.invalidArgument("the download's file path is empty") }
+            try PathSafety.rejectControlCharacters(path, what: "download path")
+        }
+        self.destination = destination
+    }
+
+    var delivered: Bool { lock.withLock { $0.delivered } }
+    var failure: DrupalError? { lock.withLock { $0.failure } }
+
+    /// The sink the transfer writes to (on its thread, one chunk at a time).
+    var sink: BodySink {
+        { [self] bytes in write(bytes) }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        switch destination {
+        case .sink(let sink):
+            lock.withLock { $0.delivered = true }
+            return sink(bytes)
+        case .file(let path):
+            return lock.withLock { state in
+                state.delivered = true
+                do throws(DrupalError) {
+                    try Self.openPart(for: path, in: &state)
+                    try Self.writeAll(bytes, to: &state)
+                    return true
+                } catch {
+                    state.failure = error
+                    return false
+                }
+            }
+        }
+    }
+
+    /// The download succeeded: the file is complete (empty if no byte came) under its name.
+    func finish() throws {
+        guard case .file(let path) = destination else { return }
+        try lock.withLock { state in
+            try Self.openPart(for: path, in: &state)
+            guard let part = state.partPath else { return }
+            let closed = close(state.descriptor)
+            state.descriptor = -1
+            guard closed == 0, rename(part, path) == 0 else {
+                let why = String(cString: strerror(errno))
+                unlink(part)
+                state.partPath = nil
+                throw DrupalError(.network, "cannot complete \(path): \(why)")
+            }
+            state.partPath = nil
+        }
+    }
+
+    /// The download failed: the part file it made, if any, is removed; nothing else is touched.
+    func abandon() {
+        lock.withLock { state in
+            if state.descriptor >= 0 {
+                close(state.descriptor)
+                state.descriptor = -1
+            }
+            if let part = state.partPath { unlink(part) }
+            state.partPath = nil
+        }
+    }
+
+    /// Makes this download's part file, once.
+    private static func openPart(for path: String, in state: inout State) throws(DrupalError) {
+        guard state.descriptor < 0 else { return }
+        // A name that exists already is someone else's: another random one is tried.
+        for _ in 0..<16 {
+            let part = path + "." + String(UInt32.random(in: .min ... .max), radix: 16) + ".part"
+            let descriptor = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if descriptor >= 0 {
+                state.descriptor = descriptor
+                state.partPath = part
+                return
+            }
+            if errno != EEXIST { throw DrupalError(.invalidArgument, "cannot create \(part): " + String(cString: strerror(errno))) }
+        }
+        throw DrupalError(.invalidArgument, "cannot create a part file for \(path): every name tried exists")
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to state: inout State) throws(DrupalError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw DrupalError(.network, "writing \(state.partPath ?? "the download") failed: "
+                                  + String(cString: strerror(errno)))
+            }
+            offset += count
+        }
+    }
+}

@@ -460,7 +460,8 @@ drupal_code drupal_login_sync(drupal_response **out, drupal_client *client, cons
  * logout token to send: the call then fails with DRUPAL_E_STATE (in the callback; _sync returns
  * it), by design, without a request. A session the site already ended is forgotten too: without
  * a request (DRUPAL_E_STATE) when its cookie expired or was deleted, else after the site's
- * refusal (DRUPAL_E_HTTP 403). A network failure keeps the session, to try again.
+ * refusal (DRUPAL_E_HTTP 403). Any other failure (a network error, a 503) keeps the session, to
+ * try again.
  */
 drupal_code drupal_logout(drupal_call **call, drupal_client *client, drupal_callback callback, void *userdata);
 drupal_code drupal_logout_sync(drupal_response **out, drupal_client *client);

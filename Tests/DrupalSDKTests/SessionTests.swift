@@ -90,6 +90,22 @@ final class SessionTests: FakeDrupalTestCase {
         }
     }
 
+    /// Regression: any HTTP error of the logout forgot the session, though only the site's 403
+    /// says it has none: after a 503 the site still had it and the client could not end it.
+    func testALogoutTheSiteFailedToAnswerKeepsTheSession() async throws {
+        let client = try makeClient()
+        _ = try await client.login("editor", "editor")
+        _ = try server.control("POST", "/__fake/faults",
+                               json: #"{"mode": "status", "code": 503, "path_prefix": "/user/logout", "count": 1}"#)
+        let failed = await expectError { try await client.logout() }
+        XCTAssertEqual(failed?.status, 503)
+        XCTAssertTrue(client.hasSession(), "a 503 forgot the session the site still has")
+        let loggedIn = try await client.loginStatus().loggedIn
+        XCTAssertTrue(loggedIn, "the site still has the session")
+        _ = try await client.logout()
+        XCTAssertFalse(client.hasSession())
+    }
+
     func testLoginAgainSwitchesUser() async throws {
         let client = try makeClient()
         _ = try await client.login("admin", "admin")

@@ -182,9 +182,10 @@ extension LiveSession {
         do {
             response = try await perform(DrupalRequest(method: "POST", path: "/user/logout", query: [("token", token)],
                                                        sendsCSRFToken: false))
-        } catch let error as DrupalError where error.code == .http {
-            // The site answered, and has no session for this token (403 "'csrf_token' URL query
-            // argument is invalid."): there is none to keep. A network failure keeps it, to retry.
+        } catch let error as DrupalError where error.code == .http && error.status == 403 {
+            // The site has no session for this token (403 "'csrf_token' URL query argument is
+            // invalid."): there is none to keep. Other failures (a network error, a 503) keep it,
+            // to retry.
             forgetSession()
             throw error
         }

@@ -141,8 +141,9 @@ int main(int argc, char **argv) {
     if (code != DRUPAL_OK) { fail("reading the article", code, NULL); goto done; }
     printf("article %s references file %s\n", nid, fid);
 
-    /* 3. Download by file entity (its uri is read first) to a path: written to "<path>.part" and
-     *    renamed when complete, so a failed download leaves nothing behind. */
+    /* 3. Download by file entity (its uri is read first) to a path: written to a part file of its
+     *    own ("<path>.<random>.part") and renamed when complete, so a failed download leaves
+     *    nothing behind. */
     code = drupal_file_entity_download_sync(&r, client, fid, copy_path, NULL);
     if (code != DRUPAL_OK) { fail("download to a path", code, r); goto done; }
     drupal_response_free(r);

@@ -49,7 +49,8 @@ def main() -> int:
                 print("article %s references file %s" % (nid, fid))
 
                 try:
-                    # To a path: written to "<path>.part", renamed once complete.
+                    # To a path: written to a part file of its own ("<path>.<random>.part"),
+                    # renamed once complete.
                     copy = os.path.join(work, "copy.png")
                     client.download_file(fid, copy)
                     with open(copy, "rb") as f:

@@ -62,6 +62,9 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(last.0, 1_500_000)
         XCTAssertEqual(last.1, 1_500_000)
         XCTAssertTrue(zip(steps.all, steps.all.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+        // The total is the file's size from the first step (libcurl's own total reads 0 until
+        // it has started sending: it was reported as unknown).
+        XCTAssertTrue(steps.all.allSatisfy { $0.1 == 1_500_000 }, "\(steps.all.prefix(3))")
         // The stored bytes are the file's.
         let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
         let content = Data(try server.control("GET", url))

@@ -102,10 +102,16 @@ extension CurlTransfer {
 
     fileprivate func reportProgress(download: (Int64, Int64), upload: (Int64, Int64)) -> Int32 {
         guard let progress = request.progress else { return 0 }
-        let (done, total) = request.bodyFile != nil || request.body != nil ? upload : download
-        if streamState.reported == (done, total) { return 0 }
-        streamState.reported = (done, total)
-        if progress(done, total > 0 ? total : nil) { return 0 }
+        let total: Int64?, done: Int64
+        if let size = request.bodyFile?.size ?? request.body.map({ Int64($0.count) }) {
+            // An upload's size is known from the start; libcurl reads 0 until it sends.
+            (done, total) = (upload.0, size)
+        } else {
+            (done, total) = (download.0, download.1 > 0 ? download.1 : nil)
+        }
+        if streamState.reported == (done, total ?? 0) { return 0 }
+        streamState.reported = (done, total ?? 0)
+        if progress(done, total) { return 0 }
         streamState.stoppedByCaller = true
         return 1
     }

@@ -130,6 +130,21 @@ final class LanguageTests: XCTestCase {
         XCTAssertEqual(logins.count, 1)
     }
 
+    /// The header promises the session endpoints without the prefix: login and login_status
+    /// went under it (/fr/user/login), unlike /session/token and /user/logout.
+    func testASessionMadeThroughALanguageViewUsesNoPrefix() async throws {
+        let french = try DrupalClient.live(baseURL: server.baseURL).inLanguage("fr")
+        _ = try server.control("POST", "/__fake/reset")
+        _ = try await french.login("admin", "admin")
+        _ = try await french.loginStatus()
+        _ = try await french.logout()
+        // Paths only: the logout's query holds its token.
+        let targets = try lastRequests().compactMap { $0["target"]?.stringValue?.split(separator: "?").first }
+            .filter { $0.contains("/user/") || $0.contains("/session/") }
+        XCTAssertFalse(targets.isEmpty)
+        XCTAssertFalse(targets.contains { $0.hasPrefix("/fr/") }, "\(targets)")
+    }
+
     func testLanguagesThatAreNotPrefixesAreRefused() throws {
         let client = try DrupalClient.live(baseURL: server.baseURL)
         for bad in ["../x", "f r", "fr/", "fr?x", String(repeating: "a", count: 65), "fr\r\n"] {

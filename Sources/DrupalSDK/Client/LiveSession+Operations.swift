@@ -31,17 +31,19 @@ extension LiveSession {
         switch operation {
         case .inLanguage(let inner, let operation, let force):
             return try prepare(operation, language: try LanguagePrefix.validate(inner), force: force)
+        // The session's endpoints take no language prefix: a session serves every language.
         case .login(let name, let password):
             let body = try JSONEncoder().encode(["name": name, "pass": password])
-            return .login(try checked(DrupalRequest(method: "POST", path: "/user/login", body: body,
-                                                    sendsCSRFToken: false, sendsAuthorization: false)))
+            return .login(try self.checked(DrupalRequest(method: "POST", path: "/user/login", body: body,
+                                                         sendsCSRFToken: false, sendsAuthorization: false),
+                                           language: nil))
         case .logout:
             return .logout
         case .loginStatus:
             // Drupal refuses Basic credentials on this route (403 "The used authentication method
             // is not allowed on this route."): it asks about the session cookie alone.
-            return .loginStatus(try checked(DrupalRequest(method: "GET", path: "/user/login_status",
-                                                          sendsAuthorization: false)))
+            return .loginStatus(try self.checked(DrupalRequest(method: "GET", path: "/user/login_status",
+                                                               sendsAuthorization: false), language: nil))
         case .refreshCSRFToken:
             return .refreshCSRFToken
         case .get(let type, let id):

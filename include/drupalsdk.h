@@ -814,9 +814,11 @@ drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *c
  * file as stored: the request asks for no compression (Accept-Encoding: identity) and nothing is
  * decoded, so a .gz file that a server labels Content-Encoding: gzip is saved as the .gz it is.
  * Success: the answer's status and headers, an empty body.
- * @param url  a path or absolute URL under the base URL: a public file
+ * @param url  a path under the base URL, or an absolute URL on the site's origin: a public file
  *             ("/sites/default/files/2026-12/a.png") or a private one ("/system/files/...", which
- *             needs credentials that may read it); copied.
+ *             needs credentials that may read it); copied. A file's URL has no language prefix:
+ *             with a base URL that ends in one ("https://example.com/fr"), give the absolute URL
+ *             (or use drupal_file_entity_download, which reads it from the site's root).
  * @param path the file to write, or NULL with options->write (exactly one of them).
  */
 drupal_code drupal_file_download(drupal_call **call, drupal_client *client, const char *url, const char *path,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Synchronization
 @testable import DrupalSDK
 
 /// Languages by path prefix against the fake's extended site (French at /fr, Article 1 translated):
@@ -143,6 +144,32 @@ final class LanguageTests: XCTestCase {
             .filter { $0.contains("/user/") || $0.contains("/session/") }
         XCTAssertFalse(targets.isEmpty)
         XCTAssertFalse(targets.contains { $0.hasPrefix("/fr/") }, "\(targets)")
+    }
+
+    /// Regression: with a base URL that ends in a language prefix, a file's URL (which has
+    /// none) was "not under the site's base URL", by file entity and as an absolute URL.
+    func testABaseURLWithALanguagePrefixDownloadsFiles() async throws {
+        var configuration = DrupalClient.Configuration()
+        configuration.authentication = .basic(user: "admin", password: "admin")
+        let french = try DrupalClient.live(baseURL: server.baseURL + "/fr", configuration: configuration)
+        let bytes = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0) })
+        let file = try await french.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                          filename: "p.png", data: bytes)).json()
+        let fid = try XCTUnwrap(file["fid"]?[0]?["value"]?.idString)
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        XCTAssertFalse(url.hasPrefix("/fr/"), url)
+        for source in [FileDownload.Source.fileEntity(fid), .url(server.baseURL + url)] {
+            let received = Mutex(Data())
+            _ = try await french.download(FileDownload(source, to: .sink({ chunk in
+                received.withLock { $0.append(contentsOf: chunk) }
+                return true
+            })))
+            XCTAssertEqual(received.withLock { $0 }, bytes, "\(source)")
+        }
+        let elsewhere = await expectError {
+            try await french.download(FileDownload(.url("http://elsewhere.invalid" + url), to: .sink({ _ in true })))
+        }
+        XCTAssertEqual(elsewhere?.code, .invalidArgument)
     }
 
     func testLanguagesThatAreNotPrefixesAreRefused() throws {

@@ -78,6 +78,12 @@ public struct DrupalRequest: Sendable {
         get { fields.read.writer }
         _modify { yield &fields.write().writer }
     }
+    /// The path is from the site's root, not under the base URL's path: a file's URL, which
+    /// carries no language prefix when the base URL ends in one ("https://site/fr").
+    var fromSiteRoot: Bool {
+        get { fields.read.fromSiteRoot }
+        _modify { yield &fields.write().fromSiteRoot }
+    }
     /// The managed OAuth token this attempt sends (set by the pipeline, so that a 401 tells which
     /// token was refused).
     var bearerToken: String? {
@@ -106,6 +112,7 @@ public struct DrupalRequest: Sendable {
         @exclusivity(unchecked) var targetQuery: String?
         @exclusivity(unchecked) var writer: DownloadWriter?
         @exclusivity(unchecked) var bearerToken: String?
+        @exclusivity(unchecked) var fromSiteRoot = false
 
         init(method: String, path: String, query: [(String, String)], headers: HTTPHeaders, body: Data?,
              format: String?, sendsCSRFToken: Bool, sendsAuthorization: Bool, expectedBody: ExpectedBody) {
@@ -131,6 +138,7 @@ public struct DrupalRequest: Sendable {
             copy.targetQuery = targetQuery
             copy.writer = writer
             copy.bearerToken = bearerToken
+            copy.fromSiteRoot = fromSiteRoot
             return copy
         }
     }

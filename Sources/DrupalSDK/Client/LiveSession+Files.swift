@@ -6,7 +6,7 @@ import FoundationEssentials
 extension LiveSession {
     func checkDownload(_ download: FileDownload) throws {
         switch download.source {
-        case .url(let url): _ = try PathSafety.normalizeTarget(url, baseURL: baseURL)
+        case .url(let url): _ = try contentRequest(url)
         case .fileEntity(let id): _ = try fileEntityRequest(id)
         }
         _ = try DownloadWriter(download.destination)
@@ -17,7 +17,7 @@ extension LiveSession {
         var request: DrupalRequest
         switch download.source {
         case .url(let url):
-            request = try checked(DrupalRequest(method: "GET", path: url, format: nil), language: nil)
+            request = try contentRequest(url)
         case .fileEntity(let id):
             let entity = try await perform(try fileEntityRequest(id))
             guard let url = try entity.json()["uri"]?[0]?["url"]?.stringValue else {
@@ -30,9 +30,11 @@ extension LiveSession {
                 DrupalError(.decode, "file \(id)'s uri URL \(PathSafety.shownURL(url)) is not under "
                             + "the site's base URL", status: entity.status, headers: entity.headers, body: entity.body)
             }
-            guard let target = contentTarget(url) else { throw elsewhere() }
+            // Absolute, or from the site's root.
+            let absolute = PathSafety.isAbsoluteURL(Substring(url)) ? url : url.hasPrefix("/") ? siteRoot + url : nil
+            guard let absolute else { throw elsewhere() }
             do {
-                request = try checked(DrupalRequest(method: "GET", path: target, format: nil), language: nil)
+                request = try contentRequest(absolute)
             } catch let error as DrupalError where error.code == .invalidArgument {
                 throw elsewhere()
             }
@@ -59,13 +61,25 @@ extension LiveSession {
                     language: nil)
     }
 
-    /// A file entity's URL as a target to check against the base URL: Drupal gives it relative
-    /// to the host ("/sites/default/files/..."; with the site's sub-directory, if any) or
-    /// absolute. Nil for a relative URL outside the site's sub-directory.
-    private func contentTarget(_ url: String) -> String? {
-        if PathSafety.isAbsoluteURL(Substring(url)) || basePath.isEmpty { return url }
-        guard url.hasPrefix(basePath + "/") else { return nil }
-        return String(url.dropFirst(basePath.count))
+    /// The GET of a file's content at `url`: a path under the base URL, or an absolute URL on the
+    /// site's origin. One outside the base URL's path is sent from the site's root: a file's URL
+    /// has no language prefix, and a base URL may end in one ("https://site/fr"). A file entity's
+    /// `uri` URL is given from the site's root (with its sub-directory, if any) or absolute.
+    func contentRequest(_ url: String) throws -> DrupalRequest {
+        let absolute = PathSafety.isAbsoluteURL(Substring(url))
+        if !absolute || PathSafety.isUnder(url, baseURL: baseURL) {
+            return try checked(DrupalRequest(method: "GET", path: url, format: nil), language: nil)
+        }
+        guard let target = URLParts(url), target.sameOrigin(as: site), !target.hasUserInfo else {
+            throw DrupalError.invalidArgument("the URL \"\(PathSafety.shownURL(url))\" is not on the site's origin")
+        }
+        let afterScheme = url.utf8[url.utf8.firstRange(of: "://".utf8)!.upperBound...]
+        let fromRoot = afterScheme.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+            .map { String(url[$0...]) } ?? "/"
+        var request = try checked(DrupalRequest(method: "GET", path: fromRoot.hasPrefix("?") ? "/" + fromRoot : fromRoot,
+                                                format: nil), language: nil)
+        request.fromSiteRoot = true
+        return request
     }
 
     /// For transports that cannot stream: the progress reported once at the end, and a

@@ -41,6 +41,8 @@ final class LiveSession: Sendable {
     let site: URLParts
     /// The base URL's path without its trailing slash ("" for a site at the root).
     let basePath: String
+    /// The base URL without its path: where `DrupalRequest.fromSiteRoot` paths go.
+    let siteRoot: String
     let configuration: DrupalClient.Configuration
     let transport: Transport
     let paths: EntityPathTable
@@ -57,6 +59,7 @@ final class LiveSession: Sendable {
         }
         self.site = site
         self.basePath = site.path == "/" ? "" : site.path
+        self.siteRoot = String(self.baseURL.utf8.dropLast(basePath.utf8.count))!
         try configuration.authentication.validate()
         try configuration.defaultHeaders.validate()
         try configuration.transport.validate()   // a mock's too: its options mean what a live one's do
@@ -211,7 +214,7 @@ final class LiveSession: Sendable {
         let method = request.method
         assert(method.utf8AllSatisfy({ $0 < 0x61 || $0 > 0x7A }), "unchecked method \(method)")
         let (url, path) = try requestURL(request)
-        let cookiePath = basePath.isEmpty ? path : basePath + path
+        let cookiePath = basePath.isEmpty || request.fromSiteRoot ? path : basePath + path
 
         // The request's headers were checked when it was prepared, the defaults when the client
         // was made.
@@ -249,6 +252,7 @@ final class LiveSession: Sendable {
     private func requestURL(_ request: DrupalRequest) throws -> (url: String, path: String) {
         let (path, targetQuery) = request.targetIsNormalized ? (request.path, request.targetQuery)
             : try PathSafety.normalizeTarget(request.path, baseURL: baseURL)
+        let baseURL = request.fromSiteRoot ? siteRoot : baseURL
         if request.query.isEmpty && targetQuery == nil {
             // The common case: no query items, maybe `_format`.
             guard let format = request.format else { return (String.concatenating(baseURL, path), path) }

@@ -114,6 +114,13 @@ public enum PathSafety {
         return (path, query?.isEmpty == true ? nil : query)
     }
 
+    /// Whether the absolute `url` is under `baseURL` (what `normalizeTarget` accepts).
+    static func isUnder(_ url: String, baseURL: String) -> Bool {
+        var rest = Substring(url)
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
+        return relativePart(of: rest, under: baseURL) != nil
+    }
+
     /// Whether `text` starts with http:// or https://, ASCII case-insensitively.
     static func isAbsoluteURL(_ text: Substring) -> Bool {
         // On the bytes, ASCII case folded: "https:/" + "/\u{301}" is not "https://" to Characters.

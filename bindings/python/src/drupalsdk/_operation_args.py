@@ -97,7 +97,8 @@ def _download_arguments(path: Any, write: Optional[Write], progress: Optional[Pr
 def _download(url: str, path: Optional[FilePath] = None, *, write: Optional[Write] = None,
               progress: Optional[Progress] = None) -> Tuple[Any, ...]:
     """Downloads a file's content (a public ``/sites/default/files/...`` or private ``/system/files/...``
-    URL under the base URL, fetched with the client's credentials) to ``path`` (str, bytes or
+    path under the base URL, or an absolute URL on the site's origin, which a base URL ending in a
+    language prefix needs; fetched with the client's credentials) to ``path`` (str, bytes or
     os.PathLike; written to a new ``<path>.<random>.part`` beside it, renamed once complete,
     removed on failure) or to
     ``write(chunk)`` (return False to stop), streamed, within ``max_body_size``

@@ -33,7 +33,8 @@ public struct Registration: Sendable {
         func item(_ value: String) -> JSONValue { .array([.object(["value": .string(value)])]) }
         object["name"] = item(name)
         object["mail"] = item(mail)
-        if let password { object["pass"] = item(password) }
+        // The password comes from its parameter alone: none when it is nil, whatever `fields` say.
+        object["pass"] = password.map(item)
         return JSONValue.object(object).encoded()
     }
 }

@@ -75,7 +75,13 @@ typedef enum drupal_code {
     DRUPAL_E_NOT_FOUND = 10,       /* a lookup (header, JSON field, index) found nothing */
     DRUPAL_E_NO_MEMORY = 11,       /* an allocation failed */
     DRUPAL_E_STATE = 12,           /* not allowed now (e.g. a _sync call inside a callback) */
-    DRUPAL_E_INTERNAL = 13         /* a bug in the library; please report it */
+    DRUPAL_E_INTERNAL = 13,        /* a bug in the library; please report it */
+    DRUPAL_E_FILE = 14             /* a local file failed while a file moved: a download's file
+                                      could not be made, written (disk full) or put in place (a
+                                      directory there now), or an upload's file could not be read
+                                      or changed while it was sent; errno's text in the message.
+                                      A path refused before anything is sent (a missing directory,
+                                      no permission) is DRUPAL_E_INVALID_ARGUMENT */
 } drupal_code;
 
 /** The code's name, e.g. "DRUPAL_E_TIMEOUT" (static string; "DRUPAL_E_UNKNOWN" if unknown). */

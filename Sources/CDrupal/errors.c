@@ -61,6 +61,7 @@ const char *drupal_code_name(drupal_code code) {
     case DRUPAL_E_NO_MEMORY: return "DRUPAL_E_NO_MEMORY";
     case DRUPAL_E_STATE: return "DRUPAL_E_STATE";
     case DRUPAL_E_INTERNAL: return "DRUPAL_E_INTERNAL";
+    case DRUPAL_E_FILE: return "DRUPAL_E_FILE";
     }
     return "DRUPAL_E_UNKNOWN";
 }

@@ -207,6 +207,35 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(try partFiles(of: target), [])
     }
 
+    /// A download's own file failing is a file error, not a network one (which callers retry):
+    /// a path it cannot end at is refused before anything is sent, and a directory that appears
+    /// at the path during the transfer fails the rename.
+    func testLocalFileFailuresOfADownloadAreFileErrors() async throws {
+        let (path, _) = try makeFile("f.png", 5_000)
+        let client = try admin()
+        let file = try await client.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                          path: path)).json()
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let before = try server.stats().requests
+        for (target, why) in [(directory.path + "/missing/x.png", "cannot write the download into"),
+                              (directory.path, "is a directory")] {
+            let error = await expectError { try await client.download(FileDownload(.url(url), to: .file(target))) }
+            XCTAssertEqual(error?.code, .invalidArgument, target)
+            XCTAssertTrue(error?.message.contains(why) ?? false, error?.message ?? "")
+        }
+        XCTAssertEqual(try server.stats().requests, before, "nothing is sent for a path the download cannot end at")
+
+        let target = directory.appendingPathComponent("taken.png").path
+        let inTheWay = await expectError {
+            try await client.download(FileDownload(.url(url), to: .file(target)) { _, _ in
+                mkdir(target, 0o755)
+                return true
+            })
+        }
+        XCTAssertEqual(inTheWay?.code, .file, inTheWay?.message ?? "")
+        XCTAssertEqual(try partFiles(of: target), [])
+    }
+
     func testPrivateFilesNeedTheClientsCredentials() async throws {
         let made = JSONValue.parse(try server.control("POST", "/__fake/private-file",
                                                       json: #"{"name": "report.txt", "uid": 2, "data_base64": "c2VjcmV0IHJlcG9ydA=="}"#))
@@ -327,7 +356,7 @@ final class FileTests: FakeDrupalTestCase {
         }
         let started = Date()
         let error = await expectError { try await self.admin().uploadFile(shrinking) }
-        XCTAssertEqual(error?.code, .invalidArgument, error?.message ?? "")
+        XCTAssertEqual(error?.code, .file, error?.message ?? "")
         XCTAssertTrue(error?.message.contains("changed while it was sent") ?? false, error?.message ?? "")
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }

@@ -45,11 +45,11 @@ static void test_codes_versions_free(void) {
     static const char *names[] = {"DRUPAL_OK", "DRUPAL_E_INVALID_ARGUMENT", "DRUPAL_E_NETWORK", "DRUPAL_E_TIMEOUT",
                                   "DRUPAL_E_HTTP", "DRUPAL_E_DECODE", "DRUPAL_E_CANCELLED", "DRUPAL_E_UNIMPLEMENTED",
                                   "DRUPAL_E_TOO_LARGE", "DRUPAL_E_TLS", "DRUPAL_E_NOT_FOUND", "DRUPAL_E_NO_MEMORY",
-                                  "DRUPAL_E_STATE", "DRUPAL_E_INTERNAL"};
+                                  "DRUPAL_E_STATE", "DRUPAL_E_INTERNAL", "DRUPAL_E_FILE"};
     char expected[32];
     int i;
-    for (i = 0; i <= DRUPAL_E_INTERNAL; i++) CHECK_STR(drupal_code_name((drupal_code)i), names[i]);
-    CHECK_STR(drupal_code_name((drupal_code)14), "DRUPAL_E_UNKNOWN");
+    for (i = 0; i <= DRUPAL_E_FILE; i++) CHECK_STR(drupal_code_name((drupal_code)i), names[i]);
+    CHECK_STR(drupal_code_name((drupal_code)15), "DRUPAL_E_UNKNOWN");
     CHECK_STR(drupal_code_name((drupal_code)-1), "DRUPAL_E_UNKNOWN");
     CHECK_STR(drupal_code_name((drupal_code)1000000), "DRUPAL_E_UNKNOWN");
 

@@ -195,3 +195,21 @@ def test_bytes_and_pathlike_paths_are_the_file_system_names(admin_basic, tmp_pat
         admin_basic.download(file["uri"][0]["url"], b"down\x00.png")
     with pytest.raises(TypeError):
         admin_basic.upload_file_path("node", "article", "field_image", 3)
+
+
+def test_a_downloads_own_file_failing_is_a_file_error(admin_basic, tmp_path):
+    # Not a NetworkError, which callers retry: a path the download cannot end at is refused before
+    # anything is sent, and a directory that appears at the path fails the rename (DRUPAL_E_FILE).
+    path, _ = make_file(tmp_path, "f.png", 5_000)
+    url = admin_basic.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin_basic.download(url, tmp_path / "missing" / "x.png")
+    target = tmp_path / "taken.png"
+
+    def make_a_directory_there(done, total):
+        os.makedirs(target, exist_ok=True)
+        return True
+    with pytest.raises(drupalsdk.FileError) as raised:
+        admin_basic.download(url, target, progress=make_a_directory_there)
+    assert isinstance(raised.value, OSError) and raised.value.code == "DRUPAL_E_FILE"
+    assert not list(tmp_path.glob("taken.png.*.part"))

@@ -28,8 +28,23 @@ final class DownloadWriter: @unchecked Sendable {
         if case .file(let path) = destination {
             if path.isEmpty { throw DrupalError.invalidArgument("the download's file path is empty") }
             try PathSafety.rejectControlCharacters(path, what: "download path")
+            try Self.checkWritable(path)
         }
         self.destination = destination
+    }
+
+    /// Refuses, before anything is sent, a path the download could not end at: its directory
+    /// missing or not writable, or a directory where the file would go.
+    private static func checkWritable(_ path: String) throws {
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let directory = slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw DrupalError.invalidArgument("cannot write the download into \(directory): " + String(cString: strerror(errno)))
+        }
+        var info = stat()
+        if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            throw DrupalError.invalidArgument("the download path \(path) is a directory")
+        }
     }
 
     var delivered: Bool { lock.withLock { $0.delivered } }
@@ -72,7 +87,7 @@ final class DownloadWriter: @unchecked Sendable {
                 let why = String(cString: strerror(errno))
                 unlink(part)
                 state.partPath = nil
-                throw DrupalError(.network, "cannot complete \(path): \(why)")
+                throw DrupalError(.file, "cannot complete \(path): \(why)")
             }
             state.partPath = nil
         }
@@ -102,9 +117,9 @@ final class DownloadWriter: @unchecked Sendable {
                 state.partPath = part
                 return
             }
-            if errno != EEXIST { throw DrupalError(.invalidArgument, "cannot create \(part): " + String(cString: strerror(errno))) }
+            if errno != EEXIST { throw DrupalError(.file, "cannot create \(part): " + String(cString: strerror(errno))) }
         }
-        throw DrupalError(.invalidArgument, "cannot create a part file for \(path): every name tried exists")
+        throw DrupalError(.file, "cannot create a part file for \(path): every name tried exists")
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to state: inout State) throws(DrupalError) {
@@ -113,7 +128,7 @@ final class DownloadWriter: @unchecked Sendable {
             let count = Glibc.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw DrupalError(.network, "writing \(state.partPath ?? "the download") failed: "
+                throw DrupalError(.file, "writing \(state.partPath ?? "the download") failed: "
                                   + String(cString: strerror(errno)))
             }
             offset += count

@@ -16,6 +16,8 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
         case noMemory = 11
         case state = 12
         case `internal` = 13
+        /// A local file failed while a file moved (a download's destination, an upload's source).
+        case file = 14
     }
 
     /// What an HTTP failure means for the caller, decided once here: language bindings map it to

@@ -1,6 +1,9 @@
 import CCurl
 import CCurlShim
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// libcurl result codes mapped onto the SDK's error codes.
 enum CurlErrors {
@@ -12,15 +15,19 @@ enum CurlErrors {
         switch code {
         case CURLE_ABORTED_BY_CALLBACK where transfer.uploadShrank:
             let file = transfer.request.bodyFile
-            return DrupalError(.invalidArgument, "\(transfer.request.method) \(url): the upload file "
+            return DrupalError(.file, "\(transfer.request.method) \(url): the upload file "
                                + "\(file?.path ?? "") ended before the \(file?.size ?? 0) bytes it had when the call "
                                + "started: it changed while it was sent")
+        case CURLE_ABORTED_BY_CALLBACK where transfer.uploadReadError != 0:
+            return DrupalError(.file, "\(transfer.request.method) \(url): reading the upload file "
+                               + "\(transfer.request.bodyFile?.path ?? "") failed: "
+                               + String(cString: strerror(transfer.uploadReadError)))
         case CURLE_ABORTED_BY_CALLBACK,
              CURLE_WRITE_ERROR where transfer.streamState.stoppedByCaller:
             return DrupalError(.cancelled, "\(transfer.request.method) \(url) was stopped by its progress or write "
                                + "callback")
         case CURLE_READ_ERROR:
-            return DrupalError(.network, "\(transfer.request.method) \(url): reading the upload file failed: \(detail)")
+            return DrupalError(.file, "\(transfer.request.method) \(url): reading the upload file failed: \(detail)")
         case CURLE_OPERATION_TIMEDOUT:
             return DrupalError(.timeout, "\(transfer.request.method) \(url) timed out: \(detail)")
         case CURLE_WRITE_ERROR where transfer.outOfMemory:

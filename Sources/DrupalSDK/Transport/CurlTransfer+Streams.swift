@@ -28,7 +28,7 @@ extension CurlTransfer {
         if let file = request.bodyFile {
             let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                return DrupalError(.invalidArgument, "cannot open the upload file \(file.path): "
+                return DrupalError(.file, "cannot open the upload file \(file.path): "
                                    + String(cString: strerror(errno)))
             }
             uploadDescriptor = descriptor
@@ -96,7 +96,10 @@ extension CurlTransfer {
                 uploadShrank = true
                 return Int(CURL_READFUNC_ABORT)
             }
-            if errno != EINTR { return Int(CURL_READFUNC_ABORT) }
+            if errno != EINTR {
+                uploadReadError = errno
+                return Int(CURL_READFUNC_ABORT)
+            }
         }
     }
 

@@ -34,10 +34,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// A receive buffer could not grow (malloc failed): the transfer stops with `.noMemory`.
     var outOfMemory = false
     /// Streams (CurlTransfer+Streams): the upload file's descriptor, the bytes of it still to
-    /// send (of the size announced), whether it ended before them, and what the sink was told.
+    /// send (of the size announced), whether it ended before them or a read failed (its errno),
+    /// and what the sink was told.
     var uploadDescriptor: Int32 = -1
     var uploadRemaining: Int64 = 0
     var uploadShrank = false
+    var uploadReadError: Int32 = 0
     var streamState = StreamState()
     /// Who gets the outcome: the waiting task, or (callback mode) a completion.
     var continuation: UnsafeContinuation<HTTPResponse, any Error>?

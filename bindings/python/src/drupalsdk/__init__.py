@@ -14,7 +14,8 @@ Tests without a server: :meth:`Client.mock`. Errors: :class:`DrupalError` and it
 """
 from ._ffi import API_VERSION, library_path, library_version
 from ._errors import (AuthenticationError, AuthorizationError, CancelledError, DecodeError, DrupalError,
-                      DrupalTimeoutError, ErrorObject, Headers, OAuthError, HTTPError, InvalidArgumentError, NetworkError,
+                      DrupalTimeoutError, ErrorObject, FileError, Headers, OAuthError, HTTPError, InvalidArgumentError,
+                      NetworkError,
                       NotFoundError, RedirectError, TLSError, TooLargeError, ValidationError)
 from ._managed import ClosedError
 from ._response import Response
@@ -43,6 +44,6 @@ __all__ = [
     "Event", "Listener",
     "DrupalFuture", "DrupalError", "HTTPError", "RedirectError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
-    "CancelledError", "TooLargeError", "DecodeError", "ErrorObject", "OAuthError", "ClosedError", "library_version",
+    "CancelledError", "TooLargeError", "FileError", "DecodeError", "ErrorObject", "OAuthError", "ClosedError", "library_version",
     "library_path", "API_VERSION",
 ]

@@ -15,6 +15,7 @@
     ├── DrupalTimeoutError            (DRUPAL_E_TIMEOUT; also a builtins.TimeoutError)
     ├── CancelledError                (DRUPAL_E_CANCELLED; also a concurrent.futures.CancelledError)
     ├── TooLargeError                 (DRUPAL_E_TOO_LARGE)
+    ├── FileError                     (DRUPAL_E_FILE: a local file failed while a file moved; also an OSError)
     └── DecodeError                   (DRUPAL_E_DECODE, and bodies that are not the JSON expected)
 
 Any other code (DRUPAL_E_STATE, DRUPAL_E_INTERNAL, ...) raises ``DrupalError`` itself.
@@ -28,7 +29,7 @@ from typing import Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple
 __all__ = [
     "DrupalError", "HTTPError", "RedirectError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
-    "CancelledError", "TooLargeError", "DecodeError", "Headers", "ErrorObject", "OAuthError",
+    "CancelledError", "TooLargeError", "FileError", "DecodeError", "Headers", "ErrorObject", "OAuthError",
 ]
 
 
@@ -242,6 +243,15 @@ class TooLargeError(DrupalError):
     headers exceeded 256 KiB, or a request's URL or headers exceeded their limit."""
 
 
+class FileError(DrupalError, OSError):
+    """A local file failed while a file moved: a download's file could not be made, written (disk
+    full) or put in place, or an upload's file could not be read or changed while it was sent.
+    Also an ``OSError``; a path refused before anything is sent is an :class:`InvalidArgumentError`."""
+
+    def __init__(self, message: str, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        DrupalError.__init__(self, message, **kwargs)
+
+
 class DecodeError(DrupalError):
     """A body was not the JSON (or text) expected, or not what its Content-Encoding says; or a
     URL the server named for the client to fetch is not under the site."""
@@ -255,6 +265,7 @@ _BY_CODE = {
     6: CancelledError,
     8: TooLargeError,
     9: TLSError,
+    14: FileError,
 }
 
 #: The library's drupal_error_kind (what an HTTP failure means, decided by the library) -> class.

@@ -800,7 +800,7 @@ typedef struct drupal_transfer_options {
  *                 options->write must be NULL. Copied.
  * A path that is not a readable regular file: DRUPAL_E_INVALID_ARGUMENT before anything is sent.
  * The size sent is the file's when the call starts: a file that grows meanwhile is sent up to
- * that size, one that shrinks fails the call with DRUPAL_E_INVALID_ARGUMENT.
+ * that size, one that shrinks fails the call with DRUPAL_E_FILE.
  * Cancelled (progress callback, drupal_call_cancel): DRUPAL_E_CANCELLED.
  */
 drupal_code drupal_file_upload_path(drupal_call **call, drupal_client *client, const char *entity_type,

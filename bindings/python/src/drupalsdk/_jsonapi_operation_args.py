@@ -132,8 +132,8 @@ def _jsonapi_upload(type: ResourceType, field: str, filename: str, data: bytes, 
 
 def _jsonapi_upload_path(type: ResourceType, field: str, path: FilePath, *, id: Optional[str] = None,
                          filename: Optional[str] = None, progress: Optional[Progress] = None) -> Tuple[Any, ...]:
-    """Uploads the file at ``path`` (str, bytes or os.PathLike) to a JSON:API file field, streamed as
-    it is sent (never read whole): to ``/{field}`` (a temporary file to reference), or with ``id``
+    """Uploads the file at ``path`` (str, bytes or os.PathLike; a UTF-8 name) to a JSON:API file
+    field, streamed as it is sent (never read whole): to ``/{field}`` (a temporary file to reference), or with ``id``
     to ``/{id}/{field}`` (attached to that resource).
 
     Args:

@@ -74,9 +74,9 @@ def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data:
 
 def _upload_file_path(entity_type: str, bundle: str, field: str, path: FilePath, filename: Optional[str] = None, *,
                       progress: Optional[Progress] = None) -> Tuple[Any, ...]:
-    """Uploads the file at ``path`` (str, bytes or os.PathLike) to a file field, streamed as it is
-    sent (never read whole). The size sent is the file's when the call starts: a file that grows
-    meanwhile is sent up to that size, one that shrinks raises :class:`InvalidArgumentError`.
+    """Uploads the file at ``path`` (str, bytes or os.PathLike; a UTF-8 name) to a file field,
+    streamed as it is sent (never read whole). The size sent is the file's when the call starts: a
+    file that grows meanwhile is sent up to that size, one that shrinks raises :class:`FileError`.
 
     Args:
         filename: the name Drupal stores (default: the path's base name); quotes and control
@@ -99,8 +99,8 @@ def _download(url: str, path: Optional[FilePath] = None, *, write: Optional[Writ
     """Downloads a file's content (a public ``/sites/default/files/...`` or private ``/system/files/...``
     path under the base URL, or an absolute URL on the site's origin, which a base URL ending in a
     language prefix needs; fetched with the client's credentials) to ``path`` (str, bytes or
-    os.PathLike; written to a new ``<path>.<random>.part`` beside it, renamed once complete,
-    removed on failure) or to
+    os.PathLike, a UTF-8 name; written to a new ``<path>.<random>.part`` beside it, renamed once
+    complete, removed on failure; its own failures raise :class:`FileError`) or to
     ``write(chunk)`` (return False to stop), streamed, within ``max_body_size``
     (:class:`TooLargeError`). The bytes are the file as stored: no compression is asked for and
     nothing is decoded, so a ``.gz`` file that a server labels ``Content-Encoding: gzip`` is saved

@@ -172,6 +172,28 @@ final class LanguageTests: XCTestCase {
         XCTAssertEqual(elsewhere?.code, .invalidArgument)
     }
 
+    /// A prefix need not be its langcode (Brazilian Portuguese "pt-br" at /br): the guard read
+    /// the translation served under /br as "no br translation" and refused every update of it.
+    /// A translation served (default_langcode false) is the prefix's language, whatever its code.
+    func testAnUpdateUnderAPrefixThatIsNotItsLangcodeIsAllowedForATranslation() async throws {
+        let site = MockDrupal()
+        func node(_ langcode: String, original: Bool) -> JSONValue {
+            .object(["nid": .array([.object(["value": .number(1)])]),
+                     "langcode": .array([.object(["value": .string(langcode)])]),
+                     "default_langcode": .array([.object(["value": .bool(original)])])])
+        }
+        site.stub(method: "GET", path: "/br/node/1", status: 200, json: node("pt-br", original: false))
+        site.stub(method: "PATCH", path: "/br/node/1", status: 200, json: node("pt-br", original: false))
+        site.stub(method: "GET", path: "/de/node/1", status: 200, json: node("en", original: true))
+        let client = DrupalClient.mock(site)
+        let body = Data(#"{"type":[{"target_id":"article"}],"title":[{"value":"Título"}]}"#.utf8)
+        let updated = try await client.inLanguage("br").update("node", "1", body)
+        XCTAssertEqual(updated.status, 200)
+        // The original served under a prefix is still no translation of it.
+        let refused = await expectError { try await client.inLanguage("de").update("node", "1", body) }
+        XCTAssertEqual(refused?.code, .state)
+    }
+
     func testLanguagesThatAreNotPrefixesAreRefused() throws {
         let client = try DrupalClient.live(baseURL: server.baseURL)
         for bad in ["../x", "f r", "fr/", "fr?x", String(repeating: "a", count: 65), "fr\r\n"] {

@@ -36,6 +36,14 @@ extension HTTPResponse {
         if let rest = json["langcode"]?[0]?["value"]?.stringValue { return rest }
         return json["data"]?["attributes"]?["langcode"]?.stringValue
     }
+
+    /// Whether the entity an answer carries is a translation, not the original (core REST's
+    /// `default_langcode[0].value` false): under a prefix, that language has one, whatever its
+    /// langcode is called ("pt-br" at /br).
+    var isTranslation: Bool {
+        guard body.looksLikeJSON(object: true), let json = JSONValue.parse(body) else { return false }
+        return json["default_langcode"]?[0]?["value"] == .bool(false)
+    }
 }
 
 extension DrupalClient {

@@ -132,7 +132,9 @@ extension LiveSession {
                 return try await self.download(download)
             case .guardedUpdate(let patch, let check, let language):
                 let current = try await perform(check)
-                guard let langcode = current.langcode, langcode.caseInsensitiveEquals(language) else {
+                // The prefix's language: its own code, or a translation (a prefix need not be
+                // its langcode: "pt-br" at /br). The original served under it is no translation.
+                guard current.langcode?.caseInsensitiveEquals(language) == true || current.isTranslation else {
                     throw DrupalError(.state, "\(check.path) has no \(language) translation (it answers in "
                                       + "\(current.langcode ?? "no language")): core REST cannot create one, and a "
                                       + "PATCH under the prefix would change the original instead; force it to do "

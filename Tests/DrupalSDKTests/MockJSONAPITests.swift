@@ -36,18 +36,6 @@ final class MockJSONAPITests: XCTestCase {
         site.entity(entityType, id)?["uuid"]?[0]?["value"]?.stringValue ?? ""
     }
 
-    private func drupalError(_ operation: () async throws -> Void, file: StaticString = #filePath,
-                             line: UInt = #line) async -> DrupalError? {
-        do {
-            try await operation()
-            XCTFail("expected a DrupalError", file: file, line: line)
-        } catch let error as DrupalError {
-            return error
-        } catch {
-            XCTFail("expected a DrupalError, got \(error)", file: file, line: line)
-        }
-        return nil
-    }
 
     private func titles(_ document: JSONAPIDocument) -> [String] {
         document.resources.compactMap { $0["title"]?.stringValue }

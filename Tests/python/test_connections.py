@@ -3,16 +3,10 @@ connections that served a Drupal request since the reset): a window of requests 
 its connections across batches (libcurl's default pool shrank as a window drained and churned
 them), the pool size, busy polling and HTTP/2 options."""
 import asyncio
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
 
 import drupalsdk
 import pytest
 
-from conftest import SERVER_SCRIPT
 
 # Every answer waits 50 ms, so the 32 requests of a batch are surely in flight together.
 HOLD = {"X-Fake-Fault": "delay;ms=50"}
@@ -88,28 +82,6 @@ def test_http2_off_still_speaks_http11(server):
         assert client.get("node", 1)["nid"][0]["value"] == 1
 
 
-@pytest.fixture(scope="module")
-def https_server():
-    """(base URL, certificate) of the fake server on HTTPS with a self-signed certificate for
-    127.0.0.1; like a site without HTTP/2, it offers HTTP/1.1 only."""
-    if not shutil.which("openssl"):
-        pytest.skip("openssl is needed to make a certificate")
-    directory = tempfile.mkdtemp(prefix="drupalsdk-tls-")
-    cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                    "-nodes", "-days", "2", "-keyout", key, "-out", cert, "-subj", "/CN=127.0.0.1",
-                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
-    process = subprocess.Popen([sys.executable, SERVER_SCRIPT, "--port", "0", "--exit-with-stdin",
-                                "--tls-cert", cert, "--tls-key", key],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline().strip()
-    assert line.startswith("LISTENING https://"), line
-    yield line.split()[1], cert
-    process.stdin.close()
-    process.wait(timeout=10)
-    shutil.rmtree(directory, ignore_errors=True)
-
-
 def _https_stats(base_url, cert):
     import http.client
     import json
@@ -124,10 +96,10 @@ def _https_stats(base_url, cert):
         connection.close()
 
 
-def test_https_32_in_flight_keep_32_connections_with_http2_on(https_server):
+def test_https_32_in_flight_keep_32_connections_with_http2_on(https_site):
     # HTTP/2 is on by default: transfers wait for a connection being set up (PIPEWAIT) to learn
     # whether it multiplexes; this server says HTTP/1.1 (ALPN), so each opens its own, once.
-    base_url, cert = https_server
+    base_url, cert = https_site
     before = _https_stats(base_url, cert)["connections"]
 
     async def main():
@@ -137,13 +109,13 @@ def test_https_32_in_flight_keep_32_connections_with_http2_on(https_server):
     assert _https_stats(base_url, cert)["connections"] - before == WINDOW
 
 
-def test_a_zero_filled_options_struct_verifies_tls(https_server):
+def test_a_zero_filled_options_struct_verifies_tls(https_site):
     # The header says zero numbers mean the default, and the default verifies: a C caller that
     # zero-fills drupal_client_options (memset, no DRUPAL_CLIENT_OPTIONS_INIT) had verification off.
     import ctypes
     from drupalsdk import _c_types, _library
     lib = _library.lib
-    base_url, cert = https_server
+    base_url, cert = https_site
     for ca_bundle, expected in ((None, "DRUPAL_E_TLS"), (cert.encode(), "DRUPAL_OK")):
         options = _c_types.ClientOptions()   # every field zero
         options.version = 5
@@ -158,8 +130,8 @@ def test_a_zero_filled_options_struct_verifies_tls(https_server):
             lib.drupal_client_free(client)
 
 
-def test_verification_can_be_turned_off(https_server):
-    base_url, _cert = https_server
+def test_verification_can_be_turned_off(https_site):
+    base_url, _cert = https_site
     with pytest.raises(drupalsdk.TLSError):
         drupalsdk.Client(base_url, timeout=20).get("node", 1)
     with drupalsdk.Client(base_url, timeout=20, verify=False) as client:

@@ -488,6 +488,10 @@ final class MockJSONAPITests: XCTestCase {
         XCTAssertEqual(updated.resource?["revision_log"], .string("Changed"))
         XCTAssertEqual(updated.resource?.identifiers("field_tags").map(\.id), [uuid(site, "taxonomy_term", "2")])
         XCTAssertEqual(updated.resource?["drupal_internal__vid"], .number(6), "a PATCH makes a new revision")
+        // Revision ids are one sequence: a node made next has revision 7 (it took its id, 6,
+        // which the PATCH's revision had).
+        let next = try await admin.create("node", Data(#"{"type": [{"target_id": "article"}], "title": [{"value": "Next"}]}"#.utf8))
+        XCTAssertEqual(try next.json()["vid"]?[0]?["value"], .number(7))
         XCTAssertEqual(updated.link("self"), "http://drupal.mock/jsonapi/node/article/" + id)
         XCTAssertEqual(site.entity("node", "1")?["title"]?[0]?["value"], .string("Edited"))
         let notOwner = await patch(#"{"data": {"type": "node--article", "id": "\#(id)", "attributes": {"title": "Hijack"}}}"#,

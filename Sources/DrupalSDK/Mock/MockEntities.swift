@@ -201,7 +201,7 @@ extension MockState {
         if entity["status"] == nil { entity["status"] = MockFields.single(.bool(true)) }
         if MockEntityKind.hasOwner(entityType), entity["uid"] == nil { entity["uid"] = userReference(owner) }
         if entityType == "node" {
-            entity["vid"] = MockFields.single(MockFields.number(id))
+            entity["vid"] = MockFields.single(.number(Double(nextRevisionID("node"))))
             if entity["promote"] == nil { entity["promote"] = MockFields.single(.bool(true)) }
             if entity["sticky"] == nil { entity["sticky"] = MockFields.single(.bool(false)) }
         }

@@ -61,9 +61,7 @@ extension MockState {
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         if type.entityType == "node" {
             // Every PATCH of a node is a new revision by its sender (123, 124).
-            let vids = (entities["node"] ?? [:]).values.compactMap { MockFields.firstValue($0["vid"]).flatMap { Int($0) } }
-            let vid = max(vids.max() ?? 0, lastIDs["node"] ?? 0) + 1
-            entity["vid"] = MockFields.single(.number(Double(vid)))
+            entity["vid"] = MockFields.single(.number(Double(nextRevisionID("node"))))
             entity["revision_uid"] = userReference(caller.uid ?? "0")
         }
         entities[type.entityType, default: [:]][id] = entity

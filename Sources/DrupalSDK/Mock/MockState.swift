@@ -57,6 +57,8 @@ struct MockState {
     /// Entity JSON objects (REST normalization) per entity type, then per id.
     var entities: [String: [String: [String: JSONValue]]] = [:]
     var lastIDs: [String: Int] = [:]
+    /// Revision ids: one sequence per entity type, for new entities and new revisions alike.
+    var lastRevisionIDs: [String: Int] = [:]
     /// Known bundles of bundled types; types not listed accept any bundle.
     var bundles: [String: Set<String>] = [:]
     /// The fields bundles declare (besides their type's base fields), per type, then per bundle.
@@ -77,6 +79,12 @@ struct MockState {
         let id = (lastIDs[entityType] ?? 0) + 1
         lastIDs[entityType] = id
         return String(id)
+    }
+
+    mutating func nextRevisionID(_ entityType: String) -> Int {
+        let id = (lastRevisionIDs[entityType] ?? 0) + 1
+        lastRevisionIDs[entityType] = id
+        return id
     }
 
     func account(named name: String) -> Account? {

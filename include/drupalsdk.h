@@ -624,8 +624,9 @@ const char *drupal_response_oauth_error(const drupal_response *response, const c
  * Reads of an entity with no translation in the language answer the original (no 404):
  * drupal_response_langcode() tells which. Core REST's traps are guarded: an update of an entity
  * that has no translation in the language would change the ORIGINAL (and a "langcode" in the body
- * its language), so it is refused (DRUPAL_E_STATE) after a GET shows that (the answer is the
- * original, not a translation, and its langcode is not the prefix); a delete under a prefix
+ * its language), so it is refused (DRUPAL_E_STATE) after a GET shows that (the entity answered
+ * is not in the language Drupal negotiated, its Content-Language, which need not be the prefix:
+ * "pt-br" at /br); a delete under a prefix
  * would delete the whole entity, every translation, so it is refused without a request. Core REST
  * cannot create a translation: a create makes a new entity in the default language. JSON:API
  * under a prefix reads the translation; a PATCH of a translation that does not exist, or a

@@ -174,23 +174,27 @@ final class LanguageTests: XCTestCase {
 
     /// A prefix need not be its langcode (Brazilian Portuguese "pt-br" at /br): the guard read
     /// the translation served under /br as "no br translation" and refused every update of it.
-    /// A translation served (default_langcode false) is the prefix's language, whatever its code.
+    /// Drupal names the language it negotiated in Content-Language (recordings 80, 80c): the
+    /// entity must be in that one; a fallback to another translation is not.
     func testAnUpdateUnderAPrefixThatIsNotItsLangcodeIsAllowedForATranslation() async throws {
         let site = MockDrupal()
-        func node(_ langcode: String, original: Bool) -> JSONValue {
-            .object(["nid": .array([.object(["value": .number(1)])]),
-                     "langcode": .array([.object(["value": .string(langcode)])]),
-                     "default_langcode": .array([.object(["value": .bool(original)])])])
+        func stub(_ method: String, _ path: String, negotiated: String, langcode: String) {
+            let node = JSONValue.object(["nid": .array([.object(["value": .number(1)])]),
+                                         "langcode": .array([.object(["value": .string(langcode)])]),
+                                         "default_langcode": .array([.object(["value": .bool(false)])])])
+            site.stub(method: method, path: path, status: 200,
+                      headers: HTTPHeaders([("Content-Type", "application/json"), ("Content-Language", negotiated)]),
+                      body: node.encoded())
         }
-        site.stub(method: "GET", path: "/br/node/1", status: 200, json: node("pt-br", original: false))
-        site.stub(method: "PATCH", path: "/br/node/1", status: 200, json: node("pt-br", original: false))
-        site.stub(method: "GET", path: "/de/node/1", status: 200, json: node("en", original: true))
+        stub("GET", "/br/node/1", negotiated: "pt-br", langcode: "pt-br")
+        stub("PATCH", "/br/node/1", negotiated: "pt-br", langcode: "pt-br")
+        // No French translation: Drupal falls back to another one (English, of a German original).
+        stub("GET", "/fr/node/1", negotiated: "fr", langcode: "en")
         let client = DrupalClient.mock(site)
         let body = Data(#"{"type":[{"target_id":"article"}],"title":[{"value":"Título"}]}"#.utf8)
         let updated = try await client.inLanguage("br").update("node", "1", body)
         XCTAssertEqual(updated.status, 200)
-        // The original served under a prefix is still no translation of it.
-        let refused = await expectError { try await client.inLanguage("de").update("node", "1", body) }
+        let refused = await expectError { try await client.inLanguage("fr").update("node", "1", body) }
         XCTAssertEqual(refused?.code, .state)
     }
 

@@ -37,12 +37,12 @@ extension HTTPResponse {
         return json["data"]?["attributes"]?["langcode"]?.stringValue
     }
 
-    /// Whether the entity an answer carries is a translation, not the original (core REST's
-    /// `default_langcode[0].value` false): under a prefix, that language has one, whatever its
-    /// langcode is called ("pt-br" at /br).
-    var isTranslation: Bool {
-        guard body.looksLikeJSON(object: true), let json = JSONValue.parse(body) else { return false }
-        return json["default_langcode"]?[0]?["value"] == .bool(false)
+    /// The language Drupal negotiated for the request (its `Content-Language`, e.g. "pt-br" for a
+    /// site that serves Brazilian Portuguese at /br); nil when the answer names none.
+    var negotiatedLanguage: String? {
+        guard let value = headers["Content-Language"] else { return nil }
+        let first = value.split(separator: ",").first?.trimmedWhitespace ?? ""
+        return first.isEmpty ? nil : first
     }
 }
 

@@ -132,9 +132,11 @@ extension LiveSession {
                 return try await self.download(download)
             case .guardedUpdate(let patch, let check, let language):
                 let current = try await perform(check)
-                // The prefix's language: its own code, or a translation (a prefix need not be
-                // its langcode: "pt-br" at /br). The original served under it is no translation.
-                guard current.langcode?.caseInsensitiveEquals(language) == true || current.isTranslation else {
+                // The entity must be in the language Drupal negotiated for the prefix (a prefix need
+                // not be its langcode: "pt-br" at /br); a fallback, the original or another
+                // translation, is not. Without a Content-Language the prefix is taken as the code.
+                let negotiated = current.negotiatedLanguage ?? language
+                guard current.langcode?.caseInsensitiveEquals(negotiated) == true else {
                     throw DrupalError(.state, "\(check.path) has no \(language) translation (it answers in "
                                       + "\(current.langcode ?? "no language")): core REST cannot create one, and a "
                                       + "PATCH under the prefix would change the original instead; force it to do "

@@ -217,6 +217,23 @@ final class MockJSONAPITests: XCTestCase {
         XCTAssertEqual(sizes, [50, 3], "the pager walks the mock's next links")
     }
 
+    /// Regression: an offset near Int.max overflowed offset + limit, a trap that killed the
+    /// process hosting the mock (a Python or C program).
+    func testAHugePageOffsetIsAnEmptyPage() {
+        let site = baseline()
+        let answer = site.respond(to: HTTPRequest(
+            method: "GET", url: "http://drupal.mock/jsonapi/node/article?page%5Boffset%5D=9223372036854775807"))
+        XCTAssertEqual(answer.status, 200)
+        let document = JSONValue.parse(answer.body)
+        XCTAssertEqual(document?["data"], .array([]))
+        XCTAssertNil(document?["links"]?["next"])
+        XCTAssertNotNil(document?["links"]?["prev"])
+        // So did appending after the largest index ("sort[]" after "sort[9223372036854775807]").
+        let appended = site.respond(to: HTTPRequest(
+            method: "GET", url: "http://drupal.mock/jsonapi/node/article?sort%5B9223372036854775807%5D=title&sort%5B%5D=nid"))
+        XCTAssertNotEqual(appended.status, 500)
+    }
+
     /// 103: several sort fields, a relationship path, descending.
     func testSortByRelationshipAndDescending() async throws {
         let document = try await client(baseline()).jsonAPICollection(article, query: try query {

@@ -30,13 +30,14 @@ extension MockState {
             rows = order.map { rows[$0] }
         }
         let start = min(query.offset, rows.count)
-        let page = Array(rows[start..<min(rows.count, start + query.limit)])
+        // Subtractions: offset and limit may each be near Int.max.
+        let page = Array(rows[start..<(start + min(rows.count - start, query.limit))])
 
         let primary = page.map { (entityType: type.entityType, entity: $0.entity) }
         var document: [String: JSONValue] = ["data": .array(primary.map { documents.resource($0.entityType, $0.entity) })]
         if query.includes != nil { document["included"] = .array(try documents.included(for: primary, request)) }
         var links: [String: JSONValue] = ["self": MockJSONAPIReply.link(query.selfLink(request))]
-        if rows.count > query.offset + query.limit {
+        if rows.count - query.offset > query.limit {
             links["next"] = MockJSONAPIReply.link(query.pageLink(request, offset: query.offset + query.limit))
         }
         if query.offset > 0 {

@@ -51,8 +51,10 @@ indirect enum MockQueryTree {
         var entries = self.entries ?? []
         var key = first
         if key.isEmpty {
-            // PHP appends after the highest integer key.
-            key = String((entries.compactMap { Int($0.key) }.max() ?? -1) + 1)
+            // PHP appends after the highest integer key; after PHP_INT_MAX it cannot, and drops it.
+            let next = (entries.compactMap { Int($0.key) }.max() ?? -1).addingReportingOverflow(1)
+            if next.overflow { return }
+            key = String(next.partialValue)
         }
         if let index = entries.firstIndex(where: { $0.key == key }) {
             var child = entries[index].value

@@ -236,6 +236,22 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(try partFiles(of: target), [])
     }
 
+    /// Regression: a part file's name added up to 14 bytes to a valid name near the 255-byte
+    /// limit ("File name too long" after the first byte arrived, or not, by chance).
+    func testADownloadToANameNearTheLimitCompletes() throws {
+        let target = directory.appendingPathComponent(String(repeating: "é", count: 125) + "a.png").path
+        let writer = try DownloadWriter(.file(target))
+        XCTAssertTrue(Array("content".utf8).withUnsafeBytes { writer.sink($0) })
+        try writer.finish()
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "content")
+        let part = URL(fileURLWithPath: DownloadWriter.partPath(for: target)).lastPathComponent
+        XCTAssertLessThanOrEqual(part.utf8.count, 255)
+        XCTAssertTrue(part.hasSuffix(".part") && part.hasPrefix("é"), part)
+        XCTAssertThrowsError(try DownloadWriter(.file(directory.path + "/" + String(repeating: "b", count: 256)))) {
+            XCTAssertEqual(($0 as? DrupalError)?.code, .invalidArgument)
+        }
+    }
+
     func testPrivateFilesNeedTheClientsCredentials() async throws {
         let made = JSONValue.parse(try server.control("POST", "/__fake/private-file",
                                                       json: #"{"name": "report.txt", "uid": 2, "data_base64": "c2VjcmV0IHJlcG9ydA=="}"#))

@@ -41,6 +41,10 @@ final class DownloadWriter: @unchecked Sendable {
         guard access(directory, W_OK | X_OK) == 0 else {
             throw DrupalError.invalidArgument("cannot write the download into \(directory): " + String(cString: strerror(errno)))
         }
+        let name = slash.map { path.utf8[path.utf8.index(after: $0)...] } ?? path.utf8[...]
+        guard name.count <= maxNameBytes else {
+            throw DrupalError.invalidArgument("the download's file name is longer than \(maxNameBytes) bytes")
+        }
         var info = stat()
         if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
             throw DrupalError.invalidArgument("the download path \(path) is a directory")
@@ -110,7 +114,7 @@ final class DownloadWriter: @unchecked Sendable {
         guard state.descriptor < 0 else { return }
         // A name that exists already is someone else's: another random one is tried.
         for _ in 0..<16 {
-            let part = path + "." + String(UInt32.random(in: .min ... .max), radix: 16) + ".part"
+            let part = partPath(for: path)
             let descriptor = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
             if descriptor >= 0 {
                 state.descriptor = descriptor
@@ -121,6 +125,19 @@ final class DownloadWriter: @unchecked Sendable {
         }
         throw DrupalError(.file, "cannot create a part file for \(path): every name tried exists")
     }
+
+    /// "<path>.<8 hex digits>.part", its name cut (at a character) to fit the file system's
+    /// 255 bytes: a destination name near that limit is valid, its part file's must be too.
+    static func partPath(for path: String) -> String {
+        let hex = String(UInt32.random(in: .min ... .max), radix: 16)
+        let suffix = "." + String(repeating: "0", count: 8 - hex.utf8.count) + hex + ".part"
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.utf8.startIndex
+        var name = path[slash...]
+        while name.utf8.count + suffix.utf8.count > maxNameBytes { name = name.dropLast() }
+        return path[..<slash] + name + suffix
+    }
+
+    static let maxNameBytes = 255
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to state: inout State) throws(DrupalError) {
         var offset = 0

@@ -423,6 +423,18 @@ final class MockJSONAPITests: XCTestCase {
         XCTAssertNil(malformed?.jsonAPIErrors.first?.member("links.info.href"))
     }
 
+    /// A write whose query is refused (400) changes nothing: the query is read before the store.
+    func testAWriteWithARefusedQueryChangesNothing() {
+        let site = baseline()
+        let authorization = ("Authorization", "Basic YWRtaW46YWRtaW4=")
+        let created = site.respond(to: HTTPRequest(
+            method: "POST", url: "http://drupal.mock/jsonapi/node/article?page%5Blimit%5D=0",
+            headers: HTTPHeaders([authorization, ("Content-Type", "application/vnd.api+json")]),
+            body: Data(#"{"data": {"type": "node--article", "attributes": {"title": "Twice?"}}}"#.utf8)))
+        XCTAssertEqual(created.status, 400)
+        XCTAssertNil(site.entity("node", "6"), "the node was stored before the 400")
+    }
+
     /// 44d, 126, 127, 126b, 44c: validation, field access, missing targets, anonymous.
     func testCreateRefusalsAsRecorded() async throws {
         let site = baseline()

@@ -165,4 +165,11 @@ private func checkRedaction(_ received: HTTPHeaders) {
     }
     require(response.redactedDescription == (["HTTP 200"] + responseLines).joined(separator: "\n"),
             "the redacted response description is not as expected")
+    // The property itself, not only the function's output: a URL header shows no user info.
+    for (name, value) in headers where ["location", "content-location"].contains(String(decoding: asciiLowercased(name), as: UTF8.self)) {
+        let shown = Array(Redaction.redactURL(value).utf8)
+        if let userinfo = PathSafety.userinfoRange(shown) {
+            require(Array(shown[userinfo]) == Array("<redacted>@".utf8), "a URL header shows its user info")
+        }
+    }
 }

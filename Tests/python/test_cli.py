@@ -470,6 +470,16 @@ def test_a_jsonapi_body_goes_as_json_api_unless_a_content_type_is_given(drupal):
     assert code == 0 and title(node) == "rest", err
 
 
+def test_a_jsonapi_path_gets_no_format_parameter(drupal):
+    # JSON:API refuses ?_format (406/400, recordings 130c/130d): --no-format was needed every time.
+    code, doc, err = drupal("request", "GET", "/jsonapi/node/article")
+    assert code == 0, err
+    assert doc["data"][0]["type"] == "node--article"
+    body = json.dumps({"data": {"type": "node--article", "attributes": {"title": "no format"}}})
+    code, doc, err = drupal("request", "POST", "/jsonapi/node/article", "--data", body)
+    assert code == 0 and doc["data"]["attributes"]["title"] == "no format", err
+
+
 def test_bulk_create_names_the_failing_line_and_what_was_created(drupal, tmp_path):
     rows = tmp_path / "rows.ndjson"
     rows.write_text('{"title": [{"value": "first"}]}\n{"title": "flat"}\n{"title": [{"value": "never"}]}\n')

@@ -175,8 +175,8 @@ def cmd_request(client: drupalsdk.Client, args: argparse.Namespace, out: Output)
     elif args.data is not None:
         body = args.data.encode()
     response = client.request(args.method.upper(), args.path, query=_query(args), body=body,
-                              headers=_request_headers(args, body), format=not args.no_format,
-                              raise_for_status=False)
+                              headers=_request_headers(args, body),
+                              format=not args.no_format and not _is_jsonapi(args.path), raise_for_status=False)
     if args.include:
         headers: Dict[str, Any] = {}
         for name, value in response.headers.items_raw():
@@ -195,12 +195,17 @@ def cmd_request(client: drupalsdk.Client, args: argparse.Namespace, out: Output)
     response.raise_for_status()   # the answer was shown; the exit code still tells the class
 
 
+def _is_jsonapi(path: str) -> bool:
+    """A JSON:API path: it takes no ?_format (406) and wants its own Content-Type (415)."""
+    return "jsonapi" in urllib.parse.urlsplit(path).path.split("/")
+
+
 def _request_headers(args: argparse.Namespace, body: Optional[bytes]) -> Optional[Dict[str, str]]:
     """Content-Type: application/vnd.api+json for a body to a JSON:API path (Drupal answers 415 to
     the library's application/json there), unless -H gave a Content-Type."""
     if body is None or any(h.partition(":")[0].strip().lower() == "content-type" for h in args.header or ()):
         return None
-    if "jsonapi" not in urllib.parse.urlsplit(args.path).path.split("/"):
+    if not _is_jsonapi(args.path):
         return None
     return {"Content-Type": "application/vnd.api+json"}
 
@@ -293,7 +298,7 @@ def args_request(p: argparse.ArgumentParser) -> None:
                    "as application/json, or application/vnd.api+json to a /jsonapi/ path (-H 'Content-Type: ...' "
                    "for another)")
     p.add_argument("--no-format", action="store_true",
-                   help="don't add ?_format=json (JSON:API: drupal request GET /jsonapi/node/article --no-format)")
+                   help="don't add ?_format=json (a /jsonapi/ path never gets it)")
     p.add_argument("--include", action="store_true", help="print {status, headers, body}")
 
 
@@ -325,7 +330,7 @@ COMMANDS: Tuple[Command, ...] = (
             args_upload, cmd_upload, prepare=prepare_upload),
     Command("download", "save a file: drupal download /sites/default/files/2026-12/photo.png (or --file-id 3 -o F)",
             args_download, cmd_download, prepare=prepare_download),
-    Command("request", "any request: drupal request GET /jsonapi/node/article --no-format", args_request,
+    Command("request", "any request: drupal request GET /jsonapi/node/article", args_request,
             cmd_request),
     Command("login", "check credentials (and --save them); the session itself ends with the command",
             args_login, cmd_login),

@@ -10,7 +10,7 @@ import drupalsdk
 # ---- Exit codes ---------------------------------------------------------------------------------
 
 EXIT_OK = 0
-EXIT_ERROR = 1          # any other failure (decode, too large, internal, a bad netrc file...)
+EXIT_ERROR = 1          # any other failure (decode, too large, a local file, internal, a bad netrc file...)
 EXIT_USAGE = 2          # bad arguments, or a request refused before sending (InvalidArgumentError)
 EXIT_NETWORK = 3        # connect failure, reset, DNS, TLS
 EXIT_TIMEOUT = 4

@@ -442,14 +442,20 @@ def test_ctrl_c_while_a_download_streams_to_stdout_is_interrupted(base_url):
     assert (result.returncode, result.stderr) == (130, "drupal: interrupted\n")
 
 
-@pytest.mark.parametrize("entry", ['login admin password "s3cret-pw\n', 'login "admin\npassword s3cret-pw\n'])
+@pytest.mark.parametrize("text", [
+    'machine 127.0.0.1 login admin password "s3cret-pw\n',
+    'machine 127.0.0.1 login "admin\npassword s3cret-pw\n',
+    'machine 127.0.0.1 login admin password "s3cret-pw',                  # no newline at the end
+    'machine other login x password "open\nmachine 127.0.0.1 login admin password s3cret-pw\n',
+])
 def test_an_unclosed_quote_in_the_netrc_file_is_an_error_not_a_newline_in_the_password(drupal, monkeypatch,
-                                                                                        tmp_path, entry):
+                                                                                        tmp_path, text):
     # Python's netrc reads an unclosed quote to the end of the file: the password became
-    # "s3cret-pw\n", or the login swallowed the password keyword and the password was "".
+    # "s3cret-pw\n", the login swallowed the password keyword and the password was "", or
+    # another host's entry swallowed this one (silently no entry).
     monkeypatch.delenv("DRUPAL_PASSWORD")
     netrc = tmp_path / "unclosed-netrc"
-    netrc.write_text("machine 127.0.0.1 " + entry)
+    netrc.write_text(text)
     code, _, err = drupal("--netrc-file", str(netrc), "get", "node", "1")
     assert code == _cli.EXIT_USAGE, err
     assert "unclosed quote" in err and str(netrc) in err and "s3cret-pw" not in err, err

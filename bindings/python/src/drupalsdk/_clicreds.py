@@ -43,6 +43,8 @@ def from_netrc(path: str, host: str) -> Optional[Tuple[str, str]]:
     if not os.path.exists(path):
         return None
     try:
+        if _has_unclosed_quote(path):
+            raise ValueError("cannot read the netrc file %s: an unclosed quote" % path)
         entry = netrc.netrc(path).authenticators(host)
     except netrc.NetrcParseError as error:
         # Its message quotes the token it choked on, which may be the password: the line only.
@@ -85,6 +87,32 @@ def resolve(base_url: str, user: Optional[str], netrc_file: Optional[str], token
         if found and (user is None or user == found[0]):
             return Credentials(found[0], found[1], token, "netrc file %s" % path)
     return Credentials(user, None, token, "none")
+
+
+def _has_unclosed_quote(path: str) -> bool:
+    """Whether a quoted token runs to the end of the file, which netrc reads without a word (the
+    rest of the file, this host's entry included, becomes that token). Tokens as netrc splits
+    them: a quote opens one only at its start, a backslash escapes, "#" starts a comment."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    i, n, space = 0, len(text), " \t\r\n"
+    while i < n:
+        if text[i] in space:
+            i += 1
+        elif text[i] == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+        elif text[i] == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            if i >= n:
+                return True
+            i += 1
+        else:
+            while i < n and text[i] not in space:
+                i += 2 if text[i] == "\\" else 1
+    return False
 
 
 def _entry_host(line: str) -> Optional[str]:

@@ -36,8 +36,12 @@ int main(int argc, char **argv) {
     /* DRUPAL_CA_FILE: the CA certificates of an HTTPS site with a private CA (unset: the system's). */
     const char *ca_file = getenv("DRUPAL_CA_FILE");
     options.ca_bundle = ca_file && ca_file[0] ? ca_file : NULL;
-    if (base_url == NULL || drupal_client_new(&client, base_url, &options) != DRUPAL_OK) {
+    if (base_url == NULL) {
         fprintf(stderr, "usage: %s BASE_URL   (or set DRUPAL_BASE_URL)\n", argv[0]);
+        return 2;
+    }
+    if (drupal_client_new(&client, base_url, &options) != DRUPAL_OK) {
+        fprintf(stderr, "%s: %s\n", drupal_code_name(drupal_last_error_code()), drupal_last_error());
         return 2;
     }
 

@@ -107,8 +107,12 @@ int main(int argc, char **argv) {
 
     /* DRUPAL_CA_FILE: the CA certificates of an HTTPS site with a private CA (NULL: the system's). */
     client_options.ca_bundle = env_or("DRUPAL_CA_FILE", NULL);
-    if (base_url == NULL || drupal_client_new(&client, base_url, &client_options) != DRUPAL_OK) {
+    if (base_url == NULL) {
         fprintf(stderr, "usage: %s BASE_URL   (or set DRUPAL_BASE_URL)\n", argv[0]);
+        return 2;
+    }
+    if (drupal_client_new(&client, base_url, &client_options) != DRUPAL_OK) {
+        fprintf(stderr, "%s: %s\n", drupal_code_name(drupal_last_error_code()), drupal_last_error());
         return 2;
     }
     drupal_client_set_basic_auth(client, env_or("DRUPAL_USER", "admin"), env_or("DRUPAL_PASSWORD", "admin"));

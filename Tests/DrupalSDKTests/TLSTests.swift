@@ -56,6 +56,19 @@ final class TLSTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
     }
 
+    /// A CA bundle that cannot be read was found only by the first https request, as a TLS
+    /// failure ("error setting certificate file"): it is the caller's mistake, told at once.
+    func testACABundleThatCannotBeReadIsRefusedWhenTheClientIsMade() throws {
+        for path in [Self.directory.appendingPathComponent("missing.pem").path, Self.directory.path, ""] {
+            var configuration = DrupalClient.Configuration()
+            configuration.transport.caBundlePath = path
+            XCTAssertThrowsError(try DrupalClient.live(baseURL: Self.server.baseURL, configuration: configuration),
+                                 path) {
+                XCTAssertEqual(($0 as? DrupalError)?.code, .invalidArgument, path)
+            }
+        }
+    }
+
     /// An https proxy (here the TLS fake, asked for a site that does not resolve) is verified
     /// as the site is: refused when self-signed, trusted through the CA bundle option.
     func testAnHTTPSProxyIsVerifiedLikeTheSite() async throws {

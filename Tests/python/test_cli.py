@@ -534,3 +534,6 @@ def test_the_ca_file_defaults_to_drupal_ca_file(drupal, monkeypatch, https_site,
     monkeypatch.delenv("DRUPAL_CA_FILE")
     code, _, err = drupal("--url", base_url, "get", "node", "1")
     assert code == _cli.EXIT_NETWORK, err      # a private CA: not trusted by default
+    # A CA file that cannot be read is a usage error at once (it was a TLS failure, exit 3).
+    code, _, err = drupal("--url", base_url, "--ca-file", str(tmp_path / "missing.pem"), "get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "missing.pem" in err, err

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension TransportOptions {
     /// Throws `.invalidArgument` for an option libcurl would take and misuse: a User-Agent that
     /// could smuggle a header (the rule every header follows, HeaderSafety), a proxy that is not a
@@ -10,6 +14,14 @@ extension TransportOptions {
             throw DrupalError.invalidArgument(problem)
         }
         try ProxyOption.validate(proxy)
+        if let path = caBundlePath {
+            // libcurl reads it only when a TLS connection starts: a typo would show as a TLS
+            // failure of the first https request.
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else {
+                throw DrupalError.invalidArgument("the CA bundle \"\(path)\" is not a readable file")
+            }
+        }
         for (name, seconds) in [("connect timeout", connectTimeout), ("timeout", timeout)]
         where !(seconds >= 0 && seconds <= TransportOptions.maxTimeout) {
             throw DrupalError.invalidArgument("the \(name) must be from 0 to \(Int(TransportOptions.maxTimeout)) seconds")

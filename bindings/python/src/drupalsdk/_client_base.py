@@ -48,7 +48,8 @@ class _ClientBase(Managed, Hooks):
                 (``upload_file_path``, the downloads), seconds with no byte moving instead.
             connect_timeout: seconds to connect, TCP + TLS (default 10).
             verify: verify TLS certificates and host names (default True).
-            ca_file: a PEM file of CA certificates to trust instead of the system's.
+            ca_file: a PEM file of CA certificates to trust instead of the system's (one that
+                cannot be read: :class:`InvalidArgumentError` at once).
             user_agent: the User-Agent header (default ``drupalsdk/<version>``).
             headers: extra headers for every request (a mapping, or ``(name, value)`` pairs).
             max_body_size: larger responses fail with :class:`TooLargeError` (default 64 MiB;

@@ -252,6 +252,23 @@ final class FileTests: FakeDrupalTestCase {
         }
     }
 
+    /// Regression: a 206 Partial Content to a download that asked for no range was saved as the
+    /// whole file (RFC 9110 §15.3.7: a server sends 206 only to a Range request).
+    func testAPartialAnswerToAWholeDownloadIsAnError() async throws {
+        let client = try makeClient {
+            $0.authentication = .basic(user: "admin", password: "admin")
+            $0.defaultHeaders.add("X-Fake-Fault", "status;code=206;body=part")
+        }
+        let target = directory.appendingPathComponent("partial.png").path
+        let error = await expectError {
+            try await client.download(FileDownload(.url("/sites/default/files/any.png"), to: .file(target)))
+        }
+        XCTAssertEqual(error?.code, .network, error?.message ?? "")
+        XCTAssertEqual(error?.status, 206)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        XCTAssertEqual(try partFiles(of: target), [])
+    }
+
     func testPrivateFilesNeedTheClientsCredentials() async throws {
         let made = JSONValue.parse(try server.control("POST", "/__fake/private-file",
                                                       json: #"{"name": "report.txt", "uid": 2, "data_base64": "c2VjcmV0IHJlcG9ydA=="}"#))

@@ -48,6 +48,13 @@ extension LiveSession {
         request.writer = writer
         do {
             let response = try await perform(request)
+            // A server sends 206 only to a Range request (RFC 9110 §15.3.7), and a download sends
+            // none: the bytes are part of the file, not the file.
+            if response.status == 206 {
+                throw DrupalError(.network, "GET \(PathSafety.shownURL(request.path)) answered 206 Partial Content to a "
+                                  + "request for the whole file (a protocol error of the server): nothing was saved",
+                                  status: 206, headers: response.headers)
+            }
             try writer.finish()
             return response
         } catch {

@@ -25,6 +25,20 @@ final class ProxyTests: FakeDrupalTestCase {
         XCTAssertEqual(try lastTarget(), "\(site)/node/2?_format=json")
     }
 
+    /// A proxy that refuses connections: the error named only libcurl's "Failed to connect to
+    /// 127.0.0.1 port 1" under the site's URL, never that a proxy was in the way.
+    func testAProxyThatCannotBeReachedIsNamedWithoutItsCredentials() async throws {
+        let client = try makeClient(baseURL: site) {
+            $0.transport.proxy = "http://user:s3cret@127.0.0.1:1"
+            $0.retry.maxRetries = 0
+        }
+        let error = await expectError { try await client.get("node", "1") }
+        XCTAssertEqual(error?.code, .network)
+        let message = error?.message ?? ""
+        XCTAssertTrue(message.contains("the proxy http://...@127.0.0.1:1"), message)
+        XCTAssertFalse(message.contains("s3cret") || message.contains("user:"), message)
+    }
+
     /// "" means no proxy even where the environment names one; nil takes the environment's.
     func testAnEmptyProxyIgnoresTheEnvironment() async throws {
         let saved = ProcessInfo.processInfo.environment["http_proxy"]

@@ -57,7 +57,8 @@ enum CurlErrors {
             return DrupalError(.tooLarge, "the answer to \(transfer.request.method) \(url) has a header line "
                                + "over libcurl's limit of 100 KiB (or libcurl ran out of memory): \(detail)")
         default:
-            var error = DrupalError(.network, "\(transfer.request.method) \(url) failed: \(detail)")
+            let proxy = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_PROXY ? proxyNote(options) : ""
+            var error = DrupalError(.network, "\(transfer.request.method) \(url) failed: \(detail)\(proxy)")
             switch code {
             case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: error.connectionFailure = .notConnected
             case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE: error.connectionFailure = .lost
@@ -65,5 +66,15 @@ enum CurlErrors {
             }
             return error
         }
+    }
+
+    /// A connection failure may be the proxy's: libcurl's text names a host and port, not which.
+    /// The proxy is shown without its credentials.
+    private static func proxyNote(_ options: TransportOptions) -> String {
+        if let proxy = options.proxy {
+            return proxy.isEmpty ? "" : " (through the proxy \(PathSafety.shownURL(proxy)))"
+        }
+        return options.proxyEnvironment.namesProxy
+            ? " (through the proxy the environment may name: http_proxy, https_proxy, all_proxy)" : ""
     }
 }

@@ -128,6 +128,12 @@ def test_token_provider(extended):
         client.set_token_provider(failing)
         with pytest.raises(drupalsdk.NetworkError):
             client.get("user", 2)
+
+        def unreadable(reason):   # a token kept in a file that cannot be read
+            raise drupalsdk.FileError("the token file is gone", code="DRUPAL_E_FILE")
+        client.set_token_provider(unreadable)
+        with pytest.raises(drupalsdk.FileError):
+            client.get("user", 2)
         client.set_token_provider(lambda reason: "bad token with spaces")
         with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
             client.get("user", 2)

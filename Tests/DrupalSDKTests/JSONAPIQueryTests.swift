@@ -95,6 +95,25 @@ final class JSONAPIQueryTests: XCTestCase {
            + "&filter%5Ba%5D%5Bcondition%5D%5BmemberOf%5D=g")
     }
 
+    /// Regression: a generated key could be one already taken by an explicit key ("2"), and the
+    /// site keeps the last of two equal keys: a condition was lost without a word. A group could
+    /// also replace a condition of the same key.
+    func testNoConditionIsLostToAKeyTakenBefore() throws {
+        var query = JSONAPIQuery()
+        try query.filter("drupal_internal__nid", "1", operator: .greater, key: "2")
+        try query.filter("title", "Article 4", operator: .notEqual)
+        try query.filter("title", "Article 5", operator: .notEqual)
+        // The filters' top-level keys: one each.
+        func keys() -> Set<String> {
+            Set(query.queryString.components(separatedBy: "&").compactMap { $0.components(separatedBy: "%5D").first })
+        }
+        XCTAssertEqual(keys(), ["filter%5B2", "filter%5Btitle", "filter%5B3"], query.queryString)
+        XCTAssertThrowsError(try query.group("2", conjunction: .or), "a group would replace the condition \"2\"")
+        XCTAssertEqual(keys().count, 3)
+        // JSON:API answers ?_format with 406.
+        XCTAssertThrowsError(try query.parameter("_format", "json"))
+    }
+
     func testSortPageIncludeFieldsAndParameters() throws {
         XCTAssertEqual(try query {
             try $0.sort("uid.name"); try $0.sort("title", descending: true)

@@ -142,6 +142,9 @@ public struct JSONAPIQuery: Sendable, Equatable {
         }
         let entry = Filter.group(conjunction, memberOf: memberOf)
         if let index = filters.firstIndex(where: { $0.key == name }) {
+            guard case .group = filters[index].filter else {
+                throw DrupalError.invalidArgument("the filter key \"\(name)\" names a condition; a group cannot replace it")
+            }
             filters[index].filter = entry
         } else {
             filters.append((name, entry))
@@ -149,16 +152,18 @@ public struct JSONAPIQuery: Sendable, Equatable {
     }
 
     /// drupal-jsonapi-params' key for a new condition: the proposed one while it is free; taken,
-    /// "proposed--N" (the first free N) when the key was asked for, else the number of filters.
+    /// "proposed--N" (the first free N) when the key was asked for, else the number of filters
+    /// (or the first free number after it: a key given before may be "2", and the site keeps
+    /// only the last of two equal keys).
     private func filterKey(_ proposed: String, enforced: Bool) throws -> String {
         try JSONAPIQuery.checkName(proposed, "filter key")
-        guard filters.contains(where: { $0.key == proposed }) else { return proposed }
+        func free(_ key: String) -> Bool { !filters.contains(where: { $0.key == key }) }
+        guard !free(proposed) else { return proposed }
         if enforced {
-            for number in 1...filters.count where !filters.contains(where: { $0.key == "\(proposed)--\(number)" }) {
-                return "\(proposed)--\(number)"
-            }
+            for number in 1...filters.count + 1 where free("\(proposed)--\(number)") { return "\(proposed)--\(number)" }
         }
-        return String(filters.count)
+        for number in filters.count...(2 * filters.count + 1) where free(String(number)) { return String(number) }
+        throw DrupalError(.internal, "no free filter key")   // filters.count + 2 candidates, at most count taken
     }
 
     // MARK: Sort, page, include, fields, other parameters
@@ -223,6 +228,9 @@ public struct JSONAPIQuery: Sendable, Equatable {
         let base = name.split(separator: "[", maxSplits: 1).first.map(String.init) ?? name
         guard !["filter", "include", "page", "sort", "fields"].contains(base) else {
             throw DrupalError.invalidArgument("\"\(base)\" has its own query method; it cannot be given as a parameter")
+        }
+        guard base != "_format" else {
+            throw DrupalError.invalidArgument("JSON:API answers _format with 406: it is never sent")
         }
         if let index = parameters.firstIndex(where: { $0.name == name }) {
             parameters[index].value = value

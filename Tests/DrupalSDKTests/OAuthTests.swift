@@ -122,6 +122,44 @@ final class OAuthTests: XCTestCase {
         _ = try? server.control("POST", "/__fake/config", json: #"{"defaults": true}"#)
     }
 
+    private func slowTokenEndpoint(_ milliseconds: Int) throws {
+        try server.control("POST", "/__fake/faults",
+                           json: #"{"mode": "delay", "ms": \#(milliseconds), "path_prefix": "/oauth/token", "count": 1}"#)
+    }
+
+    /// Regression: a call made after the credentials changed waited for the token fetch the old
+    /// credentials had started, and was sent with that token (as admin, not editor).
+    func testACallAfterTheCredentialsChangedNeverGetsTheOldToken() async throws {
+        let client = try makeClient(.oauth(Self.password("admin")))
+        try slowTokenEndpoint(800)
+        let asAdmin = Task { try await client.get("user", "1") }
+        try await Task.sleep(for: .milliseconds(200))          // admin's token request is in flight
+        try client.setAuthentication(.oauth(Self.password("editor")))
+        let asEditor = await expectError { try await client.get("user", "1") }
+        XCTAssertEqual(asEditor?.status, 403, "sent with admin's token")
+        let adminStatus = try await asAdmin.value.status
+        XCTAssertEqual(adminStatus, 200)
+    }
+
+    /// Regression: the token fetch ran in the task of the call that started it, so cancelling
+    /// that call cancelled every call waiting for the token.
+    func testCancellingTheCallThatFetchesTheTokenLeavesTheOthers() async throws {
+        let client = try makeClient(.oauth(Self.password()))
+        try slowTokenEndpoint(800)
+        let first = Task { try await client.get("node", "1") }
+        try await Task.sleep(for: .milliseconds(200))          // it fetches the token
+        let others = (2...3).map { id in Task { try await client.get("node", String(id)) } }
+        try await Task.sleep(for: .milliseconds(100))
+        first.cancel()
+        for other in others {
+            let status = try await other.value.status
+            XCTAssertEqual(status, 200)
+        }
+        // The cancelled token request still reaches the server after its delay: let it land
+        // here, not in the next test's counts.
+        try await Task.sleep(for: .milliseconds(800))
+    }
+
     func testTokenErrorsAreAuthenticationErrorsWithTheDocument() async throws {
         let badSecret = try makeClient(.oauth(OAuthSettings(clientID: "sdk-client", clientSecret: "wrong",
                                                             grant: .clientCredentials)))

@@ -11,11 +11,14 @@ extension LiveSession {
         /// When the token is due for a refresh (expiry minus the margin); nil when its lifetime is unknown.
         var refreshAt: ContinuousClock.Instant?
         var refreshToken: String?
-        /// Single flight: while one caller fetches, the others wait here.
-        var fetching = false
-        var waiters: [UnsafeContinuation<String, any Error>] = []
-        var lastFetch: Result<String, DrupalError>?
-        /// Bumped when the authentication changes: a fetch started before does not store its token.
+        /// Single flight: the generation whose token is being fetched (nil: none). Callers wait
+        /// for the fetch of their own generation; one of an older generation may still run.
+        var fetchingGeneration: Int?
+        var waiters: [TokenWaiter] = []
+        var lastWaiterID: UInt64 = 0
+        var lastFetch: (generation: Int, result: Result<String, DrupalError>)?
+        /// Bumped when the authentication changes: a fetch started before neither stores its
+        /// token nor hands it to a caller of the new credentials.
         var generation = 0
 
         func isFresh(_ now: ContinuousClock.Instant) -> Bool {
@@ -28,8 +31,16 @@ extension LiveSession {
             refreshAt = nil
             refreshToken = nil
             lastFetch = nil
+            fetchingGeneration = nil
             generation += 1
         }
+    }
+
+    /// A caller waiting for a token fetch of its generation.
+    struct TokenWaiter {
+        let id: UInt64
+        let generation: Int
+        let continuation: UnsafeContinuation<String?, any Error>
     }
 
     /// Whether this client's requests need a managed token that it does not hold fresh now (they
@@ -45,7 +56,7 @@ extension LiveSession {
     /// fetched meanwhile is used as is; otherwise a new one is fetched (again shared). Nil when
     /// the client's authentication manages no tokens.
     func oauthToken(forceRefresh: Bool, stale: String?) async throws -> String? {
-        enum Step { case none, have(String), fetch(Int, TokenProvider.Reason), wait }
+        enum Step { case none, have(String), fetch(Int, TokenProvider.Reason), wait(Int) }
         let now = ContinuousClock.now
         let step = state.withLock { state -> Step in
             guard state.authentication.managesTokens else { return .none }
@@ -53,46 +64,81 @@ extension LiveSession {
             if let held = oauth.accessToken {
                 if forceRefresh ? (stale != nil && held != stale) : oauth.isFresh(now) { return .have(held) }
             }
-            if oauth.fetching { return .wait }
-            state.oauth.fetching = true
+            if oauth.fetchingGeneration == oauth.generation { return .wait(oauth.generation) }
+            state.oauth.fetchingGeneration = oauth.generation
             let reason: TokenProvider.Reason = oauth.accessToken == nil ? .initial : forceRefresh ? .rejected : .expiring
             return .fetch(oauth.generation, reason)
         }
+        let generation: Int
         switch step {
         case .none:
             return nil
         case .have(let token):
             return token
-        case .wait:
-            return try await withUnsafeThrowingContinuation { continuation in
-                let finished = state.withLock { state -> Result<String, DrupalError>? in
-                    if state.oauth.fetching {
-                        state.oauth.waiters.append(continuation)
+        case .fetch(let fetched, let reason):
+            // In this call's task, which drupal_client_free waits for (a C token provider's
+            // userdata must not outlive it).
+            return try await fetchForEveryone(fetched, reason).get()
+        case .wait(let awaited):
+            generation = awaited
+        }
+        if let token = try await waitForFetch(generation) { return token }
+        return try await oauthToken(forceRefresh: forceRefresh, stale: stale)
+    }
+
+    /// The token of the fetch of `generation`; nil when there is none to wait for any more (the
+    /// credentials changed meanwhile: ask again). A cancelled caller stops waiting at once.
+    private func waitForFetch(_ generation: Int) async throws -> String? {
+        let id = state.withLock { state -> UInt64 in
+            state.oauth.lastWaiterID += 1
+            return state.oauth.lastWaiterID
+        }
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<String?, any Error>) in
+                let now = state.withLock { state -> Result<String?, DrupalError>? in
+                    if Task.isCancelled { return .failure(DrupalError.cancelled()) }
+                    if state.oauth.fetchingGeneration == generation {
+                        state.oauth.waiters.append(TokenWaiter(id: id, generation: generation, continuation: continuation))
                         return nil
                     }
-                    return state.oauth.lastFetch ?? .failure(DrupalError(.internal, "the OAuth token fetch vanished"))
+                    if let last = state.oauth.lastFetch, last.generation == generation { return last.result.map { $0 } }
+                    return .success(nil)
                 }
-                if let finished { continuation.resume(with: finished.mapError { $0 as any Error }) }
+                if let now { continuation.resume(with: now.mapError { $0 as any Error }) }
             }
-        case .fetch(let generation, let reason):
-            let result: Result<String, DrupalError>
-            do {
-                let token = try await fetchAccessToken(reason)
-                try token.validate()
-                result = .success(token.value)
-                store(token, generation: generation)
-            } catch {
-                result = .failure(DrupalError.wrapping(error))
+        } onCancel: {
+            let waiter = state.withLock { state -> TokenWaiter? in
+                guard let index = state.oauth.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.oauth.waiters.remove(at: index)
             }
-            let waiters = state.withLock { state -> [UnsafeContinuation<String, any Error>] in
-                state.oauth.fetching = false
-                state.oauth.lastFetch = result
-                defer { state.oauth.waiters.removeAll() }
-                return state.oauth.waiters
-            }
-            for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
-            return try result.get()
+            waiter?.continuation.resume(throwing: DrupalError.cancelled())
         }
+    }
+
+    /// Fetches the token of `generation` and hands the outcome to every caller waiting for it. A
+    /// fetch stopped because its own call was cancelled is no answer for the others: they ask
+    /// again (one of them fetches).
+    private func fetchForEveryone(_ generation: Int, _ reason: TokenProvider.Reason) async -> Result<String, DrupalError> {
+        let result: Result<String, DrupalError>
+        do {
+            let token = try await fetchAccessToken(reason)
+            try token.validate()
+            result = .success(token.value)
+            store(token, generation: generation)
+        } catch {
+            result = .failure(DrupalError.wrapping(error))
+        }
+        let cancelledHere = Task.isCancelled && (try? result.get()) == nil
+        let waiters = state.withLock { state -> [TokenWaiter] in
+            if state.oauth.fetchingGeneration == generation { state.oauth.fetchingGeneration = nil }
+            if state.oauth.generation == generation && !cancelledHere { state.oauth.lastFetch = (generation, result) }
+            let mine = state.oauth.waiters.filter { $0.generation == generation }
+            state.oauth.waiters.removeAll { $0.generation == generation }
+            return mine
+        }
+        let answer: Result<String?, any Error> = cancelledHere ? .success(nil) : result.map { $0 }.mapError { $0 as any Error }
+        for waiter in waiters { waiter.continuation.resume(with: answer) }
+        return result
     }
 
     private func store(_ token: AccessToken, generation: Int) {

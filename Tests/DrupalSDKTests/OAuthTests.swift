@@ -122,6 +122,21 @@ final class OAuthTests: XCTestCase {
         _ = try? server.control("POST", "/__fake/config", json: #"{"defaults": true}"#)
     }
 
+    /// The header refuses only a NaN margin (it is capped at half the token's lifetime): a day
+    /// and more, or an infinite one, were refused.
+    func testAnyMarginButNaNIsAccepted() throws {
+        for margin in [0, 30, 100_000, Double.infinity] {
+            var settings = Self.password()
+            settings.refreshMargin = margin
+            XCTAssertNoThrow(try settings.validate(), "\(margin)")
+        }
+        for margin in [Double.nan, -1] {
+            var settings = Self.password()
+            settings.refreshMargin = margin
+            XCTAssertThrowsError(try settings.validate(), "\(margin)")
+        }
+    }
+
     private func slowTokenEndpoint(_ milliseconds: Int) throws {
         try server.control("POST", "/__fake/faults",
                            json: #"{"mode": "delay", "ms": \#(milliseconds), "path_prefix": "/oauth/token", "count": 1}"#)

@@ -71,8 +71,9 @@ public struct OAuthSettings: Sendable, Equatable {
         }
         if let scope { try check(scope, "scope", empty: true) }
         _ = try PathSafety.normalizePath(tokenPath)
-        guard refreshMargin.isFinite, refreshMargin >= 0, refreshMargin <= 86_400 else {
-            throw DrupalError.invalidArgument("the OAuth refresh margin must be from 0 to 86400 seconds")
+        // Any length: a refresh comes at half the token's lifetime at the latest (store()).
+        guard refreshMargin >= 0 else {
+            throw DrupalError.invalidArgument("the OAuth refresh margin must be 0 or more seconds")
         }
     }
 }

@@ -134,6 +134,13 @@ def test_token_provider(extended):
         client.set_token_provider(unreadable)
         with pytest.raises(drupalsdk.FileError):
             client.get("user", 2)
+
+        def not_in_the_vault(reason):   # every code a provider may give keeps its code
+            raise drupalsdk.DrupalError("no such secret", code="DRUPAL_E_NOT_FOUND")
+        client.set_token_provider(not_in_the_vault)
+        with pytest.raises(drupalsdk.DrupalError) as caught:
+            client.get("user", 2)
+        assert caught.value.code == "DRUPAL_E_NOT_FOUND", caught.value
         client.set_token_provider(lambda reason: "bad token with spaces")
         with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
             client.get("user", 2)

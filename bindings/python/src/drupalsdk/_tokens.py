@@ -18,7 +18,8 @@ _GRANTS = {"client_credentials": _ffi.DRUPAL_OAUTH_CLIENT_CREDENTIALS, "password
            "refresh_token": _ffi.DRUPAL_OAUTH_REFRESH_TOKEN}
 _REASONS = {1: "initial", 2: "expiring", 3: "rejected"}
 _CODES = {"DRUPAL_E_INVALID_ARGUMENT": 1, "DRUPAL_E_NETWORK": 2, "DRUPAL_E_TIMEOUT": 3, "DRUPAL_E_HTTP": 4,
-          "DRUPAL_E_DECODE": 5, "DRUPAL_E_CANCELLED": 6, "DRUPAL_E_TLS": 9, "DRUPAL_E_STATE": 12,
+          "DRUPAL_E_DECODE": 5, "DRUPAL_E_CANCELLED": 6, "DRUPAL_E_UNIMPLEMENTED": 7, "DRUPAL_E_TOO_LARGE": 8,
+          "DRUPAL_E_TLS": 9, "DRUPAL_E_NOT_FOUND": 10, "DRUPAL_E_NO_MEMORY": 11, "DRUPAL_E_STATE": 12,
           "DRUPAL_E_FILE": 14}
 
 

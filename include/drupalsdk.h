@@ -1793,8 +1793,11 @@ drupal_code drupal_json_view_column_copy(char *buffer, size_t size, size_t *leng
 /*
  * document is a parsed JSON:API answer, resource one of its resource objects. Out values are
  * borrowed from the document (valid while it lives). NULL or non-UTF-8 arguments ->
- * DRUPAL_E_INVALID_ARGUMENT; a document or resource that is not an object -> DRUPAL_E_DECODE;
- * something the document does not hold -> DRUPAL_E_NOT_FOUND.
+ * DRUPAL_E_INVALID_ARGUMENT; a document or resource that is not an object, or a member of the
+ * wrong shape (attributes or a relationship that is not an object, relationship data that is not an
+ * identifier, a list or null, included that is not an array, a link that is not a URL or an
+ * object with a string href) -> DRUPAL_E_DECODE; something the document does not hold (a member
+ * absent or null) -> DRUPAL_E_NOT_FOUND.
  */
 
 /** Number of primary resources: a collection's length, 1 for an individual read, 0 for data null. */
@@ -1808,7 +1811,8 @@ drupal_code drupal_json_jsonapi_attribute_string(const char **out, const json_t 
 /**
  * Number of identifiers in a relationship: 1 or 0 for a to-one ("data": null is 0), the list's
  * length for a to-many. DRUPAL_E_NOT_FOUND when the resource does not carry the relationship (a
- * sparse fieldset may leave it out).
+ * sparse fieldset may leave it out); DRUPAL_E_DECODE when it or its data has the wrong shape
+ * ("data": "oops" is not 0).
  */
 drupal_code drupal_json_jsonapi_relationship_count(size_t *out, const json_t *resource, const char *field);
 /** The type and id of a relationship's index-th identifier; borrowed. DRUPAL_E_DECODE if either
@@ -1825,8 +1829,9 @@ drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, c
  */
 drupal_code drupal_json_jsonapi_related(json_t **out, const json_t *document, const json_t *resource,
                                         const char *field, size_t index);
-/** The href of a top-level link ("next", "self"); DRUPAL_E_NOT_FOUND when absent (no next page);
- * DRUPAL_E_DECODE if it holds a NUL. */
+/** The href of a top-level link ("next", "self"); DRUPAL_E_NOT_FOUND when absent or null (no next
+ * page); DRUPAL_E_DECODE if it is neither a string nor an object with a string href ({"href": 5}
+ * is not the last page), or holds a NUL. */
 drupal_code drupal_json_jsonapi_link(const char **out, const json_t *document, const char *name);
 /** The logged-in user's UUID from the entry point's meta.links.me; DRUPAL_E_NOT_FOUND for anonymous;
  * DRUPAL_E_DECODE if it holds a NUL. */

@@ -13,6 +13,19 @@ static int check_object(const json_t *value, const char *what) {
     return DRUPAL_OK;
 }
 
+/* holder's member name: *out is the object or array (as is_array asks), NULL when absent or null.
+ * Any other value is DRUPAL_E_DECODE: a broken answer must not read as an empty one. */
+static int member(json_t **out, const json_t *holder, const char *name, int is_array) {
+    json_t *value = json_object_get(holder, name);
+    *out = NULL;
+    if (value == NULL || json_is_null(value)) return DRUPAL_OK;
+    if (is_array ? !json_is_array(value) : !json_is_object(value))
+        return drupal__json_failf(DRUPAL_E_DECODE, "the %s member is %s, not %s", name,
+                                  drupal__json_type_name(value), is_array ? "an array" : "an object");
+    *out = value;
+    return DRUPAL_OK;
+}
+
 /* The primary data as (array, or the one object, or nothing). */
 static int primary_data(const json_t *document, json_t **list, json_t **single) {
     int rc = check_object(document, "JSON:API document");
@@ -56,8 +69,10 @@ drupal_code drupal_json_jsonapi_attribute(json_t **out, const json_t *resource, 
     *out = NULL;
     int rc = drupal__json_check_name("attribute", name);
     if (rc == DRUPAL_OK) rc = check_object(resource, "resource");
+    json_t *attributes = NULL;
+    if (rc == DRUPAL_OK) rc = member(&attributes, resource, "attributes", 0);
     if (rc != DRUPAL_OK) return (drupal_code)rc;
-    json_t *value = json_object_get(json_object_get(resource, "attributes"), name);
+    json_t *value = json_object_get(attributes, name);
     if (value == NULL || json_is_null(value))
         return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "the resource has no attribute " NAME, name);
     *out = value;
@@ -80,18 +95,28 @@ drupal_code drupal_json_jsonapi_attribute_string(const char **out, const json_t 
     return DRUPAL_OK;
 }
 
-/* The identifiers of a relationship: (array, or the one object); both NULL for data null. */
+/* The identifiers of a relationship: (array, or the one object); both NULL for data null (an empty
+ * to-one) or no data (a relationship with links only). */
 static int relationship_data(const json_t *resource, const char *field, json_t **list, json_t **single) {
+    *list = *single = NULL;
+    json_t *relationships = NULL;
     int rc = drupal__json_check_name("relationship", field);
     if (rc == DRUPAL_OK) rc = check_object(resource, "resource");
+    if (rc == DRUPAL_OK) rc = member(&relationships, resource, "relationships", 0);
     if (rc != DRUPAL_OK) return rc;
-    json_t *relationship = json_object_get(json_object_get(resource, "relationships"), field);
-    if (relationship == NULL)
+    json_t *relationship = json_object_get(relationships, field);
+    if (relationship == NULL || json_is_null(relationship))
         return drupal__json_failf(DRUPAL_E_NOT_FOUND, "the resource has no relationship " NAME
                                   " (a sparse fieldset may leave it out)", field);
+    if (!json_is_object(relationship))
+        return drupal__json_failf(DRUPAL_E_DECODE, "relationship " NAME " is %s, not an object", field,
+                                  drupal__json_type_name(relationship));
     json_t *data = json_object_get(relationship, "data");
     *list = json_is_array(data) ? data : NULL;
     *single = json_is_object(data) ? data : NULL;
+    if (data != NULL && !json_is_null(data) && *list == NULL && *single == NULL)
+        return drupal__json_failf(DRUPAL_E_DECODE, "the data of relationship " NAME
+                                  " is %s, not an identifier, a list or null", field, drupal__json_type_name(data));
     return DRUPAL_OK;
 }
 
@@ -136,8 +161,9 @@ drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, c
     int rc = check_object(document, "JSON:API document");
     if (rc == DRUPAL_OK) rc = drupal__json_check_name("type", type);
     if (rc == DRUPAL_OK) rc = drupal__json_check_name("id", id);
+    json_t *included = NULL;
+    if (rc == DRUPAL_OK) rc = member(&included, document, "included", 1);
     if (rc != DRUPAL_OK) return (drupal_code)rc;
-    json_t *included = json_object_get(document, "included");
     size_t index;
     json_t *resource;
     json_array_foreach(included, index, resource) {
@@ -168,11 +194,18 @@ drupal_code drupal_json_jsonapi_link(const char **out, const json_t *document, c
     *out = NULL;
     int rc = check_object(document, "JSON:API document");
     if (rc == DRUPAL_OK) rc = drupal__json_check_name("link", name);
+    json_t *links = NULL;
+    if (rc == DRUPAL_OK) rc = member(&links, document, "links", 0);
     if (rc != DRUPAL_OK) return (drupal_code)rc;
-    json_t *link = json_object_get(json_object_get(document, "links"), name);
+    json_t *link = json_object_get(links, name);
+    if (link == NULL || json_is_null(link))   /* null is JSON:API's "no such link" */
+        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "the document has no " NAME " link", name);
+    /* A link is its URL or a link object {"href": URL}; anything else must not read as "no next page". */
     json_t *href = json_is_object(link) ? json_object_get(link, "href") : link;
     if (!json_is_string(href))
-        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "the document has no " NAME " link", name);
+        return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "the document's " NAME " link is %s, not a URL"
+                                               " or an object with a string href", name,
+                                               drupal__json_type_name(link));
     const char *text = drupal__json_c_string(href);
     if (text == NULL)
         return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "the document's " NAME " link contains a NUL character",

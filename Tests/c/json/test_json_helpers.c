@@ -875,6 +875,95 @@ static void test_strings_with_nul(void) {
     json_decref(resource);
 }
 
+/* 104b-collection-include-empty-image.txt, cut down: a to-one relationship, a to-one with data null
+ * (no image) and a to-many; links as objects with an href. */
+static const char JSONAPI_BODY[] =
+    "{\"data\":[{\"type\":\"node--article\",\"id\":\"4fc16ad4-2d68-4e9b-9cf2-06755ee6bd6a\","
+    "\"attributes\":{\"title\":\"Article 1\"},\"relationships\":{"
+    "\"uid\":{\"data\":{\"type\":\"user--user\",\"id\":\"2771b730-dad3-4d31-85fa-ea6113704898\"}},"
+    "\"field_image\":{\"data\":null},\"field_none\":{\"data\":[]},"
+    "\"field_tags\":{\"data\":[{\"type\":\"taxonomy_term--tags\",\"id\":\"9c14a536-a281-4a63-a779-fb61c8aedaf0\"}]}}}],"
+    "\"included\":[{\"type\":\"user--user\",\"id\":\"2771b730-dad3-4d31-85fa-ea6113704898\","
+    "\"attributes\":{\"name\":\"admin\"}}],"
+    "\"links\":{\"next\":{\"href\":\"http://127.0.0.1:8888/jsonapi/node/article?page%5Boffset%5D=1\"},"
+    "\"prev\":null,\"last\":\"http://127.0.0.1:8888/last\"}}";
+
+/* A member of the wrong shape is DRUPAL_E_DECODE, never "empty" or DRUPAL_E_NOT_FOUND: a caller's
+ * walk (while link "next" is found) must not end silently on a broken answer. */
+static void test_jsonapi_wrong_shapes(void) {
+    const char *s = NULL, *type = NULL, *id = NULL;
+    json_t *out = NULL, *resource = NULL;
+    size_t n = 99;
+
+    /* The real shapes read as before: data null and [] are empty, a missing link is not found. */
+    json_t *document = parse_or_die(JSONAPI_BODY);
+    CHECK_CODE(drupal_json_jsonapi_resource(&resource, document, 0), DRUPAL_OK);
+    CHECK_CODE(drupal_json_jsonapi_relationship_count(&n, resource, "uid"), DRUPAL_OK);
+    CHECK(n == 1);
+    CHECK_CODE(drupal_json_jsonapi_relationship_count(&n, resource, "field_tags"), DRUPAL_OK);
+    CHECK(n == 1);
+    CHECK_CODE(drupal_json_jsonapi_relationship_count(&n, resource, "field_image"), DRUPAL_OK);
+    CHECK(n == 0);
+    CHECK_CODE(drupal_json_jsonapi_relationship_id(&type, &id, resource, "field_image", 0), DRUPAL_E_NOT_FOUND);
+    CHECK_CODE(drupal_json_jsonapi_relationship_count(&n, resource, "field_none"), DRUPAL_OK);
+    CHECK(n == 0);
+    CHECK_CODE(drupal_json_jsonapi_relationship_count(&n, resource, "nosuch"), DRUPAL_E_NOT_FOUND);
+    CHECK_CODE(drupal_json_jsonapi_related(&out, document, resource, "uid", 0), DRUPAL_OK);
+    CHECK_CODE(drupal_json_jsonapi_attribute_string(&s, out, "name"), DRUPAL_OK);
+    CHECK_STR(s, "admin");
+    CHECK_CODE(drupal_json_jsonapi_attribute(&out, resource, "nosuch"), DRUPAL_E_NOT_FOUND);
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "next"), DRUPAL_OK);
+    CHECK_STR(s, "http://127.0.0.1:8888/jsonapi/node/article?page%5Boffset%5D=1");
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "last"), DRUPAL_OK);   /* a link may be a string */
+    CHECK_STR(s, "http://127.0.0.1:8888/last");
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "prev"), DRUPAL_E_NOT_FOUND);   /* null: no link */
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "first"), DRUPAL_E_NOT_FOUND);
+
+    /* Relationship data that is not an identifier, a list or null; a relationship that is not an object. */
+    json_t *relationships = json_object_get(resource, "relationships");
+    json_object_set_new(json_object_get(relationships, "uid"), "data", json_string("oops"));
+    json_object_set_new(relationships, "field_tags", json_string("str"));
+    n = 99;
+    CHECK_CODE(drupal_json_jsonapi_relationship_count(&n, resource, "uid"), DRUPAL_E_DECODE);
+    CHECK(n == 0);
+    CHECK_ERROR_MENTIONS("uid");
+    CHECK_CODE(drupal_json_jsonapi_relationship_id(&type, &id, resource, "uid", 0), DRUPAL_E_DECODE);
+    CHECK(type == NULL && id == NULL);
+    CHECK_CODE(drupal_json_jsonapi_related(&out, document, resource, "uid", 0), DRUPAL_E_DECODE);
+    CHECK_CODE(drupal_json_jsonapi_relationship_count(&n, resource, "field_tags"), DRUPAL_E_DECODE);
+    CHECK_ERROR_MENTIONS("field_tags");
+    CHECK_CODE(drupal_json_jsonapi_relationship_id(&type, &id, resource, "field_tags", 0), DRUPAL_E_DECODE);
+    json_object_set_new(resource, "relationships", json_array());
+    CHECK_CODE(drupal_json_jsonapi_relationship_count(&n, resource, "uid"), DRUPAL_E_DECODE);
+
+    /* attributes that are not an object; included that is not a list. */
+    json_object_set_new(resource, "attributes", json_pack("[s]", "Article 1"));
+    CHECK_CODE(drupal_json_jsonapi_attribute(&out, resource, "title"), DRUPAL_E_DECODE);
+    CHECK_ERROR_MENTIONS("attributes");
+    CHECK_CODE(drupal_json_jsonapi_attribute_string(&s, resource, "title"), DRUPAL_E_DECODE);
+    json_object_set_new(document, "included", json_object());
+    out = (json_t *)&out;
+    CHECK_CODE(drupal_json_jsonapi_included(&out, document, "user--user", "2771b730-dad3-4d31-85fa-ea6113704898"),
+               DRUPAL_E_DECODE);
+    CHECK(out == NULL);
+    CHECK_ERROR_MENTIONS("included");
+
+    /* A link that is there but has no string href. */
+    json_t *links = json_object_get(document, "links");
+    json_object_set_new(links, "next", json_pack("{s:i}", "href", 5));
+    json_object_set_new(links, "self", json_object());
+    json_object_set_new(links, "last", json_integer(5));
+    s = "sentinel";
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "next"), DRUPAL_E_DECODE);
+    CHECK(s == NULL);
+    CHECK_ERROR_MENTIONS("next");
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "self"), DRUPAL_E_DECODE);
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "last"), DRUPAL_E_DECODE);
+    json_object_set_new(document, "links", json_string("oops"));
+    CHECK_CODE(drupal_json_jsonapi_link(&s, document, "next"), DRUPAL_E_DECODE);
+    json_decref(document);
+}
+
 /* 1 if s is UTF-8 by its structure: each lead byte followed by as many continuation bytes as it
  * announces (enough to see a cut sequence or a stray byte; the library checks overlongs too). */
 static int utf8_structured(const char *s) {
@@ -996,6 +1085,7 @@ int main(void) {
     test_set_and_append();
     test_view();
     test_strings_with_nul();
+    test_jsonapi_wrong_shapes();
     test_last_error_utf8();
     test_failf_long_message();
     printf("%d passed, %d failed\n", passed, failed);

@@ -285,6 +285,49 @@ def test_documents_without_a_server():
         Document([])
 
 
+def _article(**relationships):
+    return {"type": "node--article", "id": "n1", "relationships": relationships}
+
+
+@pytest.mark.parametrize("raw, read", [
+    ({"data": _article(uid={"data": {"type": "user--user", "id": ["u1"]}})}, lambda d: d.data.related("uid")),
+    ({"data": _article(uid={"data": {"type": "user--user", "id": {"u": 1}}})}, lambda d: d.data.related("uid")),
+    ({"data": _article(uid={"data": {"type": "user--user", "id": 5}})}, lambda d: d.data.related("uid")),
+    ({"data": _article(field_tags={"data": [{"type": "t", "id": ["x"]}]})},
+     lambda d: d.data.related("field_tags")),
+    ({"data": _article(field_tags={"data": [{"type": ["t"], "id": "x"}]})},
+     lambda d: d.data.related("field_tags")),
+    ({"data": _article(uid={"data": "oops"})}, lambda d: d.data.related("uid")),
+    ({"data": None, "links": {"next": {"href": 5}}}, lambda d: d.next),
+    ({"data": None, "links": {"next": {"href": 5}}}, lambda d: d.link("next")),
+    ({"data": None, "links": {"next": {}}}, lambda d: d.next),
+    ({"data": None, "links": {"next": 5}}, lambda d: d.next),
+    ({"data": None, "links": {"node--article": {"href": 5}}}, lambda d: d.resource_types),
+    ({"data": "oops"}, lambda d: d.data),
+    ({"data": "oops"}, lambda d: d.resources),
+    ({"data": 5}, lambda d: list(d)),
+    ({"data": "oops"}, len),
+])
+def test_a_member_of_the_wrong_shape_is_a_decode_error(raw, read):
+    """An identifier whose id is a list raised TypeError (unhashable); a next link {"href": 5}
+    read as None, the last page, and data "oops" as no resources: each is DecodeError."""
+    with pytest.raises(drupalsdk.DecodeError, match="not"):
+        read(Document(raw))
+
+
+def test_absent_and_null_members_are_empty():
+    """What JSON:API allows stays empty: data null or absent, a null or missing link, a to-one
+    relationship with data null and a to-many with []."""
+    for raw in ({"data": None}, {"meta": {}}):
+        document = Document(raw)
+        assert document.data is None and document.resources == [] and len(document) == 0
+    document = Document({"data": _article(uid={"data": None}, field_tags={"data": []}),
+                        "links": {"next": None, "self": "http://site/jsonapi/node/article"}})
+    assert document.next is None and document.link("prev") is None
+    assert document.link("self") == "http://site/jsonapi/node/article"
+    assert document.data.related("uid") is None and document.data.related("field_tags") == []
+
+
 @pytest.mark.parametrize("body", [
     '{"data": [1, 2]}', '{"data": [{"type": "node--article", "id": "a", "attributes": 5}]}',
     '{"data": {"type": "node--article", "id": "a", "relationships": [1]}}',

@@ -35,20 +35,18 @@ class Document:
     @property
     def data(self) -> Union["Resource", List["Resource"], None]:
         """The primary data: a :class:`Resource`, a list of them (collections), or None."""
-        data = self.raw.get("data")
+        data = _primary(self.raw)
         if isinstance(data, list):
             return _resources(data, self, "data")
-        if isinstance(data, dict):
-            return Resource(data, self)
-        return None
+        return None if data is None else Resource(data, self)
 
     @property
     def resources(self) -> List["Resource"]:
         """The primary resources as a list, for collections and individual reads alike."""
-        data = self.raw.get("data")
+        data = _primary(self.raw)
         if isinstance(data, list):
             return _resources(data, self, "data")
-        return [Resource(data, self)] if isinstance(data, dict) else []
+        return [] if data is None else [Resource(data, self)]
 
     @property
     def included(self) -> List["Resource"]:
@@ -58,19 +56,21 @@ class Document:
     meta = property(lambda self: _object_member(self, "meta"), doc="The document's meta ({} if none).")
 
     def link(self, name: str) -> Optional[str]:
-        """The href of a top-level link ("next", "self"), or None."""
-        return _href(self.links.get(name))
+        """The href of a top-level link ("next", "self"), or None when absent or null; DecodeError
+        if it is neither a URL nor an object with a string href."""
+        return _href(self.links.get(name), name)
 
     @property
     def resource_types(self) -> Dict[str, str]:
         """Of the entry point (``/jsonapi``): every resource type ("node--article") and its URL."""
-        types = {name: _href(link) for name, link in self.links.items() if "--" in name}
+        types = {name: _href(link, name) for name, link in self.links.items() if "--" in name}
         return {name: href for name, href in types.items() if href is not None}
 
     @property
     def next(self) -> Optional[str]:
-        """The next page's URL, or None on the last page (Drupal gives no ``last`` and no count)."""
-        return _href(self.links.get("next"))
+        """The next page's URL, or None on the last page (Drupal gives no ``last`` and no count);
+        DecodeError for a link of the wrong shape, which is not the last page."""
+        return _href(self.links.get("next"), "next")
 
     def find(self, type: str, id: str) -> Optional["Resource"]:
         """The included resource with this type and id, or None."""
@@ -99,8 +99,8 @@ class Document:
         return iter(self.resources)
 
     def __len__(self) -> int:
-        data = self.raw.get("data")
-        return len(data) if isinstance(data, list) else (1 if isinstance(data, dict) else 0)
+        data = _primary(self.raw)
+        return len(data) if isinstance(data, list) else (0 if data is None else 1)
 
     def __repr__(self) -> str:
         return "<Document %d resource(s), %d included>" % (len(self), len(_list_member(self.raw, "included")))
@@ -185,24 +185,24 @@ class Resource:
         by_id = document._index
         if by_id is None:
             by_id = document._by_id()
-        if data.__class__ is dict:
-            found = by_id.get(data.get("id"))
-            if found is None or found.get("type") != data.get("type"):
-                found = document._lookup(data.get("type"), data.get("id"))
-            return None if found is None else Resource(found, document)
-        if data.__class__ is not list:
-            if data is None:
-                return None
-            raise _not_identifiers(field)
-        related = []
         try:
+            if data.__class__ is dict:
+                found = by_id.get(data.get("id"))
+                if found is None or found.get("type") != data.get("type"):
+                    found = _lookup_identifier(document, data, field)
+                return None if found is None else Resource(found, document)
+            if data.__class__ is not list:
+                if data is None:
+                    return None
+                raise _not_identifiers(field)
+            related = []
             for item in data:
                 found = by_id.get(item.get("id"))
                 if found is None or found.get("type") != item.get("type"):
-                    found = document._lookup(item.get("type"), item.get("id"))
+                    found = _lookup_identifier(document, item, field)
                 if found is not None:
                     related.append(Resource(found, document))
-        except AttributeError:   # an identifier that is not an object: no .get
+        except (AttributeError, TypeError):   # an identifier that is not an object, an unhashable id
             raise _not_identifiers(field) from None
         return related
 
@@ -222,6 +222,23 @@ def _not_json_api(what: str) -> DecodeError:
 
 def _not_identifiers(field: str) -> DecodeError:
     return _not_json_api("the data of relationship %r is not resource identifiers" % field)
+
+
+def _lookup_identifier(document: Document, identifier: Dict[str, Any], field: str) -> Optional[Dict[str, Any]]:
+    """The slow path of `related`: where an id of the wrong type (5, not "5") is caught, since it
+    is never found in the index."""
+    type, id = identifier.get("type"), identifier.get("id")
+    if type.__class__ is not str or id.__class__ is not str:
+        raise _not_identifiers(field)
+    return document._lookup(type, id)
+
+
+def _primary(raw: Dict[str, Any]) -> Any:
+    """The primary data: a resource object, a list, or None (absent or null)."""
+    data = raw.get("data")
+    if data is None or isinstance(data, (dict, list)):
+        return data
+    raise _not_json_api("data is %s, not a resource, a list or null" % type(data).__name__)
 
 
 def _object_member(holder: Any, name: str) -> Dict[str, Any]:
@@ -252,9 +269,10 @@ def _resources(items: List[Any], document: Document, name: str) -> List["Resourc
     return resources
 
 
-def _href(link: Any) -> Optional[str]:
-    if isinstance(link, str):
+def _href(link: Any, name: str) -> Optional[str]:
+    """A link's URL (None when absent or null): {"href": 5} must not read as "no next page"."""
+    if link is None or isinstance(link, str):
         return link
     if isinstance(link, dict) and isinstance(link.get("href"), str):
         return link["href"]
-    return None
+    raise _not_json_api("link %r is not a URL or an object with a string href" % name)

@@ -146,6 +146,23 @@ final class JSONAPITests: FakeDrupalTestCase {
         }
     }
 
+    /// Regression: pages fetched a window at a time trusted the first page's links.next: one
+    /// naming no page ended the walk without a word, and one naming the first page again handed
+    /// out pages twice. Both are the server's errors there too, after the first page.
+    func testAConcurrentWalkRefusesALinksNextItCannotUse() async throws {
+        for link in ["/jsonapi/node/article?page%5Boffset%5D=0&page%5Blimit%5D=2", "/jsonapi/node/article?sort=title"] {
+            let page = #"{"data": [{"type": "node--article", "id": "a", "attributes": {}}], "links": {"next": {"href": "\#(server.baseURL + link)"}}}"#
+            try server.lie(page, under: "/jsonapi/node/article", count: 20)
+            defer { _ = try? server.control("DELETE", "/__fake/faults") }
+            let pages = try admin().jsonAPIPages(article, concurrency: 4)
+            let first = try await pages.next()
+            XCTAssertNotNil(first, link)
+            let error = await expectError { try await pages.next() }
+            XCTAssertEqual(error?.code, .decode, link)
+            XCTAssertTrue(error?.message.contains("links.next") ?? false, error?.message ?? "")
+        }
+    }
+
     /// Regression: a walk kept every link it followed, whole, to spot cycles: 15,000 empty pages
     /// with 60 KB links took 1.7 GB. 300 such pages must not keep their 18 MB of links.
     func testAWalkDoesNotKeepTheLinksItFollowed() async throws {

@@ -76,6 +76,8 @@ final class JSONAPIPageWindow: Sendable {
         /// The page the next call fetches (pages hidden by access checks are skipped).
         var cursor = 0
         var ended = false
+        /// The first page's links.next was the server's error: the call after it throws this.
+        var brokenNext: DrupalError?
     }
 
     private let client: DrupalClient
@@ -100,6 +102,7 @@ final class JSONAPIPageWindow: Sendable {
     /// fetched. A failed fetch throws and is fetched again by the next call.
     func next() async throws -> DrupalResponse? {
         while true {
+            if let broken = state.withLock({ $0.brokenNext }) { throw broken }
             guard let number = state.withLock({ $0.ended ? nil : $0.cursor }) else { return nil }
             guard number < maxPages else {
                 finish()
@@ -112,9 +115,26 @@ final class JSONAPIPageWindow: Sendable {
             let page = try JSONAPIPageProbe(response)
             state.withLock { $0.cursor = number + 1 }
             if number == 0 {
-                guard let next = page.next, let start = JSONAPIPageWindow.paging(of: next) else {
+                guard let next = page.next else {
                     finish()
                     return page.isEmpty ? nil : response
+                }
+                // The server's link decides where page 1 starts: one that names no page, or a
+                // page at or before this one, would end the walk early or fetch pages twice. This
+                // page is handed out; the call after it throws, as a walk by links does.
+                func broken(_ why: String) throws -> DrupalResponse? {
+                    finish()
+                    let error = DrupalError(.decode, "a page's links.next " + why, status: response.status,
+                                            headers: response.headers, body: response.body)
+                    state.withLock { $0.brokenNext = error }
+                    if page.isEmpty { throw error }
+                    return response
+                }
+                guard let start = JSONAPIPageWindow.paging(of: next) else {
+                    return try broken("cannot be followed: it names no page[offset] and page[limit]")
+                }
+                guard start.offset > JSONAPIPageWindow.firstOffset(query) else {
+                    return try broken("names a page this walk already fetched: the walk would not end")
                 }
                 let guessed = state.withLock { state -> [Task<DrupalResponse, any Error>] in
                     guard let guess = state.start, guess != start else { return [] }
@@ -202,13 +222,18 @@ final class JSONAPIPageWindow: Sendable {
     static func guess(_ query: JSONAPIQuery) -> (offset: Int, size: Int) {
         let pairs = query.pairs
         let limit = pairs.last { $0.0 == "page[limit]" }.flatMap { Int($0.1) } ?? maxPageSize
-        let offset = pairs.last { $0.0 == "page[offset]" }.flatMap { Int($0.1) } ?? 0
+        let offset = firstOffset(query)
         let size = min(max(limit, 1), maxPageSize)
         let (next, past) = offset.addingReportingOverflow(size)
         return (past ? Int.max : next, size)
     }
 
     static let maxPageSize = 50
+
+    /// The first page's `page[offset]`: the query's, else 0.
+    static func firstOffset(_ query: JSONAPIQuery) -> Int {
+        query.pairs.last { $0.0 == "page[offset]" }.flatMap { Int($0.1) } ?? 0
+    }
 
     /// `page[offset]` and `page[limit]` of a `links.next` href (its query is Drupal's own).
     /// Split on the bytes, as the server splits (a combining mark after "&" or "=" is no

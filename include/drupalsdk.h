@@ -905,7 +905,8 @@ void drupal_pager_free(drupal_pager *pager);
  * there), auth, cookies and X-CSRF-Token with a cookie session (none with Basic or Bearer).
  * Success bodies are JSON:API documents: parse with drupal_json_parse() and read them with the
  * drupal_json_jsonapi_* helpers. Failures carry every errors[] entry
- * (drupal_response_jsonapi_error_*), and a 422's entries as violations (pointer, detail).
+ * (drupal_response_jsonapi_error_*), and a 422's entries that name a field (source.pointer) as
+ * violations (pointer, detail).
  */
 
 /**
@@ -1228,8 +1229,9 @@ drupal_code drupal_response_violation_at(const char **path, const char **message
  * JSON:API error documents ({"errors": [{"title", "status", "detail", "source": {"pointer"}, ...}]})
  * are kept whole: every entry, every string, number and boolean member by its dotted path
  * ("title", "status" (a string, as JSON:API sends it), "detail", "code", "source.pointer",
- * "links.via.href", "meta.exception"...). For a 422 each entry is also a violation
- * (source.pointer, detail).
+ * "links.via.href", "meta.exception"...). For a 422 each entry with a source.pointer is also a
+ * violation (source.pointer, detail); one without (a malformed id, an unknown attribute) is an
+ * error entry only.
  */
 
 /** The number of entries in a JSON:API error document's "errors" (0 for other bodies). */

@@ -112,6 +112,14 @@ final class JSONAPIQueryTests: XCTestCase {
         XCTAssertEqual(keys().count, 3)
         // JSON:API answers ?_format with 406.
         XCTAssertThrowsError(try query.parameter("_format", "json"))
+        // Input that would change meaning instead of being refused: "--title", paths smuggled
+        // through a comma, a value IS NULL would drop.
+        XCTAssertThrowsError(try query.sort("-title", descending: true))
+        XCTAssertThrowsError(try query.sort("title,-nid"))
+        XCTAssertThrowsError(try query.include(["uid,field_tags"]))
+        XCTAssertThrowsError(try query.fields("node--article", ["title,body"]))
+        XCTAssertThrowsError(try query.filter("title", "x", operator: .isNull))
+        XCTAssertEqual(keys().count, 3, "nothing refused was kept")
     }
 
     func testSortPageIncludeFieldsAndParameters() throws {

@@ -82,6 +82,9 @@ public struct JSONAPIQuery: Sendable, Equatable {
                                 memberOf: String? = nil, key: String? = nil) throws {
         try JSONAPIQuery.checkName(path, "filter path")
         if let memberOf { try JSONAPIQuery.checkName(memberOf, "filter group name") }
+        if op.takesNoValue && value != nil {
+            throw DrupalError.invalidArgument("the filter operator \(op.rawValue) takes no value")
+        }
         let name = try filterKey(key ?? path, enforced: key != nil)
         if op.takesNoValue {
             filters.append((name, .condition(path: path, values: nil, single: nil, operator: op, memberOf: memberOf)))
@@ -170,7 +173,12 @@ public struct JSONAPIQuery: Sendable, Equatable {
 
     /// Sorts by a field or relationship path (`uid.name`); several sorts apply in the order added.
     public mutating func sort(_ path: String, descending: Bool = false) throws {
-        try JSONAPIQuery.checkName(path, "sort path")
+        try JSONAPIQuery.checkListItem(path, "sort path")
+        // "-title" is descending already (as drupal-jsonapi-params writes it); with descending
+        // too it would be "--title", which the site cannot read.
+        if descending && path.hasPrefix("-") {
+            throw DrupalError.invalidArgument("a descending sort path starts with no \"-\"")
+        }
         sorts.append(descending ? "-" + path : path)
     }
 
@@ -192,7 +200,7 @@ public struct JSONAPIQuery: Sendable, Equatable {
 
     /// Relationship paths whose resources come back in `included` (`uid`, `field_tags.vid`).
     public mutating func include(_ paths: [String]) throws {
-        for path in paths { try JSONAPIQuery.checkName(path, "include path") }
+        for path in paths { try JSONAPIQuery.checkListItem(path, "include path") }
         includes += paths
     }
 
@@ -200,7 +208,7 @@ public struct JSONAPIQuery: Sendable, Equatable {
     /// come back. A relationship left out here cannot link a resource to what `include` adds.
     public mutating func fields(_ type: String, _ fields: [String]) throws {
         try JSONAPIQuery.checkName(type, "resource type")
-        for field in fields { try JSONAPIQuery.checkName(field, "field name") }
+        for field in fields { try JSONAPIQuery.checkListItem(field, "field name") }
         let joined = fields.joined(separator: ",")
         if let index = fieldsets.firstIndex(where: { $0.type == type }) {
             fieldsets[index].fields = joined
@@ -307,6 +315,13 @@ public struct JSONAPIQuery: Sendable, Equatable {
     private static func checkName(_ name: String, _ what: String) throws {
         if name.isEmpty { throw DrupalError.invalidArgument("the \(what) is empty") }
         try PathSafety.rejectControlCharacters(name, what: what)
+    }
+
+    /// A name that goes into a comma-separated list (include, sort, fields): a comma in it
+    /// would add names the caller did not give.
+    private static func checkListItem(_ name: String, _ what: String) throws {
+        try checkName(name, what)
+        if name.utf8.contains(UInt8(ascii: ",")) { throw DrupalError.invalidArgument("a \(what) has no comma: give each alone") }
     }
 
     /// Text fit for an error message: at most 64 characters, control characters escaped.

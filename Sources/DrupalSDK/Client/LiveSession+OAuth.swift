@@ -69,21 +69,19 @@ extension LiveSession {
             let reason: TokenProvider.Reason = oauth.accessToken == nil ? .initial : forceRefresh ? .rejected : .expiring
             return .fetch(oauth.generation, reason)
         }
-        let generation: Int
         switch step {
         case .none:
             return nil
         case .have(let token):
             return token
-        case .fetch(let fetched, let reason):
+        case .fetch(let generation, let reason):
             // In this call's task, which drupal_client_free waits for (a C token provider's
             // userdata must not outlive it).
-            return try await fetchForEveryone(fetched, reason).get()
-        case .wait(let awaited):
-            generation = awaited
+            return try await fetchForEveryone(generation, reason).get()
+        case .wait(let generation):
+            if let token = try await waitForFetch(generation) { return token }
+            return try await oauthToken(forceRefresh: forceRefresh, stale: stale)
         }
-        if let token = try await waitForFetch(generation) { return token }
-        return try await oauthToken(forceRefresh: forceRefresh, stale: stale)
     }
 
     /// The token of the fetch of `generation`; nil when there is none to wait for any more (the

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension TransportOptions {
     /// Throws `.invalidArgument` for an option libcurl would take and misuse: a User-Agent that
     /// could smuggle a header (the rule every header follows, HeaderSafety), a proxy that is not a
@@ -16,10 +12,11 @@ extension TransportOptions {
         try ProxyOption.validate(proxy)
         if let path = caBundlePath {
             // libcurl reads it only when a TLS connection starts: a typo would show as a TLS
-            // failure of the first https request.
-            var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else {
-                throw DrupalError.invalidArgument("the CA bundle \"\(path)\" is not a readable file")
+            // failure of the first https request. The check an upload's file gets.
+            do {
+                _ = try LocalFiles.regularFileSize(path)
+            } catch let error as DrupalError {
+                throw DrupalError.invalidArgument("the CA bundle: " + error.message)
             }
         }
         for (name, seconds) in [("connect timeout", connectTimeout), ("timeout", timeout)]

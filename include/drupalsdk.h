@@ -1198,6 +1198,14 @@ const char *drupal_response_error_message(const drupal_response *response);
 const char *drupal_response_drupal_message(const drupal_response *response);
 
 /**
+ * The system's error number (an errno value such as ENOSPC, EISDIR or EACCES) of a DRUPAL_E_FILE
+ * failure, when the system gave one; 0 for NULL, for other codes and for file failures without
+ * one (an upload file that shrank while it was sent). drupal_response_error_message() carries
+ * its text (strerror) after the file's path.
+ */
+int drupal_response_os_error(const drupal_response *response);
+
+/**
  * The body bytes (borrowed; NUL-terminated for convenience, but may contain NULs).
  * @param length NULL, or receives the byte count. Returns "" (length 0) for no body.
  */

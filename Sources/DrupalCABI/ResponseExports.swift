@@ -48,6 +48,11 @@ public func drupal_response_drupal_message(_ response: OpaquePointer?) -> Unsafe
     ResponseHandle.from(response)?.drupalMessage.map { UnsafePointer($0) }
 }
 
+@_cdecl("drupal_response_os_error")
+public func drupal_response_os_error(_ response: OpaquePointer?) -> Int32 {
+    ResponseHandle.from(response)?.osError ?? 0
+}
+
 @_cdecl("drupal_response_body")
 public func drupal_response_body(_ response: OpaquePointer?, _ length: UnsafeMutablePointer<Int>?) -> UnsafePointer<CChar> {
     guard let handle = ResponseHandle.from(response) else {

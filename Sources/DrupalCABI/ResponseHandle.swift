@@ -17,6 +17,8 @@ final class ResponseHandle: @unchecked Sendable {
     let code: drupal_code
     let status: Int32
     let kind: Int32
+    /// The system's error number of a DRUPAL_E_FILE failure (0: none).
+    let osError: Int32
     /// Nil for success (the accessors then return ""): most responses need no message copy.
     private let ownedMessage: UnsafeMutablePointer<CChar>?
     /// The body with a NUL after it: the response's own bytes when it still has the ones
@@ -57,8 +59,9 @@ final class ResponseHandle: @unchecked Sendable {
     init(code: DrupalError.Code?, status: Int, message: String, headers: HTTPHeaders, body: Data,
          borrowedBody: UnsafePointer<CChar>? = nil, drupalMessage: String? = nil, violations: [DrupalError.Violation] = [],
          jsonAPIErrors: [JSONAPIError] = [], response: DrupalResponse? = nil, kind: DrupalError.Kind = .other,
-         oauthError: OAuthError? = nil) {
+         oauthError: OAuthError? = nil, osError: Int32 = 0) {
         self.drupalResponse = response
+        self.osError = osError
         self.kind = kind.rawValue
         self.status = Int32(clamping: status)
         self.ownedMessage = message.isEmpty ? nil : duplicateCString(message)
@@ -131,7 +134,8 @@ final class ResponseHandle: @unchecked Sendable {
         let error = (error as? DrupalError) ?? DrupalError(.internal, "\(error)")
         self.init(code: error.code, status: error.status ?? 0, message: error.message, headers: error.headers,
                   body: error.body, drupalMessage: error.drupalMessage, violations: error.violations,
-                  jsonAPIErrors: error.jsonAPIErrors, kind: error.kind, oauthError: error.oauthError)
+                  jsonAPIErrors: error.jsonAPIErrors, kind: error.kind, oauthError: error.oauthError,
+                  osError: error.osError ?? 0)
     }
 
     /// The langcode of the entity the answer carries (the core's reading), or nil.

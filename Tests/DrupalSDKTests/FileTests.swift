@@ -233,6 +233,7 @@ final class FileTests: FakeDrupalTestCase {
             })
         }
         XCTAssertEqual(inTheWay?.code, .file, inTheWay?.message ?? "")
+        XCTAssertEqual(inTheWay?.osError, EISDIR, "the system's error number, for callers that act on it")
         XCTAssertEqual(try partFiles(of: target), [])
     }
 

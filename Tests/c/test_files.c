@@ -3,6 +3,7 @@
  * entity, progress, the size cap, nothing left behind on failure), async and _sync, bad input. */
 #include "check.h"
 #include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -190,6 +191,14 @@ static void test_upload_refusals(void) {
     drupal_client_free(c);
 }
 
+/* Makes a directory where the download is to end: its rename fails (EISDIR). */
+static int make_directory_at_target(int64_t done, int64_t total, void *userdata) {
+    (void)done;
+    (void)total;
+    mkdir((const char *)userdata, 0755);
+    return 0;   /* go on */
+}
+
 static void test_downloads(void) {
     drupal_client *c = admin_client(), *small = NULL;
     drupal_response *r = NULL;
@@ -250,6 +259,22 @@ static void test_downloads(void) {
     CHECK_CODE(drupal_file_entity_download_sync(&r, small, "999", target, NULL), DRUPAL_E_HTTP);
     CHECK_RESPONSE(r, DRUPAL_E_HTTP, 404);
     drupal_response_free(r);
+
+    /* The download's own file failing: DRUPAL_E_FILE with the system's error number. */
+    o.write = NULL;
+    o.progress = make_directory_at_target;
+    o.progress_userdata = target;
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, target, &o), DRUPAL_E_FILE);
+    CHECK_INT(drupal_response_os_error(r), EISDIR);
+    CHECK(strstr(drupal_response_error_message(r), strerror(EISDIR)) != NULL);
+    drupal_response_free(r);
+    CHECK_INT(part_files("copy.png"), 0);
+    rmdir(target);
+    CHECK_INT(drupal_response_os_error(NULL), 0);
+    CHECK_CODE(drupal_file_download_sync(&r, small, "/sites/default/files/nope.png", target, NULL), DRUPAL_E_HTTP);
+    CHECK_INT(drupal_response_os_error(r), 0);
+    drupal_response_free(r);
+    o.progress = NULL;
 
     /* Bad input: nothing sent. */
     o.write = on_write;

@@ -3,6 +3,7 @@ names), download and download_file to a path or a write callable (public and pri
 progress, the size cap, nothing left behind), blocking, futures and asyncio."""
 import asyncio
 import base64
+import errno
 import gzip
 import os
 
@@ -212,4 +213,8 @@ def test_a_downloads_own_file_failing_is_a_file_error(admin_basic, tmp_path):
     with pytest.raises(drupalsdk.FileError) as raised:
         admin_basic.download(url, target, progress=make_a_directory_there)
     assert isinstance(raised.value, OSError) and raised.value.code == "DRUPAL_E_FILE"
+    # As any OSError: the system's error number, and its text.
+    assert raised.value.errno == errno.EISDIR
+    assert raised.value.strerror == os.strerror(errno.EISDIR)
+    assert drupalsdk.FileError("made by a caller").errno is None
     assert not list(tmp_path.glob("taken.png.*.part"))

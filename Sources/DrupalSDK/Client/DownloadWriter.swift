@@ -88,10 +88,10 @@ final class DownloadWriter: @unchecked Sendable {
             let closed = close(state.descriptor)
             state.descriptor = -1
             guard closed == 0, rename(part, path) == 0 else {
-                let why = String(cString: strerror(errno))
+                let number = errno
                 unlink(part)
                 state.partPath = nil
-                throw DrupalError(.file, "cannot complete \(path): \(why)")
+                throw DrupalError.file("cannot complete \(path)", errno: number)
             }
             state.partPath = nil
         }
@@ -121,7 +121,7 @@ final class DownloadWriter: @unchecked Sendable {
                 state.partPath = part
                 return
             }
-            if errno != EEXIST { throw DrupalError(.file, "cannot create \(part): " + String(cString: strerror(errno))) }
+            if errno != EEXIST { throw DrupalError.file("cannot create \(part)", errno: errno) }
         }
         throw DrupalError(.file, "cannot create a part file for \(path): every name tried exists")
     }
@@ -145,8 +145,7 @@ final class DownloadWriter: @unchecked Sendable {
             let count = Glibc.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw DrupalError(.file, "writing \(state.partPath ?? "the download") failed: "
-                                  + String(cString: strerror(errno)))
+                throw DrupalError.file("writing \(state.partPath ?? "the download") failed", errno: errno)
             }
             offset += count
         }

@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one error type of the SDK. Its codes are the C API's `drupal_code` values.
 public struct DrupalError: Error, Sendable, CustomStringConvertible {
@@ -77,6 +80,14 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
     /// An OAuth 2 failure: the token endpoint's error document, or the `WWW-Authenticate: Bearer`
     /// challenge of a 401 that refused the token sent (nil otherwise).
     public var oauthError: OAuthError?
+    /// The system's error number (errno) of a `.file` failure, when the system gave one: ENOSPC
+    /// for a full disk, EISDIR for a directory at a download's path. Nil otherwise.
+    public var osError: Int32? {
+        get { osErrorValue == 0 ? nil : Int32(truncatingIfNeeded: osErrorValue) }
+        set { osErrorValue = Int(newValue ?? 0) }
+    }
+    /// Stored as a whole Int, as `connectionFailureValue` below is (0: none; errno is never 0).
+    private var osErrorValue = 0
     /// The response as received, when there was one.
     public var headers: HTTPHeaders
     public var body: Data
@@ -115,6 +126,13 @@ public struct DrupalError: Error, Sendable, CustomStringConvertible {
     }
 
     static func invalidArgument(_ message: String) -> DrupalError { DrupalError(.invalidArgument, message) }
+
+    /// A local file's failure: the message, then the system's text for `number`, kept in `osError`.
+    static func file(_ message: String, errno number: Int32) -> DrupalError {
+        var error = DrupalError(.file, message + ": " + String(cString: strerror(number)))
+        error.osError = number
+        return error
+    }
     static func cancelled() -> DrupalError { DrupalError(.cancelled, "the request was cancelled") }
 }
 

@@ -138,7 +138,7 @@ enum LocalFiles {
             if count == 0 { return data }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw DrupalError(.file, "reading the upload file \(path) failed: " + String(cString: strerror(errno)))
+                throw DrupalError.file("reading the upload file \(path) failed", errno: errno)
             }
             data.append(contentsOf: buffer[0..<count])
         }

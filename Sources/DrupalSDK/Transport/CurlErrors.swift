@@ -19,9 +19,8 @@ enum CurlErrors {
                                + "\(file?.path ?? "") ended before the \(file?.size ?? 0) bytes it had when the call "
                                + "started: it changed while it was sent")
         case CURLE_ABORTED_BY_CALLBACK where transfer.uploadReadError != 0:
-            return DrupalError(.file, "\(transfer.request.method) \(url): reading the upload file "
-                               + "\(transfer.request.bodyFile?.path ?? "") failed: "
-                               + String(cString: strerror(transfer.uploadReadError)))
+            return DrupalError.file("\(transfer.request.method) \(url): reading the upload file "
+                                    + "\(transfer.request.bodyFile?.path ?? "") failed", errno: transfer.uploadReadError)
         case CURLE_ABORTED_BY_CALLBACK,
              CURLE_WRITE_ERROR where transfer.streamState.stoppedByCaller:
             return DrupalError(.cancelled, "\(transfer.request.method) \(url) was stopped by its progress or write "

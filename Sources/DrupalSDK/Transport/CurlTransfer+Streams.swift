@@ -28,8 +28,7 @@ extension CurlTransfer {
         if let file = request.bodyFile {
             let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                return DrupalError(.file, "cannot open the upload file \(file.path): "
-                                   + String(cString: strerror(errno)))
+                return DrupalError.file("cannot open the upload file \(file.path)", errno: errno)
             }
             uploadDescriptor = descriptor
             uploadRemaining = file.size

@@ -23,6 +23,7 @@ Any other code (DRUPAL_E_STATE, DRUPAL_E_INTERNAL, ...) raises ``DrupalError`` i
 from __future__ import annotations
 
 import builtins
+import os
 import concurrent.futures
 from typing import Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple
 
@@ -246,10 +247,14 @@ class TooLargeError(DrupalError):
 class FileError(DrupalError, OSError):
     """A local file failed while a file moved: a download's file could not be made, written (disk
     full) or put in place, or an upload's file could not be read or changed while it was sent.
-    Also an ``OSError``; a path refused before anything is sent is an :class:`InvalidArgumentError`."""
+    Also an ``OSError``: ``errno`` is the system's error number (``errno.ENOSPC`` for a full disk)
+    and ``strerror`` its text, or both ``None`` when the system gave none. A path refused before
+    anything is sent is an :class:`InvalidArgumentError`."""
 
-    def __init__(self, message: str, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, message: str, *, os_error: int = 0, **kwargs) -> None:  # type: ignore[no-untyped-def]
         DrupalError.__init__(self, message, **kwargs)
+        self.errno = os_error or None
+        self.strerror = os.strerror(os_error) if os_error else None
 
 
 class DecodeError(DrupalError):

@@ -159,6 +159,7 @@ _SIGNATURES = [
     ("drupal_response_error_kind", c_int, _h),
     ("drupal_response_logged_in", _code, POINTER(c_int), _h),
     ("drupal_response_drupal_message", c_char_p, _h),
+    ("drupal_response_os_error", c_int, _h),
     ("drupal_response_oauth_error", c_char_p, _h, _s),
     ("drupal_response_langcode", c_char_p, _h),
     ("drupal_response_jsonapi_error_count", c_size_t, _h),

@@ -74,6 +74,7 @@ def response_body(response: int) -> bytes:
 
 
 _error_kind = lib.drupal_response_error_kind
+_os_error = lib.drupal_response_os_error
 
 
 def response_error(code: int, response: int) -> _errors.DrupalError:
@@ -96,4 +97,6 @@ def response_error(code: int, response: int) -> _errors.DrupalError:
                 violations.append((path.value.decode("utf-8", "replace"),  # type: ignore[union-attr]
                                    text.value.decode("utf-8", "replace")))  # type: ignore[union-attr]
         return _errors.ValidationError(message, violations=violations, **kwargs)
+    if cls is _errors.FileError:
+        return _errors.FileError(message, os_error=_os_error(response), **kwargs)
     return cls(message, **kwargs)

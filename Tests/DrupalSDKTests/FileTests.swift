@@ -71,6 +71,32 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(content, data)
     }
 
+    /// Regression: an upload sent again after a CSRF token refresh reported its progress from 0
+    /// again, so a caller's progress bar went back (1,500,000 -> 0).
+    func testAnUploadSentAgainAfterACSRFRefreshNeverReportsLessProgress() async throws {
+        let (path, _) = try makeFile("again.png", 1_500_000)
+        let client = try makeClient()
+        _ = try await client.login("admin", "admin")
+        try server.control("POST", "/__fake/invalidate-csrf")
+        let steps = Steps()
+        let upload = FileUpload(entityType: "node", bundle: "article", field: "field_image", path: path) {
+            steps.add($0, $1)
+            return true
+        }
+        let sends = LineLog()
+        _ = client.addObserver { event in
+            if case .requestFinished(let method, let path, let status, _) = event {
+                sends.add("\(method) \(path) \(status ?? 0)")
+            }
+        }
+        let file = try await client.uploadFile(upload).json()
+        XCTAssertEqual(file["filesize"]?[0]?["value"]?.idString, "1500000")
+        XCTAssertEqual(sends.lines.filter { $0.hasPrefix("POST") }.count, 2, "\(sends.lines)")
+        let backwards = zip(steps.all, steps.all.dropFirst()).first { $0.0 > $1.0 }
+        XCTAssertNil(backwards.map { "\($0.0) -> \($1.0)" }, "progress went back")
+        XCTAssertEqual(steps.all.last?.0, 1_500_000)
+    }
+
     func testAnUploadIsCancelledByItsProgressCallback() async throws {
         let (path, _) = try makeFile("cancel.png", 2_000_000)
         let client = try admin()

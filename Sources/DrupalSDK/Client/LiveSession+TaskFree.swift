@@ -15,6 +15,7 @@ extension LiveSession {
     /// would give. Throws (sending nothing) when the request cannot be built.
     func startWithoutTask(_ request: DrupalRequest, _ startTransfer: @escaping Transport.Start,
                           _ completion: @escaping DrupalClient.Completion) throws -> DrupalClient.Cancel {
+        let request = ForwardOnlyProgress.forOneCall(request)
         let exchange = try beginExchange(request, csrfToken: nil)
         let call = TaskFreeCall(self, request, completion: completion)
         call.startAttempt(exchange, on: startTransfer)
@@ -24,6 +25,7 @@ extension LiveSession {
     /// A task-free request with the calling thread driving the transport until it ends.
     func runWithoutTask(_ request: DrupalRequest, _ drive: Transport.Drive,
                         _ register: (@escaping DrupalClient.Cancel) -> Void) throws -> DrupalClient.Outcome {
+        let request = ForwardOnlyProgress.forOneCall(request)
         let exchange = try beginExchange(request, csrfToken: nil)
         let call = TaskFreeCall(self, request, completion: nil)
         register { call.cancel() }

@@ -86,7 +86,7 @@ final class LiveSession: Sendable {
     /// by one refresh and one retry.
     func perform(_ request: DrupalRequest) async throws -> DrupalResponse {
         let started = RequestInstant.now
-        var request = request
+        var request = ForwardOnlyProgress.forOneCall(request)
         var sentToken: String?
         if request.sendsAuthorization && tokensManaged.load(ordering: .relaxed) {
             request.bearerToken = try await oauthToken(forceRefresh: false, stale: nil)

@@ -766,7 +766,9 @@ drupal_code drupal_path_resolve_sync(drupal_response **out, drupal_client *clien
 /**
  * Progress of a transfer, on the thread moving the bytes (a library thread, or the caller's for
  * _sync calls): bytes sent (uploads) or received (downloads) so far, and the total (-1 when
- * unknown). Called as the bytes move, not for every byte; return nonzero to cancel the call
+ * unknown). Called as the bytes move, not for every byte; done never goes back: when the call
+ * sends its body again (after a CSRF token refresh) or a retry receives the answer again, it
+ * holds until the new attempt passes it. Return nonzero to cancel the call
  * (DRUPAL_E_CANCELLED). *_sync functions return DRUPAL_E_STATE here; freeing the client here
  * does not wait (see drupal_client_free). The write callback below runs under the same rules.
  */

@@ -537,3 +537,33 @@ def test_the_ca_file_defaults_to_drupal_ca_file(drupal, monkeypatch, https_site,
     # A CA file that cannot be read is a usage error at once (it was a TLS failure, exit 3).
     code, _, err = drupal("--url", base_url, "--ca-file", str(tmp_path / "missing.pem"), "get", "node", "1")
     assert code == _cli.EXIT_USAGE and "missing.pem" in err, err
+
+
+@pytest.mark.parametrize("mode, who", [(0o644, "its group and others"), (0o604, "others"), (0o640, "its group")])
+def test_a_netrc_file_others_can_read_is_warned_about_by_name(drupal, monkeypatch, tmp_path, mode, who):
+    # As ftp and curl do: the file and its mode are named, never its content; it is still used
+    # (the token file was never refused either, and login --save writes 0600).
+    monkeypatch.delenv("DRUPAL_PASSWORD")
+    netrc = tmp_path / "shared-netrc"
+    netrc.write_text("machine 127.0.0.1 login admin password s3cret-pw\n")
+    os.chmod(netrc, 0o600)
+    code, _, err = drupal("--netrc-file", str(netrc), "get", "node", "1")
+    assert code == _cli.EXIT_AUTH and "warning" not in err, err     # a 0600 file: no warning
+    netrc.write_text("machine 127.0.0.1 login admin password admin\n")
+    os.chmod(netrc, mode)
+    code, node, err = drupal("--netrc-file", str(netrc), "create", "node", "article", "--title", "shared")
+    assert code == 0 and title(node) == "shared", err
+    assert err == "drupal: warning: the netrc file %s is readable by %s (mode %04o): chmod 600 it\n" % (
+        netrc, who, mode), err
+
+
+def test_a_token_file_others_can_read_is_warned_about_by_name(drupal, monkeypatch, tmp_path):
+    monkeypatch.delenv("DRUPAL_PASSWORD")
+    token = tmp_path / "token"
+    token.write_text("s3cret-token\n")
+    os.chmod(token, 0o644)
+    code, _, err = drupal("--token-file", str(token), "get", "node", "1")
+    assert code == 0, err          # still used (the base site, without simple_oauth, ignores it)
+    assert "warning: the token file %s is readable by its group and others" % token in err, err
+    assert "s3cret-token" not in err
+

@@ -11,6 +11,8 @@ import os
 import urllib.parse
 from typing import NamedTuple, Optional, Tuple
 
+from ._cli_secrets import read_secret_file, warn_if_shared
+
 
 class Credentials(NamedTuple):
     user: Optional[str]
@@ -42,6 +44,7 @@ def from_netrc(path: str, host: str) -> Optional[Tuple[str, str]]:
     """(login, password) for host from a netrc file, None if it has no entry (or no file)."""
     if not os.path.exists(path):
         return None
+    warn_if_shared(path, "the netrc file")
     try:
         if _has_unclosed_quote(path):
             raise ValueError("cannot read the netrc file %s: an unclosed quote" % path)
@@ -73,8 +76,7 @@ def resolve(base_url: str, user: Optional[str], netrc_file: Optional[str], token
     password): a netrc file is read only when its password could be used."""
     token = None
     if token_file:
-        with open(token_file, encoding="utf-8") as f:
-            token = f.read().strip()
+        token = read_secret_file(token_file, "the token file").strip()
     token = token or os.environ.get("DRUPAL_TOKEN") or None
     user = user or os.environ.get("DRUPAL_USER") or None
     password = os.environ.get("DRUPAL_PASSWORD")

@@ -567,3 +567,17 @@ def test_a_token_file_others_can_read_is_warned_about_by_name(drupal, monkeypatc
     assert "warning: the token file %s is readable by its group and others" % token in err, err
     assert "s3cret-token" not in err
 
+
+@pytest.mark.parametrize("argv", [
+    ("--token", "S3CRET", "get", "node", "1"),
+    ("--token=S3CRET", "get", "node", "1"),
+    ("get", "node", "1", "--token", "S3CRET"),
+])
+def test_a_secret_file_option_is_never_abbreviated(drupal, capsys, argv):
+    # argparse took --token for --token-file, and the error about the missing "file" quoted it.
+    try:
+        code, _, err = drupal(*argv)
+    except SystemExit as exited:
+        code, err = exited.code, capsys.readouterr().err
+    assert "S3CRET" not in err, err
+    assert code == _cli.EXIT_USAGE and "--token" in err, err

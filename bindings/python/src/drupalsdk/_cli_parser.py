@@ -2,6 +2,9 @@
 what was typed. A mistyped option's value is often a secret (``--hedaer 'Authorization: Bearer
 ...'``, ``-q token=...``), so an error names options (the words starting with ``-``, without an
 ``=value``) and leaves values out, as the command's own errors about ``-H`` and ``--query`` do.
+And the options that name a file holding a secret are never taken from an abbreviation:
+``--token S3CRET`` was read as ``--token-file S3CRET``, and the error about that missing file
+quoted the secret.
 """
 from __future__ import annotations
 
@@ -9,7 +12,10 @@ import argparse
 import re
 from typing import Any, List, NoReturn, Optional, Sequence
 
-__all__ = ["Parser"]
+__all__ = ["Parser", "EXACT_ONLY"]
+
+#: Options matched only when written in full (see above).
+EXACT_ONLY = frozenset(("--token-file", "--netrc-file"))
 
 # argparse's messages that quote a value, and what is kept of each. The value is matched up to
 # the last fixed text after it, so nothing a user typed there can end it early.
@@ -44,6 +50,12 @@ class Parser(argparse.ArgumentParser):
                 words.append("(and %d value%s, not shown)" % (hidden, "" if hidden == 1 else "s"))
             self.error("unrecognized arguments: " + " ".join(words))
         return parsed
+
+    def _get_option_tuples(self, option_string: str) -> Any:
+        # argparse's prefix matches (a full match never comes here); each tuple's second item is
+        # the option matched, in every Python version.
+        return [match for match in super()._get_option_tuples(option_string)  # type: ignore[misc]
+                if match[1] not in EXACT_ONLY]
 
     def error(self, message: str) -> NoReturn:
         for pattern, kept in _QUOTING:

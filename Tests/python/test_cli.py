@@ -21,6 +21,8 @@ def drupal(base_url, monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("DRUPAL_PASSWORD", "admin")
     monkeypatch.delenv("DRUPAL_TOKEN", raising=False)
     monkeypatch.delenv("DRUPAL_NETRC", raising=False)
+    for name in ("CLIENT_ID", "CLIENT_SECRET", "SCOPE", "TOKEN_PATH"):
+        monkeypatch.delenv("DRUPAL_OAUTH_" + name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))            # no ~/.netrc of the machine's
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
@@ -581,3 +583,137 @@ def test_a_secret_file_option_is_never_abbreviated(drupal, capsys, argv):
         code, err = exited.code, capsys.readouterr().err
     assert "S3CRET" not in err, err
     assert code == _cli.EXIT_USAGE and "--token" in err, err
+
+
+# ---- OAuth 2 (--auth oauth) against the extended fake site (simple_oauth's /oauth/token) ----------
+
+@pytest.fixture
+def oauth(drupal, extended, monkeypatch):
+    """The command against the extended site, with the consumer sdk-client in the environment and
+    no user; returns the same runner."""
+    monkeypatch.setenv("DRUPAL_BASE_URL", extended.base_url)
+    monkeypatch.delenv("DRUPAL_USER")
+    monkeypatch.delenv("DRUPAL_PASSWORD")
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_ID", "sdk-client")
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_SECRET", "sdk-secret")
+    return drupal
+
+
+def test_oauth_client_credentials_from_the_environment(oauth, extended):
+    # A client id makes --auth auto use OAuth; client_credentials acts as the consumer's user.
+    code, node, err = oauth("create", "node", "article", "--title", "by the consumer")
+    assert code == 0 and err == "", err
+    assert node["uid"][0]["target_id"] == 2
+    code, user, err = oauth("--auth", "oauth", "get", "user", "2")
+    assert code == 0 and user["name"][0]["value"] == "editor", err
+    assert extended.stats()["token_grants"] == {"client_credentials": 2}    # one token a command
+
+
+def test_oauth_password_grant_from_the_environment_and_from_a_netrc_file(oauth, extended, monkeypatch, tmp_path):
+    monkeypatch.setenv("DRUPAL_USER", "admin")
+    monkeypatch.setenv("DRUPAL_PASSWORD", "admin")
+    code, node, err = oauth("create", "node", "article", "--title", "as admin")
+    assert code == 0 and node["uid"][0]["target_id"] == 1, err
+    monkeypatch.delenv("DRUPAL_USER")
+    monkeypatch.delenv("DRUPAL_PASSWORD")
+    netrc = tmp_path / "oauth-netrc"
+    netrc.write_text("machine 127.0.0.1 login editor password editor\n")
+    os.chmod(netrc, 0o600)
+    code, node, err = oauth("--netrc-file", str(netrc), "--auth", "oauth", "--oauth-grant", "password",
+                            "create", "node", "article", "--title", "as editor")
+    assert code == 0 and node["uid"][0]["target_id"] == 2 and err == "", err
+    assert extended.stats()["token_grants"] == {"password": 2}
+
+
+def test_oauth_secret_file_scope_and_basic_client_auth(oauth, extended, monkeypatch, tmp_path):
+    monkeypatch.delenv("DRUPAL_OAUTH_CLIENT_SECRET")
+    secret = tmp_path / "secret"
+    secret.write_text("p+s/w=rd%21 x\n")            # sdk-symbols: spaces and form characters kept
+    os.chmod(secret, 0o600)
+    for client_auth in ("body", "basic"):
+        code, user, err = oauth("--oauth-client-id", "sdk-symbols", "--oauth-secret-file", str(secret),
+                                "--oauth-client-auth", client_auth, "--oauth-scope", "content_editor",
+                                "get", "user", "2")
+        assert code == 0 and user["name"][0]["value"] == "editor" and err == "", (client_auth, err)
+    # The scope is sent: one the site does not know is refused by name.
+    monkeypatch.setenv("DRUPAL_OAUTH_SCOPE", "content_editor no_such_scope")
+    code, _, err = oauth("--oauth-client-id", "sdk-symbols", "--oauth-secret-file", str(secret), "get", "node", "1")
+    assert code == _cli.EXIT_AUTH and "invalid_scope" in err and "no_such_scope" in err, err
+    assert "p+s/w=rd%21 x" not in err
+    # A secret file others can read is used, with the same warning as a netrc file.
+    os.chmod(secret, 0o644)
+    monkeypatch.delenv("DRUPAL_OAUTH_SCOPE")
+    code, _, err = oauth("--oauth-client-id", "sdk-symbols", "--oauth-secret-file", str(secret), "get", "node", "1")
+    assert code == 0, err
+    assert err == "drupal: warning: the client secret file %s is readable by its group and others (mode 0644): " \
+        "chmod 600 it\n" % secret, err
+
+
+def test_oauth_failures_exit_as_authentication_errors_without_the_secrets(oauth, extended, monkeypatch):
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_SECRET", "wrong-s3cret")
+    code, out, err = oauth("get", "node", "1")
+    assert (code, out) == (_cli.EXIT_AUTH, "") and "invalid_client" in err and "wrong-s3cret" not in err, err
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_SECRET", "sdk-secret")
+    monkeypatch.setenv("DRUPAL_USER", "admin")
+    monkeypatch.setenv("DRUPAL_PASSWORD", "bad-passw0rd")
+    code, _, err = oauth("get", "node", "1")
+    assert code == _cli.EXIT_AUTH and "invalid_grant" in err, err
+    assert "bad-passw0rd" not in err and "sdk-secret" not in err, err
+    # The token endpoint is the one asked for.
+    monkeypatch.setenv("DRUPAL_PASSWORD", "admin")
+    code, _, err = oauth("--oauth-token-path", "/oauth/elsewhere", "get", "node", "1")
+    assert code == _cli.EXIT_AUTH and "POST /oauth/elsewhere answered HTTP 404" in err, err
+    assert extended.stats()["token_requests"] == 2     # each once, never a loop (the 404 is not counted)
+
+
+def test_oauth_usage_errors_send_nothing(oauth, extended, monkeypatch, tmp_path):
+    monkeypatch.delenv("DRUPAL_OAUTH_CLIENT_SECRET")
+    code, _, err = oauth("get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "DRUPAL_OAUTH_CLIENT_SECRET" in err and "--oauth-secret-file" in err, err
+    code, _, err = oauth("--oauth-grant", "password", "get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "password grant needs a user and a password" in err, err
+    monkeypatch.delenv("DRUPAL_OAUTH_CLIENT_ID")
+    code, _, err = oauth("--auth", "oauth", "get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "DRUPAL_OAUTH_CLIENT_ID" in err, err
+    # An OAuth option without a client id is not ignored (as anonymous) but refused.
+    code, _, err = oauth("--oauth-scope", "content_editor", "get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "DRUPAL_OAUTH_CLIENT_ID" in err, err
+    two_lines = tmp_path / "two-lines"
+    two_lines.write_text("s3cret\nmore\n")
+    os.chmod(two_lines, 0o600)
+    for path, message in ((two_lines, "more than one line"), (tmp_path / "missing", "No such file")):
+        code, _, err = oauth("--oauth-client-id", "sdk-client", "--oauth-secret-file", str(path), "get", "node", "1")
+        assert code == _cli.EXIT_USAGE and message in err and str(path) in err and "s3cret" not in err, err
+    assert extended.stats()["token_requests"] == 0
+
+
+@pytest.mark.parametrize("argv", [
+    ("--oauth-client-secret", "S3CRET", "get", "node", "1"),     # no such option: never on a command line
+    ("--oauth-client-secret=S3CRET", "get", "node", "1"),
+    ("--oauth-secret", "S3CRET", "get", "node", "1"),            # not an abbreviation of --oauth-secret-file
+    ("get", "node", "1", "--oauth-secret=S3CRET"),
+])
+def test_a_client_secret_is_never_an_option(oauth, capsys, argv):
+    try:
+        code, _, err = oauth(*argv)
+    except SystemExit as exited:
+        code, err = exited.code, capsys.readouterr().err
+    assert "S3CRET" not in err, err
+    assert code == _cli.EXIT_USAGE and "--oauth" in err, err
+
+
+def test_login_checks_the_oauth_grant(oauth, extended, monkeypatch, tmp_path):
+    code, out, err = oauth("login")
+    assert code == 0, err
+    assert out["oauth"]["grant"] == "client_credentials" and out["oauth"]["has_refresh_token"] is False
+    assert "access_token" not in json.dumps(out)
+    code, _, err = oauth("login", "--save")
+    assert code == _cli.EXIT_USAGE and "client_credentials" in err, err
+    monkeypatch.setenv("DRUPAL_USER", "editor")
+    monkeypatch.setenv("DRUPAL_PASSWORD", "editor")
+    code, out, err = oauth("login", "--save")
+    assert code == 0 and out["oauth"]["grant"] == "password" and out["oauth"]["has_refresh_token"] is True, err
+    assert "login editor password editor" in (tmp_path / "config" / "drupalsdk" / "netrc").read_text()
+    code, out, err = oauth("--auth", "cookie", "login")   # a cookie login still, when asked
+    assert code == 0 and out["current_user"]["name"] == "editor", err
+    assert extended.stats()["token_grants"] == {"client_credentials": 1, "password": 1}

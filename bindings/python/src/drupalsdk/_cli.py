@@ -18,7 +18,7 @@ from typing import List, Optional, Tuple
 
 import drupalsdk
 
-from . import _clicreds
+from . import _cli_oauth, _clicreds
 from ._cli_parser import Parser
 from ._cli_terminal import shown
 # Everything the command is made of stays importable from here (drupalsdk._cli.EXIT_USAGE, ...).
@@ -39,12 +39,15 @@ def add_common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     d = (lambda value: value) if defaults else (lambda value: argparse.SUPPRESS)
     parser.add_argument("--url", default=d(None), help="the site's base URL (default $DRUPAL_BASE_URL)")
     parser.add_argument("--user", default=d(None), help="user name (default $DRUPAL_USER, or the netrc file's)")
-    parser.add_argument("--auth", choices=("auto", "cookie", "basic", "bearer", "none"), default=d("auto"),
-                        help="auto (default): bearer with a token, else a cookie login with a password, else none")
+    parser.add_argument("--auth", choices=("auto", "cookie", "basic", "bearer", "oauth", "none"),
+                        default=d("auto"),
+                        help="auto (default): bearer with a token, else oauth with a client id (or an --oauth "
+                             "option), else a cookie login with a password, else none")
     parser.add_argument("--netrc-file", default=d(None), metavar="FILE",
                         help="credentials file (default $DRUPAL_NETRC, else ~/.config/drupalsdk/netrc, ~/.netrc)")
     parser.add_argument("--token-file", default=d(None), metavar="FILE",
                         help="a Bearer token (OAuth) from this file (default $DRUPAL_TOKEN)")
+    _cli_oauth.add_options(parser, d)
     parser.add_argument("--timeout", type=float, default=d(None),
                         help="seconds for each request (default 60); for upload and download, seconds with no byte moving")
     parser.add_argument("--insecure", action="store_true", default=d(False), help="don't verify TLS certificates")
@@ -64,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Prints JSON; exit codes: 0 ok, 1 error, 2 usage, 3 network, 4 timeout, 5 authentication, "
         "6 forbidden, 7 not found, 8 validation (422), 9 other HTTP error, 130 interrupted.",
         epilog="Credentials: DRUPAL_USER + DRUPAL_PASSWORD, DRUPAL_TOKEN, or a netrc file "
-        "(machine HOST login USER password PASS). Passwords are never taken as options.")
+        "(machine HOST login USER password PASS); OAuth 2 (--auth oauth): DRUPAL_OAUTH_CLIENT_ID + "
+        "DRUPAL_OAUTH_CLIENT_SECRET (or --oauth-secret-file) for client_credentials, with a user and "
+        "password for the password grant. Passwords and secrets are never taken as options.")
     parser.add_argument("--version", action="version",
                         version="drupal (drupalsdk %s)" % drupalsdk.__version__)
     add_common_options(parser, defaults=True)
@@ -85,12 +90,17 @@ def make_client(args: argparse.Namespace) -> Tuple[drupalsdk.Client, bool]:
                               headers=[_header(h) for h in args.header or ()] or None, proxy=args.proxy)
     auth = args.auth
     if auth == "auto":
-        auth = "bearer" if creds.token else "cookie" if creds.user and creds.password is not None else "none"
+        auth = "bearer" if creds.token else "oauth" if _cli_oauth.configured(args) else \
+            "cookie" if creds.user and creds.password is not None else "none"
         if auth == "none" and creds.user and args.command_entry.name != "login":
             # Probably a forgotten DRUPAL_PASSWORD: say so rather than fail later as anonymous.
             sys.stderr.write("drupal: warning: a user name is set (DRUPAL_USER or --user) but no password "
                              "(DRUPAL_PASSWORD or a netrc entry): sending no credentials\n")
     if args.command_entry.name == "login" or auth == "none":
+        return client, False
+    if auth == "oauth":
+        grant = _cli_oauth.grant(args, creds.user, creds.password)
+        _cli_oauth.apply(client, args, grant, creds.user, creds.password)
         return client, False
     if auth == "bearer":
         if not creds.token:
@@ -141,8 +151,7 @@ def run(args: argparse.Namespace) -> int:
         entry.run(None, args, out)
         return EXIT_OK
     try:
-        # `login` checks a password whatever --auth says.
-        auth = "cookie" if entry.name == "login" else args.auth
+        auth = _credentials_wanted(args)
         args.credentials = _clicreds.resolve(args.url, args.user, args.netrc_file, args.token_file, auth)
     except (ValueError, OSError) as error:
         raise UsageError(str(error)) from None
@@ -154,6 +163,18 @@ def run(args: argparse.Namespace) -> int:
             if logged_in and client.has_session:
                 _logout_quietly(client)
     return EXIT_OK
+
+
+def _credentials_wanted(args: argparse.Namespace) -> str:
+    """The --auth whose credentials are looked up. `login` checks the password with a cookie login,
+    or the OAuth grant the other commands would use; it sets args.auth to the one it checks."""
+    if args.command_entry.name == "login":
+        args.auth = "oauth" if args.auth == "oauth" or (args.auth == "auto" and _cli_oauth.configured(args)) \
+            else "cookie"
+    oauth = args.auth == "oauth" or (args.auth == "auto" and _cli_oauth.configured(args))
+    if oauth and args.oauth_grant == "client_credentials":
+        return "none"   # no password is used: no netrc file is read (a token still is)
+    return args.auth
 
 
 def _logout_quietly(client: drupalsdk.Client) -> None:

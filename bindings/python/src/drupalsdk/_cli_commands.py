@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Op
 
 import drupalsdk
 
-from . import _clicreds
+from . import _cli_oauth, _clicreds
 from ._cli_bodies import BUNDLE_FIELDS, _pair, entity_body, parse_json
 from ._cli_exits import UsageError
 from ._cli_files import args_download, args_upload, cmd_download, cmd_upload, prepare_download, prepare_upload
@@ -212,27 +212,39 @@ def _request_headers(args: argparse.Namespace, body: Optional[bytes]) -> Optiona
 
 def cmd_login(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
     creds = args.credentials
-    user = creds.user
-    if user is None:
-        raise UsageError("no user name: give --user or set DRUPAL_USER")
-    password = creds.password
-    if password is None:
-        if not sys.stdin.isatty():
-            raise UsageError("no password: set DRUPAL_PASSWORD, use a netrc file, or run on a terminal to be asked")
-        password = getpass.getpass("Password for %s at %s: " % (user, args.url))
+    user, password = creds.user, creds.password
+    # With --auth oauth (or a client id): the grant the other commands would use.
+    grant = _cli_oauth.grant(args, user, password) if args.auth == "oauth" else None
+    if grant in (None, "password"):
+        if user is None:
+            raise UsageError("no user name: give --user or set DRUPAL_USER")
+        if password is None:
+            if not sys.stdin.isatty():
+                raise UsageError("no password: set DRUPAL_PASSWORD, use a netrc file, or run on a terminal to be "
+                                 "asked")
+            password = getpass.getpass("Password for %s at %s: " % (user, args.url))
     if args.save:
+        if grant == "client_credentials":
+            raise UsageError("login --save stores a user's password, and the client_credentials grant has none: "
+                             "keep the client secret in DRUPAL_OAUTH_CLIENT_SECRET or --oauth-secret-file")
         try:
-            _clicreds.check_savable(user, password)
+            _clicreds.check_savable(user, password)  # type: ignore[arg-type]
         except ValueError as error:
             raise UsageError(str(error)) from None
-    answer = client.login(user, password)   # raises AuthenticationError for a wrong name or password
-    client.logout()
-    # Only the user, never the tokens: the session ends with this process anyway.
-    result: Dict[str, Any] = {"base_url": args.url, "current_user": answer.get("current_user")}
+    result: Dict[str, Any] = {"base_url": args.url}
+    if grant is not None:
+        _cli_oauth.apply(client, args, grant, user, password)
+        # What was obtained, never the token: {"token_type": "Bearer", "has_refresh_token": ...}.
+        result["oauth"] = dict(client.oauth_authenticate(), grant=grant)
+    else:
+        answer = client.login(user, password)  # type: ignore[arg-type]  # AuthenticationError if wrong
+        client.logout()
+        # Only the user, never the tokens: the session ends with this process anyway.
+        result["current_user"] = answer.get("current_user")
     if args.save:
         path = args.netrc_file or os.environ.get("DRUPAL_NETRC") or _clicreds.default_netrc()
         try:
-            _clicreds.save(path, _clicreds.host_of(args.url), user, password)
+            _clicreds.save(path, _clicreds.host_of(args.url), user, password)  # type: ignore[arg-type]
         except ValueError as error:
             raise UsageError(str(error)) from None
         result["saved_to"] = path
@@ -332,7 +344,8 @@ COMMANDS: Tuple[Command, ...] = (
             args_download, cmd_download, prepare=prepare_download),
     Command("request", "any request: drupal request GET /jsonapi/node/article", args_request,
             cmd_request),
-    Command("login", "check credentials (and --save them); the session itself ends with the command",
+    Command("login", "check credentials (and --save them): a cookie login, or the OAuth grant with --auth oauth "
+            "or a client id; the session or token ends with the command",
             args_login, cmd_login),
     Command("logout", "forget the credentials `login --save` stored for this site", lambda p: None, cmd_logout,
             needs_client=False),

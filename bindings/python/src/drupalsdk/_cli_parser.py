@@ -15,7 +15,7 @@ from typing import Any, List, NoReturn, Optional, Sequence
 __all__ = ["Parser", "EXACT_ONLY"]
 
 #: Options matched only when written in full (see above).
-EXACT_ONLY = frozenset(("--token-file", "--netrc-file"))
+EXACT_ONLY = frozenset(("--token-file", "--netrc-file", "--oauth-secret-file"))
 
 # argparse's messages that quote a value, and what is kept of each. The value is matched up to
 # the last fixed text after it, so nothing a user typed there can end it early.

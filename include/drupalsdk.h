@@ -866,7 +866,8 @@ drupal_code drupal_view_sync(drupal_response **out, drupal_client *client, const
  * caller never re-implements where the pages end. Create one with drupal_view_pager_new(), call
  * drupal_pager_next() (or _sync) until it gives DRUPAL_OK with a NULL response, then free it.
  * A pager keeps its client alive; once the client is freed, fetching gives DRUPAL_E_STATE.
- * Calls on one pager must not overlap (DRUPAL_E_STATE); a failed fetch may be retried.
+ * Calls on one pager must not overlap: the one started while another is fetching is refused as
+ * it starts (drupal_pager_next() or _sync returns DRUPAL_E_STATE). A failed fetch may be retried.
  */
 typedef struct drupal_pager drupal_pager;
 

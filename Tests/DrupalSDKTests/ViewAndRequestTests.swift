@@ -42,6 +42,37 @@ final class ViewAndRequestTests: FakeDrupalTestCase {
         XCTAssertEqual(rows.count, 5)
     }
 
+    /// Regression: of two fetches that overlap, the one started second is refused when it
+    /// starts. The pager was held only once a call's task ran, so the first call could be the
+    /// one refused (its start returned, and its completion got `.state`).
+    func testOverlappingFetchesRefuseTheOneStartedSecond() async throws {
+        let client = try makeClient()
+        let pages = try client.viewPages("/api/articles")
+        let first = Steps()
+        let started = try client.start(.nextPage(pages)) { first.add($0) }
+        XCTAssertThrowsError(try client.start(.nextPage(pages)) { _ in XCTFail("the second call ran") }) {
+            XCTAssertEqual(($0 as? DrupalError)?.code, .state)
+        }
+        let outcome = try await first.wait()
+        XCTAssertNotNil(try outcome.get(), "the first call gets its page")
+        _ = started
+        // Once it ended, the next fetch goes on from the page it got.
+        let second = try await pages.next()
+        XCTAssertNotEqual(try second?.json(), try outcome.get()?.json())
+        // A call started and cancelled before it ran lets go of the pager.
+        try client.start(.nextPage(pages)) { _ in }()
+        var freed = false
+        for _ in 0..<200 where !freed {
+            do {
+                _ = try await pages.next()
+                freed = true
+            } catch let error as DrupalError where error.code == .state {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        XCTAssertTrue(freed, "a cancelled call let go of the pager")
+    }
+
     /// The pages count on from the query's `page`: from the largest integer the next page number
     /// overflowed and the process died. The walk ends there; a `page` that is no number starts
     /// at 0 as before.
@@ -175,5 +206,18 @@ final class RecordingTransport: Sendable {
             headers.add("Content-Type", "application/json")
             return HTTPResponse(status: 200, headers: headers, body: Data("{}".utf8))
         })
+    }
+}
+
+/// The one outcome of a call started with `DrupalClient.start`, awaited.
+private final class Steps: Sendable {
+    private let outcome = Mutex<DrupalClient.Outcome?>(nil)
+    func add(_ value: DrupalClient.Outcome) { outcome.withLock { $0 = value } }
+    func wait() async throws -> DrupalClient.Outcome {
+        for _ in 0..<1000 {
+            if let value = outcome.withLock({ $0 }) { return value }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw DrupalError(.timeout, "the call never completed")
     }
 }

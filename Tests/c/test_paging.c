@@ -75,6 +75,27 @@ static void test_async_pager(drupal_client *c) {
     drupal_pager_free(pager);
 }
 
+/* Of two fetches that overlap, the one started second is refused as it starts (the first one
+ * could be the one refused, by its callback, when the pager was held only once a call ran). */
+static void test_overlapping_fetches(drupal_client *c) {
+    drupal_pager *pager = NULL;
+    drupal_response *page = (drupal_response *)&page;
+    waiter w;
+    CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", NULL, 0), DRUPAL_OK);
+    waiter_init(&w);
+    CHECK_CODE(drupal_pager_next(NULL, pager, waiter_callback, &w), DRUPAL_OK);
+    CHECK_CODE(drupal_pager_next_sync(&page, pager), DRUPAL_E_STATE);
+    CHECK(page == NULL);
+    CHECK(waiter_wait(&w, 30) != -1);
+    CHECK_INT(w.code, DRUPAL_OK);
+    CHECK_RESPONSE(w.response, DRUPAL_OK, 200);
+    waiter_clear(&w);
+    CHECK_CODE(drupal_pager_next_sync(&page, pager), DRUPAL_OK);   /* the second page */
+    CHECK_RESPONSE(page, DRUPAL_OK, 200);
+    drupal_response_free(page);
+    drupal_pager_free(pager);
+}
+
 static void test_bad_input_and_lifetime(void) {
     drupal_client *c = new_client();
     drupal_pager *pager = (drupal_pager *)&pager;
@@ -163,6 +184,7 @@ int main(void) {
     fake_reset();
     test_pages_end(c);
     test_async_pager(c);
+    test_overlapping_fetches(c);
     test_paths_with_queries_and_absolute_urls(c);
     drupal_client_free(c);
     test_bad_input_and_lifetime();

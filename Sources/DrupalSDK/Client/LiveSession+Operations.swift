@@ -10,7 +10,8 @@ extension LiveSession {
         case logout
         case loginStatus(DrupalRequest)
         case refreshCSRFToken
-        case nextPage(DrupalPager)
+        /// The pager held from the call's start (nil: its pages have ended).
+        case nextPage(DrupalPager.Claim?)
         case oauthAuthenticate
         case download(FileDownload)
         /// A PATCH under a language prefix, sent only once `check` (a GET of the same path) shows
@@ -75,7 +76,7 @@ extension LiveSession {
         case .jsonAPI(let call):
             return .request(try checked(try call.request()))
         case .nextPage(let pager):
-            return .nextPage(pager)
+            return .nextPage(try pager.claim())
         case .oauthAuthenticate:
             return .oauthAuthenticate
         case .register(let registration):
@@ -124,8 +125,9 @@ extension LiveSession {
                 return response
             case .refreshCSRFToken:
                 return try await token(forceRefresh: true, stale: nil).response
-            case .nextPage(let pager):
-                return try await pager.next()
+            case .nextPage(let claim):
+                guard let claim else { return nil }
+                return try await claim.pager.fetch(claim)
             case .oauthAuthenticate:
                 return try await authenticate()
             case .download(let download):

@@ -40,31 +40,66 @@ public final class DrupalPager: Sendable {
     /// The next page, or nil once the pages have ended (then always nil). A failed fetch
     /// throws and may be retried by calling `next()` again.
     public func next() async throws -> DrupalResponse? {
-        let previous = try state.withLock { state -> DrupalResponse?? in
-            if state.busy { throw DrupalError(.state, "the pager is already fetching a page") }
-            if state.finished { return .some(nil) }
-            state.busy = true
-            return .none
+        guard let claim = try claim() else { return nil }
+        return try await fetch(claim)
+    }
+
+    /// The pager held for one fetch, from a call's start: of two calls that overlap, the one
+    /// started second is refused (`.state`) when it starts, whichever task runs first. Let go
+    /// of when its fetch ends, or when it is dropped unused (a call cancelled before it ran).
+    final class Claim: Sendable {
+        let pager: DrupalPager
+        private let held = Atomic<Bool>(true)
+
+        fileprivate init(_ pager: DrupalPager) { self.pager = pager }
+
+        /// Lets go of the pager once: after a fetch that gave `fetched` (a page, or nil when the
+        /// pages ended), or with nothing fetched (a failed fetch, or none).
+        fileprivate func end(fetched: DrupalResponse?? = .none) {
+            guard held.exchange(false, ordering: .acquiringAndReleasing) else { return }
+            pager.release(fetched)
         }
-        if case .some = previous { return nil }
+
+        deinit { end() }
+    }
+
+    /// Holds the pager for a fetch; nil once the pages have ended; `.state` while another fetch
+    /// holds it.
+    func claim() throws -> Claim? {
+        let free = try state.withLock { state -> Bool in
+            if state.busy { throw DrupalError(.state, "the pager is already fetching a page") }
+            if state.finished { return false }
+            state.busy = true
+            return true
+        }
+        return free ? Claim(self) : nil
+    }
+
+    /// The page after the last one returned, for the fetch `claim` holds the pager for.
+    func fetch(_ claim: Claim) async throws -> DrupalResponse? {
         let (index, last) = state.withLock { ($0.returned, $0.previous) }
         let page: DrupalResponse?
         do {
             page = try await step(index, last)
         } catch {
-            state.withLock { $0.busy = false }
+            claim.end()
             throw error
         }
+        claim.end(fetched: .some(page))
+        return page
+    }
+
+    private func release(_ fetched: DrupalResponse??) {
         state.withLock { state in
-            state.busy = false
-            if let page {
+            switch fetched {
+            case .some(let page?):
                 state.previous = page
                 state.returned += 1
-            } else {
-                state.finished = true
+            case .some(nil): state.finished = true
+            case nil: break
             }
+            state.busy = false
         }
-        return page
     }
 }
 

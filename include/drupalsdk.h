@@ -1808,8 +1808,8 @@ drupal_code drupal_json_view_column_copy(char *buffer, size_t size, size_t *leng
  * borrowed from the document (valid while it lives). NULL or non-UTF-8 arguments ->
  * DRUPAL_E_INVALID_ARGUMENT; a document or resource that is not an object, or a member of the
  * wrong shape (attributes or a relationship that is not an object, relationship data that is not an
- * identifier, a list or null, included that is not an array, a link that is not a URL or an
- * object with a string href) -> DRUPAL_E_DECODE; something the document does not hold (a member
+ * identifier, a list or null, included that is not an array or holds an item that is not an
+ * object, a link that is not a URL or an object with a string href) -> DRUPAL_E_DECODE; something the document does not hold (a member
  * absent or null) -> DRUPAL_E_NOT_FOUND.
  */
 
@@ -1833,7 +1833,8 @@ drupal_code drupal_json_jsonapi_relationship_count(size_t *out, const json_t *re
 drupal_code drupal_json_jsonapi_relationship_id(const char **type, const char **id, const json_t *resource,
                                                 const char *field, size_t index);
 /** The resource of "included" with this type and id; borrowed. DRUPAL_E_NOT_FOUND if not included
- * (a resource whose type or id holds a NUL matches nothing). */
+ * (a resource whose type or id holds a NUL matches nothing); DRUPAL_E_DECODE if an item of
+ * included, any of them, is not an object. */
 drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, const char *type, const char *id);
 /**
  * The included resource that a relationship's index-th identifier points to: how a caller walks
@@ -1846,8 +1847,9 @@ drupal_code drupal_json_jsonapi_related(json_t **out, const json_t *document, co
  * page); DRUPAL_E_DECODE if it is neither a string nor an object with a string href ({"href": 5}
  * is not the last page), or holds a NUL. */
 drupal_code drupal_json_jsonapi_link(const char **out, const json_t *document, const char *name);
-/** The logged-in user's UUID from the entry point's meta.links.me; DRUPAL_E_NOT_FOUND for anonymous;
- * DRUPAL_E_DECODE if it holds a NUL. */
+/** The logged-in user's UUID from the entry point's meta.links.me {href, meta.id}; borrowed.
+ * DRUPAL_E_NOT_FOUND for anonymous (meta, meta.links or meta.links.me absent or null);
+ * DRUPAL_E_DECODE if one of them is not an object, or me has no string meta.id, or it holds a NUL. */
 drupal_code drupal_json_jsonapi_me(const char **out, const json_t *entry_point);
 
 #ifdef __cplusplus

@@ -166,15 +166,23 @@ drupal_code drupal_json_jsonapi_included(json_t **out, const json_t *document, c
     if (rc != DRUPAL_OK) return (drupal_code)rc;
     size_t index;
     json_t *resource;
+    json_t *found = NULL;
+    /* Every item is checked, the match's followers too: an item that is not an object is a broken
+     * answer wherever it stands, not a resource to skip. */
     json_array_foreach(included, index, resource) {
+        if (!json_is_object(resource))
+            return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "included[%zu] is %s, not a resource object", index,
+                                                   drupal__json_type_name(resource));
         /* A type or id with a NUL matches nothing (its prefix is another resource's name). */
         const char *resource_type = drupal__json_c_string(json_object_get(resource, "type"));
         const char *resource_id = drupal__json_c_string(json_object_get(resource, "id"));
-        if (resource_type != NULL && resource_id != NULL && strcmp(resource_type, type) == 0
-            && strcmp(resource_id, id) == 0) {
-            *out = resource;
-            return DRUPAL_OK;
-        }
+        if (found == NULL && resource_type != NULL && resource_id != NULL && strcmp(resource_type, type) == 0
+            && strcmp(resource_id, id) == 0)
+            found = resource;
+    }
+    if (found != NULL) {
+        *out = found;
+        return DRUPAL_OK;
     }
     return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "%s %.64s is not included", type, id);
 }
@@ -217,12 +225,21 @@ drupal_code drupal_json_jsonapi_link(const char **out, const json_t *document, c
 drupal_code drupal_json_jsonapi_me(const char **out, const json_t *entry_point) {
     if (out == NULL) return drupal__fail(DRUPAL_E_INVALID_ARGUMENT, "drupal_json_jsonapi_me: out is NULL");
     *out = NULL;
+    /* Anonymous gets no meta (173b); a meta.links.me of the wrong shape is a broken answer, not
+     * "no one is logged in". */
+    json_t *meta = NULL, *links = NULL, *me = NULL, *me_meta = NULL;
     int rc = check_object(entry_point, "JSON:API entry point");
+    if (rc == DRUPAL_OK) rc = member(&meta, entry_point, "meta", 0);
+    if (rc == DRUPAL_OK && meta != NULL) rc = member(&links, meta, "links", 0);
+    if (rc == DRUPAL_OK && links != NULL) rc = member(&me, links, "me", 0);
     if (rc != DRUPAL_OK) return (drupal_code)rc;
-    json_t *me = json_object_get(json_object_get(json_object_get(entry_point, "meta"), "links"), "me");
-    json_t *id = json_object_get(json_object_get(me, "meta"), "id");
+    if (me == NULL) return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "no one is logged in (no meta.links.me)");
+    rc = member(&me_meta, me, "meta", 0);
+    if (rc != DRUPAL_OK) return (drupal_code)rc;
+    json_t *id = json_object_get(me_meta, "id");
     if (!json_is_string(id))
-        return (drupal_code)drupal__json_failf(DRUPAL_E_NOT_FOUND, "no one is logged in (no meta.links.me)");
+        return (drupal_code)drupal__json_failf(DRUPAL_E_DECODE, "the entry point's meta.links.me has no string meta.id"
+                                               " (it is %s)", id == NULL ? "missing" : drupal__json_type_name(id));
     const char *text = drupal__json_c_string(id);
     if (text == NULL)
         return drupal__fail(DRUPAL_E_DECODE, "the entry point's meta.links.me id contains a NUL character");

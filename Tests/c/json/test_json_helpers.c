@@ -964,6 +964,70 @@ static void test_jsonapi_wrong_shapes(void) {
     json_decref(document);
 }
 
+/* The entry point's meta of 173-entry-point-cookie.txt (logged in) and 173b (anonymous: no meta),
+ * then wrong shapes of meta.links.me: DRUPAL_E_DECODE as for the other readers, never "anonymous". */
+static void test_jsonapi_me_shapes(void) {
+    const char *s = NULL;
+    json_t *entry_point = parse_or_die("{\"data\":[],\"meta\":{\"links\":{\"me\":{\"meta\":"
+        "{\"id\":\"2771b730-dad3-4d31-85fa-ea6113704898\"},\"href\":\"http://127.0.0.1:8888/jsonapi/user/user/"
+        "2771b730-dad3-4d31-85fa-ea6113704898\"}}}}");
+    CHECK_CODE(drupal_json_jsonapi_me(&s, entry_point), DRUPAL_OK);
+    CHECK_STR(s, "2771b730-dad3-4d31-85fa-ea6113704898");
+    json_decref(entry_point);
+    entry_point = parse_or_die("{\"data\":[]}");
+    CHECK_CODE(drupal_json_jsonapi_me(&s, entry_point), DRUPAL_E_NOT_FOUND);
+    json_decref(entry_point);
+
+    static const char *const not_found[] = {
+        "{\"meta\":null}", "{\"meta\":{}}", "{\"meta\":{\"links\":null}}", "{\"meta\":{\"links\":{}}}",
+        "{\"meta\":{\"links\":{\"me\":null}}}",
+    };
+    for (size_t k = 0; k < sizeof not_found / sizeof not_found[0]; k++) {
+        entry_point = parse_or_die(not_found[k]);
+        s = "sentinel";
+        CHECK_CODE(drupal_json_jsonapi_me(&s, entry_point), DRUPAL_E_NOT_FOUND);
+        CHECK(s == NULL);
+        json_decref(entry_point);
+    }
+    static const char *const wrong[] = {
+        "{\"meta\":\"x\"}", "{\"meta\":{\"links\":[]}}", "{\"meta\":{\"links\":{\"me\":\"u1\"}}}",
+        "{\"meta\":{\"links\":{\"me\":5}}}", "{\"meta\":{\"links\":{\"me\":{\"href\":\"x\"}}}}",
+        "{\"meta\":{\"links\":{\"me\":{\"meta\":[]}}}}", "{\"meta\":{\"links\":{\"me\":{\"meta\":{\"id\":5}}}}}",
+        "{\"meta\":{\"links\":{\"me\":{\"meta\":{\"id\":null}}}}}",
+    };
+    for (size_t k = 0; k < sizeof wrong / sizeof wrong[0]; k++) {
+        entry_point = parse_or_die(wrong[k]);
+        s = "sentinel";
+        CHECK_CODE(drupal_json_jsonapi_me(&s, entry_point), DRUPAL_E_DECODE);
+        CHECK(s == NULL);
+        if (drupal_last_error_code() != DRUPAL_E_DECODE) fprintf(stderr, "  (entry point %s)\n", wrong[k]);
+        json_decref(entry_point);
+    }
+}
+
+/* An included item that is not an object is a broken answer (DRUPAL_E_DECODE), not skipped:
+ * skipping it would read the resource it should have been as "not included". */
+static void test_jsonapi_included_not_object(void) {
+    json_t *out = NULL, *resource = NULL;
+    json_t *document = parse_or_die(JSONAPI_BODY);
+    CHECK_CODE(drupal_json_jsonapi_resource(&resource, document, 0), DRUPAL_OK);
+    json_t *included = json_object_get(document, "included");
+    json_array_insert_new(included, 0, json_string("oops"));
+    out = (json_t *)&out;
+    CHECK_CODE(drupal_json_jsonapi_included(&out, document, "user--user", "2771b730-dad3-4d31-85fa-ea6113704898"),
+               DRUPAL_E_DECODE);
+    CHECK(out == NULL);
+    CHECK_ERROR_MENTIONS("included");
+    CHECK_CODE(drupal_json_jsonapi_related(&out, document, resource, "uid", 0), DRUPAL_E_DECODE);
+    /* After the match too: the whole list is checked, whichever item is asked for. */
+    json_array_remove(included, 0);
+    json_array_append_new(included, json_integer(5));
+    CHECK_CODE(drupal_json_jsonapi_included(&out, document, "user--user", "2771b730-dad3-4d31-85fa-ea6113704898"),
+               DRUPAL_E_DECODE);
+    CHECK_CODE(drupal_json_jsonapi_included(&out, document, "user--user", "nosuch"), DRUPAL_E_DECODE);
+    json_decref(document);
+}
+
 /* 1 if s is UTF-8 by its structure: each lead byte followed by as many continuation bytes as it
  * announces (enough to see a cut sequence or a stray byte; the library checks overlongs too). */
 static int utf8_structured(const char *s) {
@@ -1086,6 +1150,8 @@ int main(void) {
     test_view();
     test_strings_with_nul();
     test_jsonapi_wrong_shapes();
+    test_jsonapi_me_shapes();
+    test_jsonapi_included_not_object();
     test_last_error_utf8();
     test_failf_long_message();
     printf("%d passed, %d failed\n", passed, failed);

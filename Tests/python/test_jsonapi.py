@@ -307,6 +307,20 @@ def _article(**relationships):
     ({"data": "oops"}, lambda d: d.resources),
     ({"data": 5}, lambda d: list(d)),
     ({"data": "oops"}, len),
+    # An included item that is not an object was skipped by the index: the lookup found the
+    # resource after it, or said "not included".
+    ({"data": _article(uid={"data": {"type": "user--user", "id": "u1"}}),
+      "included": [5, {"type": "user--user", "id": "u1"}]}, lambda d: d.data.related("uid")),
+    ({"data": _article(uid={"data": {"type": "user--user", "id": "u1"}}),
+      "included": [{"type": "user--user", "id": "u1"}, "oops"]}, lambda d: d.data.related("uid")),
+    ({"data": None, "included": [["x"], {"type": "user--user", "id": "u1"}]}, lambda d: d.find("user--user", "u1")),
+    # identifiers() handed out a type or id that is not a string.
+    ({"data": _article(uid={"data": {"type": "user--user", "id": 5}})}, lambda d: d.data.identifiers("uid")),
+    ({"data": _article(uid={"data": {"type": "user--user"}})}, lambda d: d.data.identifiers("uid")),
+    ({"data": _article(field_tags={"data": [{"type": ["t"], "id": "x"}]})},
+     lambda d: d.data.identifiers("field_tags")),
+    ({"data": _article(field_tags={"data": [{"type": "t", "id": "x"}, {"type": "t", "id": None}]})},
+     lambda d: d.data.identifiers("field_tags")),
 ])
 def test_a_member_of_the_wrong_shape_is_a_decode_error(raw, read):
     """An identifier whose id is a list raised TypeError (unhashable); a next link {"href": 5}

@@ -82,8 +82,8 @@ class Document:
         if found is not None and found.get("type") == type:
             return found
         # Ids are UUIDs, so one id with two types is all but impossible: then search them all.
-        for item in _list_member(self.raw, "included"):
-            if isinstance(item, dict) and item.get("id") == id and item.get("type") == type:
+        for item in _list_member(self.raw, "included"):   # all objects: _by_id checked them
+            if item.get("id") == id and item.get("type") == type:
                 return item
         return None
 
@@ -91,8 +91,13 @@ class Document:
         """``included`` indexed by id, built on the first lookup (first of an id wins)."""
         index = self._index
         if index is None:
+            # An item that is not an object is the server's error, as in `included`: skipping it
+            # would read the resource it should have been as "not included".
             included = _list_member(self.raw, "included")
-            index = self._index = {item.get("id"): item for item in reversed(included) if item.__class__ is dict}
+            for position, item in enumerate(included):
+                if item.__class__ is not dict:
+                    raise _not_json_api("included[%d] is not a resource object" % position)
+            index = self._index = {item.get("id"): item for item in reversed(included)}
         return index
 
     def __iter__(self) -> Iterator["Resource"]:
@@ -159,13 +164,17 @@ class Resource:
 
     def identifiers(self, field: str) -> List[Identifier]:
         """The (type, id) pairs of a relationship: one for a to-one, the list for a to-many,
-        none for ``data: null`` or a relationship the resource does not carry."""
+        none for ``data: null`` or a relationship the resource does not carry. DecodeError when
+        an identifier is not an object with a string type and id."""
         data = self._linkage(field)
         items = data if data.__class__ is list else ([] if data is None else [data])
+        pairs = []
         for item in items:
-            if item.__class__ is not dict:
+            pair = (item.get("type"), item.get("id")) if item.__class__ is dict else (None, None)
+            if pair[0].__class__ is not str or pair[1].__class__ is not str:
                 raise _not_identifiers(field)
-        return [(item.get("type"), item.get("id")) for item in items]
+            pairs.append(pair)
+        return pairs
 
     def related(self, field: str) -> Union["Resource", List["Resource"], None]:
         """What a relationship points to, from the document's ``included``: a :class:`Resource`

@@ -548,4 +548,242 @@ final class MockJSONAPITests: XCTestCase {
         XCTAssertEqual(again?.jsonAPIErrors.first?.detail, "The \"entity\" parameter was not converted for the path "
                        + "\"/jsonapi/node/article/{entity}\" (route name: \"jsonapi.node--article.individual.delete\")")
     }
+
+    // MARK: Entry point, related and relationship routes, revisions, the anonymous user
+
+    /// A GET answered by the site itself, as Basic admin (for what the client's calls refuse or
+    /// parse: an HTML page, a 405).
+    private func rawGet(_ site: MockDrupal, _ path: String) -> HTTPResponse {
+        site.respond(to: HTTPRequest(method: "GET", url: "http://drupal.mock" + path,
+                                     headers: HTTPHeaders([("Authorization", "Basic YWRtaW46YWRtaW4=")])))
+    }
+
+    /// 173 (session cookie), 173b (anonymous), 173c (Basic): data [], a link per resource type and
+    /// `self`, and meta.links.me {meta.id, href} for whoever is logged in; anonymous gets no meta.
+    func testEntryPointAsRecorded() async throws {
+        let site = baseline()
+        let (admin, editor) = (uuid(site, "user", "1"), uuid(site, "user", "2"))
+        let basic = try await client(site, as: "editor").jsonAPIEntryPoint()
+        XCTAssertEqual(basic.me, editor)
+        XCTAssertEqual(basic.document.meta, .object(["links": .object(["me": .object([
+            "meta": .object(["id": .string(editor)]), "href": .string("http://drupal.mock/jsonapi/user/user/" + editor),
+        ])])]))
+        XCTAssertEqual(basic.document.raw["data"], .array([]))
+        XCTAssertEqual(basic.document.raw["jsonapi"]?["version"], .string("1.0"))
+        XCTAssertEqual(basic.document.link("self"), "http://drupal.mock/jsonapi")
+        for name in ["node--article", "node--page", "taxonomy_term--tags", "user--user", "file--file", "comment--comment"] {
+            XCTAssertEqual(basic.resourceTypes[name], "http://drupal.mock/jsonapi/" + name.replacingOccurrences(of: "--", with: "/"))
+        }
+        // Every type it lists answers its collection.
+        for href in basic.resourceTypes.values {
+            let status = try await client(site).jsonAPI(.follow(href)).status
+            XCTAssertEqual(status, 200, href)
+        }
+
+        let session = client(site, as: nil)
+        _ = try await session.login("admin", "admin")
+        let cookie = try await session.jsonAPIEntryPoint()
+        XCTAssertEqual(cookie.me, admin)
+        XCTAssertEqual(cookie.document.meta?["links"]?["me"]?["href"], .string("http://drupal.mock/jsonapi/user/user/" + admin))
+
+        let anonymous = try await client(site, as: nil).jsonAPIEntryPoint()
+        XCTAssertNil(anonymous.me)
+        XCTAssertNil(anonymous.document.raw["meta"])
+        XCTAssertEqual(anonymous.resourceTypes, basic.resourceTypes)
+    }
+
+    /// A node as 120 made it: tags alpha and beta, owned by editor (node 6, revision 6).
+    private func nodeSix(_ site: MockDrupal) async throws -> String {
+        let (alpha, beta, editor) = (uuid(site, "taxonomy_term", "1"), uuid(site, "taxonomy_term", "2"), uuid(site, "user", "2"))
+        let made = try await client(site).jsonAPICreate(article, document: try document(#"""
+            {"data": {"type": "node--article", "attributes": {"title": "JSON:API with relationships"},
+             "relationships": {"field_tags": {"data": [{"type": "taxonomy_term--tags", "id": "\#(alpha)"},
+                                                       {"type": "taxonomy_term--tags", "id": "\#(beta)"}]},
+                               "uid": {"data": {"type": "user--user", "id": "\#(editor)"}}}}}
+            """#))
+        return try XCTUnwrap(made.resource).id
+    }
+
+    /// 150: the related user itself; 151, 162: the identifiers with their meta, links.self this
+    /// URL and links.related with the revision.
+    func testRelatedAndRelationshipReadsAsRecorded() async throws {
+        let site = baseline()
+        let node = try await nodeSix(site)
+        let admin = client(site)
+        let base = "http://drupal.mock/jsonapi/node/article/" + node
+        let related = try JSONAPIDocument(try await admin.jsonAPI(.related(article, id: node, field: "uid")))
+        let user = try XCTUnwrap(related.resource)
+        XCTAssertEqual(user.type, "user--user")
+        XCTAssertEqual(user.id, uuid(site, "user", "2"))
+        XCTAssertEqual(user["display_name"], .string("editor"))
+        XCTAssertEqual(user["drupal_internal__uid"], .number(2))
+        XCTAssertEqual(user.raw["links"]?["self"]?["href"], .string("http://drupal.mock/jsonapi/user/user/" + user.id))
+        XCTAssertEqual(related.link("self"), base + "/uid")
+        let tags = try JSONAPIDocument(try await admin.jsonAPI(.related(article, id: node, field: "field_tags")))
+        XCTAssertEqual(tags.resources.map { $0["name"] }, [.string("alpha"), .string("beta")])
+
+        let identifiers = try JSONAPIDocument(try await admin.jsonAPI(.relationship(article, id: node, field: "field_tags")))
+        XCTAssertEqual(identifiers.raw["data"], .array([
+            .object(["type": .string("taxonomy_term--tags"), "id": .string(uuid(site, "taxonomy_term", "1")),
+                     "meta": .object(["drupal_internal__target_id": .number(1)])]),
+            .object(["type": .string("taxonomy_term--tags"), "id": .string(uuid(site, "taxonomy_term", "2")),
+                     "meta": .object(["drupal_internal__target_id": .number(2)])]),
+        ]))
+        XCTAssertEqual(identifiers.link("related"), base + "/field_tags?resourceVersion=id%3A6")
+        XCTAssertEqual(identifiers.link("self"), base + "/relationships/field_tags")
+        let image = try JSONAPIDocument(try await admin.jsonAPI(.relationship(article, id: node, field: "field_image")))
+        XCTAssertEqual(image.raw["data"], .null)
+
+        // 158, 158c: a name that is no relationship is the site's HTML 404; 158b: /{id}/nosuch
+        // has the file upload route's shape, POST only.
+        for path in ["/relationships/nosuch", "/relationships/title"] {
+            let page = rawGet(site, "/jsonapi/node/article/" + node + path)
+            XCTAssertEqual(page.status, 404)
+            XCTAssertEqual(page.headers["Content-Type"], "text/html; charset=UTF-8")
+            XCTAssertTrue(String(decoding: page.body, as: UTF8.self).contains("<title>Page not found"))
+        }
+        let upload = rawGet(site, "/jsonapi/node/article/" + node + "/nosuch")
+        XCTAssertEqual(upload.status, 405)
+        XCTAssertEqual(upload.headers["Allow"], "POST")
+        XCTAssertEqual(JSONValue.parse(upload.body)?["errors"]?[0]?["detail"],
+                       .string("No route found for \"GET \(base)/nosuch\": Method Not Allowed (Allow: POST)"))
+        let missing = await drupalError {
+            _ = try await admin.jsonAPI(.relationship(self.article, id: "0b6a3c1e-0000-4000-8000-000000000000", field: "uid"))
+        }
+        XCTAssertEqual(missing?.status, 404)
+    }
+
+    /// 152 (PATCH replace: 204), 153 (POST add: 200, the whole list), 154 (DELETE remove: 204),
+    /// 155 (what is left; no new revision), 156 (POST to a to-one: 409), 157 (a wrong type: 400).
+    func testRelationshipWritesAsRecorded() async throws {
+        let site = baseline()
+        let node = try await nodeSix(site)
+        let admin = client(site)
+        let (alpha, beta) = (uuid(site, "taxonomy_term", "1"), uuid(site, "taxonomy_term", "2"))
+        func tags(_ ids: String...) throws -> JSONBody {
+            try document(#"{"data": ["# + ids.map { #"{"type": "taxonomy_term--tags", "id": "\#($0)"}"# }
+                .joined(separator: ", ") + "]}")
+        }
+        func change(_ change: JSONAPICall.RelationshipChange, _ field: String, _ body: JSONBody) async throws -> DrupalResponse {
+            try await admin.jsonAPI(.changeRelationship(article, id: node, field: field, change, identifiers: body))
+        }
+        let replaced = try await change(.replace, "field_tags", try tags(alpha))
+        XCTAssertEqual(replaced.status, 204)
+        XCTAssertTrue(replaced.body.isEmpty)
+        let added = try await change(.add, "field_tags", try tags(beta))
+        XCTAssertEqual(added.status, 200)
+        XCTAssertEqual(try JSONAPIDocument(added).raw["data"]?.arrayValue?.map { $0["id"] }, [.string(alpha), .string(beta)])
+        XCTAssertEqual(try JSONAPIDocument(added).link("self"),
+                       "http://drupal.mock/jsonapi/node/article/\(node)/relationships/field_tags")
+        let removed = try await change(.remove, "field_tags", try tags(alpha))
+        XCTAssertEqual(removed.status, 204)
+        let after = try JSONAPIDocument(try await admin.jsonAPI(.relationship(article, id: node, field: "field_tags")))
+        XCTAssertEqual(after.raw["data"]?.arrayValue?.map { $0["id"] }, [.string(beta)])
+        XCTAssertEqual(after.link("related"),
+                       "http://drupal.mock/jsonapi/node/article/\(node)/field_tags?resourceVersion=id%3A6")
+        XCTAssertEqual(site.entity("node", "6")?["field_tags"]?.arrayValue?.map { $0["target_id"] }, [.number(2)])
+
+        let toOne = await drupalError {
+            _ = try await change(.add, "uid", try self.document(#"{"data": {"type": "user--user", "id": "\#(self.uuid(site, "user", "1"))"}}"#))
+        }
+        XCTAssertEqual(toOne?.status, 409)
+        XCTAssertEqual(toOne?.jsonAPIErrors.first?.detail, "You can only POST to to-many relationships. uid is a to-one relationship.")
+        let wrongType = await drupalError {
+            _ = try await change(.replace, "field_tags",
+                                 try self.document(#"{"data": [{"type": "user--user", "id": "\#(self.uuid(site, "user", "1"))"}]}"#))
+        }
+        XCTAssertEqual(wrongType?.status, 400)
+        XCTAssertEqual(wrongType?.jsonAPIErrors.first?.detail,
+                       "The provided type (user--user) does not match the destination resource types (taxonomy_term--tags).")
+        XCTAssertEqual(site.entity("node", "6")?["field_tags"]?.arrayValue?.map { $0["target_id"] }, [.number(2)])
+    }
+
+    /// 142 (rel:latest-version: the current revision, links self only), 143 (id of an old
+    /// revision: its values, and links to the latest version and the working copy), 144 (an
+    /// unknown id: 404), 145 (a malformed one: 400), 147 (terms have revisions), 148 (users do
+    /// not: 501), 149 (collections take rel: versions only).
+    func testResourceVersionReadsAsRecorded() async throws {
+        let site = baseline()
+        let node = try await nodeSix(site)
+        let admin = client(site)
+        _ = try await admin.jsonAPIUpdate(article, id: node, document: try document(#"""
+            {"data": {"type": "node--article", "id": "\#(node)", "attributes": {"title": "Changed", "revision_log": "Changed the title"}}}
+            """#))
+        let base = "http://drupal.mock/jsonapi/node/article/" + node
+        func read(_ version: String) async throws -> JSONAPIResource {
+            var query = JSONAPIQuery()
+            try query.fields("node--article", ["title", "drupal_internal__vid", "revision_log"])
+            try query.parameter("resourceVersion", version)
+            let document = try await admin.jsonAPIGet(article, id: node, query: query)
+            return try XCTUnwrap(document.resource)
+        }
+        let latest = try await read("rel:latest-version")
+        XCTAssertEqual(latest.attributes, ["title": .string("Changed"), "drupal_internal__vid": .number(7),
+                                           "revision_log": .string("Changed the title")])
+        XCTAssertEqual(latest.raw["links"], .object(["self": MockJSONAPITests.link(base + "?resourceVersion=id%3A7")]))
+        let old = try await read("id:6")
+        XCTAssertEqual(old.attributes, ["title": .string("JSON:API with relationships"), "drupal_internal__vid": .number(6),
+                                        "revision_log": .null])
+        XCTAssertEqual(old.raw["links"], .object([
+            "latest-version": MockJSONAPITests.link(base + "?resourceVersion=rel%3Alatest-version"),
+            "self": MockJSONAPITests.link(base + "?resourceVersion=id%3A6"),
+            "working-copy": MockJSONAPITests.link(base + "?resourceVersion=rel%3Aworking-copy"),
+        ]))
+        let workingCopy = try await read("rel:working-copy")
+        XCTAssertEqual(workingCopy["title"], .string("Changed"))
+
+        let unknown = await drupalError { _ = try await read("id:99999") }
+        XCTAssertEqual(unknown?.status, 404)
+        XCTAssertEqual(unknown?.jsonAPIErrors.first?.detail, "The requested version, identified by `id:99999`, could not be found.")
+        let malformed = await drupalError { _ = try await read("latest") }
+        XCTAssertEqual(malformed?.status, 400)
+        XCTAssertEqual(malformed?.jsonAPIErrors.first?.detail,
+                       "A resource version identifier was provided in an invalid format: `latest`")
+
+        var first = JSONAPIQuery()
+        try first.resourceVersion("id:1")
+        let term = try await admin.jsonAPIGet(try JSONAPIResourceType("taxonomy_term", "tags"), id: uuid(site, "taxonomy_term", "1"),
+                                              query: first)
+        XCTAssertEqual(term.resource?["name"], .string("alpha"))
+        XCTAssertEqual(term.resource?["drupal_internal__revision_id"], .number(1))
+        let user = await drupalError {
+            _ = try await admin.jsonAPIGet(try JSONAPIResourceType("user", "user"), id: self.uuid(site, "user", "1"), query: first)
+        }
+        XCTAssertEqual(user?.status, 501)
+        XCTAssertEqual(user?.jsonAPIErrors.first?.detail, "Resource versioning is not yet supported for this resource type.")
+        let collection = await drupalError { _ = try await admin.jsonAPICollection(self.article, query: first) }
+        XCTAssertEqual(collection?.status, 400)
+        XCTAssertEqual(collection?.jsonAPIErrors.first?.detail, "Collection resources only support the following resource "
+                       + "version identifiers: rel:latest-version, rel:working-copy")
+        var current = JSONAPIQuery()
+        try current.resourceVersion("rel:latest-version")
+        let currentRows = try await admin.jsonAPICollection(article, query: current).resources.count
+        XCTAssertEqual(currentRows, 6)
+    }
+
+    private static func link(_ href: String) -> JSONValue { .object(["href": .string(href)]) }
+
+    /// 171b: the users' collection starts with the anonymous user, "Anonymous", shown by its
+    /// label; its UUID reads as that user too. (That administrators also see its label only is
+    /// Drupal's user access rule, which no recording shows.)
+    func testUserCollectionListsTheAnonymousUser() async throws {
+        let site = baseline()
+        let users = try JSONAPIResourceType("user", "user")
+        let listed = try await client(site, as: nil).jsonAPICollection(users)
+        XCTAssertEqual(listed.resources.map(\.attributes), [["display_name": .string("Anonymous")],
+                                                           ["display_name": .string("admin")],
+                                                           ["display_name": .string("editor")]])
+        let anonymous = try XCTUnwrap(listed.resources.first)
+        XCTAssertEqual(anonymous.type, "user--user")
+        XCTAssertEqual(anonymous.raw["links"]?["self"]?["href"], .string("http://drupal.mock/jsonapi/user/user/" + anonymous.id))
+        XCTAssertNotEqual(anonymous.id, uuid(site, "user", "1"))
+        let individual = try await client(site, as: nil).jsonAPIGet(users, id: anonymous.id)
+        XCTAssertEqual(individual.resource?.attributes, ["display_name": .string("Anonymous")])
+        let byAdmin = try await client(site).jsonAPICollection(users)
+        XCTAssertEqual(byAdmin.resources.first?.attributes, ["display_name": .string("Anonymous")])
+        XCTAssertEqual(byAdmin.resources.dropFirst().first?["name"], .string("admin"))
+        let deleted = await drupalError { try await self.client(site).jsonAPIDelete(users, id: anonymous.id) }
+        XCTAssertEqual(deleted?.status, 403)
+        XCTAssertNil(site.entity("user", "0"))
+    }
 }

@@ -22,6 +22,9 @@ extension MockState {
     /// Why the operation is refused (possibly "", as Drupal often says), or nil when allowed.
     private func denial(_ operation: Operation, _ entityType: String, _ entity: [String: JSONValue]?,
                         _ caller: MockCaller) -> String? {
+        // Drupal's user access handler: the anonymous user (uid 0) can neither be viewed (only
+        // its label: 171b), updated nor deleted, by administrators either.
+        if entityType == "user", let entity, MockFields.firstValue(entity["uid"]) == "0" { return "" }
         if caller.isAdmin { return nil }
         let published = MockFields.firstValue(entity?["status"]) != "false"
         // A user's `uid` is its id, a content entity's is its owner: either way "is it mine".

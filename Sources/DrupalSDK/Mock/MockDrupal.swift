@@ -31,8 +31,10 @@ public enum MockStubAnswer: Sendable {
 /// e-mail is verified) and the account stays blocked until an administrator sets its `status`;
 /// blocked accounts cannot log in; /user/password answers 200 whether or not the account exists.
 /// Uploaded files are kept and served at their URL (`/sites/default/files/<YYYY-MM>/<name>`), to anyone.
-/// JSON:API (`/jsonapi/{entity_type}/{bundle}[/{uuid}]`: reads, queries, includes, writes) serves the same
-/// entities as the REST routes, as drupal10-jsonapi-transcripts records it; stubs answer before both.
+/// JSON:API (`/jsonapi/{entity_type}/{bundle}[/{uuid}]`: reads, queries, includes, writes; the entry
+/// point `/jsonapi`; related and relationship routes, with relationship writes; `resourceVersion` reads;
+/// the anonymous user among the users) serves the same entities as the REST routes, as
+/// drupal10-jsonapi-transcripts records it; stubs answer before both. JSON:API file uploads are not modelled.
 public final class MockDrupal: Sendable {
     private let state: Mutex<MockState>
 

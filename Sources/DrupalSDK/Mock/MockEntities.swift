@@ -235,6 +235,7 @@ extension MockState {
 
     mutating func removeEntity(_ entityType: String, _ id: String) {
         entities[entityType]?[id] = nil
+        oldRevisions[entityType]?[id] = nil
         guard entityType == "user" else { return }
         // A deleted account loses its sessions and tokens.
         accounts[id] = nil

@@ -15,23 +15,49 @@ extension MockState {
     /// The JSON:API route for `/jsonapi/...`, or nil when there is none (the ordinary 404 then).
     mutating func jsonAPIRoute(_ request: MockRequest, _ caller: MockCaller) -> HTTPResponse? {
         let segments = request.segments
-        guard segments.first == "jsonapi", segments.count == 3 || segments.count == 4,
-              let type = jsonAPIType(segments[1], segments[2]) else { return nil }
+        guard segments.first == "jsonapi" else { return nil }
+        if segments.count == 1 {
+            return MockJSONAPIReply.formatRefusal(request) ?? jsonAPIEntryPoint(request, caller)
+        }
+        guard (3...6).contains(segments.count), let type = jsonAPIType(segments[1], segments[2]) else { return nil }
+        // Relationship names are part of the route: an unknown one is the site's HTML 404 (158, 158c).
+        if segments.count == 6, segments[4] != "relationships" || !isJSONAPIRelationship(type, segments[5]) {
+            return MockJSONAPIReply.htmlNotFound
+        }
         // Every JSON:API route refuses `_format` (130c, 130d).
         if let refusal = MockJSONAPIReply.formatRefusal(request) { return refusal }
         do {
-            if segments.count == 3 {
+            switch segments.count {
+            case 3:
                 switch request.method {
                 case "GET", "HEAD": return try jsonAPICollection(request, caller, type)
                 case "POST": return try jsonAPICreate(request, caller, type)
                 default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "POST"])
                 }
-            }
-            switch request.method {
-            case "GET", "HEAD": return try jsonAPIIndividual(request, caller, type, uuid: segments[3])
-            case "PATCH": return try jsonAPIUpdate(request, caller, type, uuid: segments[3])
-            case "DELETE": return try jsonAPIDelete(request, caller, type, uuid: segments[3])
-            default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "PATCH", "DELETE"])
+            case 4:
+                switch request.method {
+                case "GET", "HEAD": return try jsonAPIIndividual(request, caller, type, uuid: segments[3])
+                case "PATCH": return try jsonAPIUpdate(request, caller, type, uuid: segments[3])
+                case "DELETE": return try jsonAPIDelete(request, caller, type, uuid: segments[3])
+                default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "PATCH", "DELETE"])
+                }
+            case 5:
+                // `/{id}/{field}` that names no relationship has the shape of a file upload, which
+                // takes POST only (158b); the mock does not model JSON:API uploads.
+                guard isJSONAPIRelationship(type, segments[4]) else {
+                    return request.method == "POST" ? nil : MockJSONAPIReply.methodNotAllowed(request, allow: ["POST"])
+                }
+                guard request.method == "GET" || request.method == "HEAD" else {
+                    return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET"])
+                }
+                return try jsonAPIRelated(request, caller, type, uuid: segments[3], name: segments[4])
+            default:
+                switch request.method {
+                case "GET", "HEAD": return try jsonAPIRelationship(request, caller, type, uuid: segments[3], name: segments[5])
+                case "POST", "PATCH", "DELETE":
+                    return try jsonAPIChangeRelationship(request, caller, type, uuid: segments[3], name: segments[5])
+                default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "POST", "PATCH", "DELETE"])
+                }
             }
         } catch let answer as MockAnswer {
             // Checks shared with core REST (access, CSRF) answer `{"message"}`; JSON:API says it
@@ -64,6 +90,7 @@ extension MockState {
 
     /// The stored entity of this resource type with this UUID, and its id.
     func jsonAPIEntity(_ type: JSONAPIType, uuid: String) -> (id: String, entity: [String: JSONValue])? {
+        if type.entityType == "user", uuid == anonymousUUID { return ("0", anonymousUser) }
         for (id, entity) in entities[type.entityType] ?? [:]
         where MockFields.firstValue(entity["uuid"]) == uuid && jsonAPIType(of: type.entityType, entity) == type {
             return (id, entity)
@@ -71,29 +98,42 @@ extension MockState {
         return nil
     }
 
-    /// The entities of a resource type, by id (Drupal's order when no sort is asked for).
+    /// The entities of a resource type, by id (Drupal's order when no sort is asked for); users
+    /// start with the anonymous user, uid 0 (171b).
     func jsonAPIEntities(_ type: JSONAPIType) -> [(id: String, entity: [String: JSONValue])] {
-        (entities[type.entityType] ?? [:])
+        let stored = (entities[type.entityType] ?? [:])
             .filter { jsonAPIType(of: type.entityType, $0.value) == type }
             .sorted { (Int($0.key) ?? 0, $0.key) < (Int($1.key) ?? 0, $1.key) }
             .map { (id: $0.key, entity: $0.value) }
+        return type.entityType == "user" ? [(id: "0", entity: anonymousUser)] + stored : stored
     }
 
-    /// The 404 of an unknown UUID names the route as Drupal does (141, 195b).
-    static func jsonAPINotFound(_ request: MockRequest, _ type: JSONAPIType) -> MockAnswer {
-        let route = "jsonapi.\(type.name).individual" + (request.method == "DELETE" ? ".delete" : "")
+    /// The entity a reference's target id names: a stored one, or the anonymous user for uid 0.
+    func referencedEntity(_ entityType: String, _ id: String) -> [String: JSONValue]? {
+        entityType == "user" && id == "0" ? anonymousUser : entities[entityType]?[id]
+    }
+
+    /// The 404 of an unknown UUID names the route as Drupal does (141, 195b): `route` follows
+    /// the type's name and `template` its path.
+    static func jsonAPINotFound(_ request: MockRequest, _ type: JSONAPIType, route: String? = nil,
+                                template: String = "{entity}") -> MockAnswer {
+        let route = route ?? ("individual" + (request.method == "DELETE" ? ".delete" : ""))
         return MockJSONAPIReply.fail(404, "The \"entity\" parameter was not converted for the path "
-                                     + "\"\(type.path)/{entity}\" (route name: \"\(route)\")", request)
+                                     + "\"\(type.path)/\(template)\" (route name: \"jsonapi.\(type.name).\(route)\")", request)
     }
 
-    /// GET of one resource: 404 for an unknown UUID, then view access as core REST checks it.
+    /// GET of one resource: 404 for an unknown UUID, then the revision asked for, then view
+    /// access as core REST checks it.
     func jsonAPIIndividual(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType, uuid: String) throws
         -> HTTPResponse {
-        guard let (_, entity) = jsonAPIEntity(type, uuid: uuid) else { throw MockState.jsonAPINotFound(request, type) }
+        guard let (id, current) = jsonAPIEntity(type, uuid: uuid) else { throw MockState.jsonAPINotFound(request, type) }
+        let (entity, isOld) = try jsonAPIRevision(request, type, id: id, current)
         try authorizeJSONAPIView(type, entity, caller, request)
         let query = try MockJSONAPIQuery(request)
         let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin, query: query)
-        var document: [String: JSONValue] = ["data": documents.resource(type.entityType, entity)]
+        var resource = documents.resource(type.entityType, entity)
+        if isOld { resource = MockState.withRevisionLinks(resource, request.origin + type.path + "/" + uuid) }
+        var document: [String: JSONValue] = ["data": resource]
         if query.includes != nil { document["included"] = .array(try documents.included(for: [(type.entityType, entity)], request)) }
         document["links"] = .object(["self": MockJSONAPIReply.link(query.selfLink(request))])
         return MockJSONAPIReply.document(200, document, request)
@@ -142,6 +182,13 @@ enum MockJSONAPIReply {
     }
 
     static func link(_ href: String) -> JSONValue { .object(["href": .string(href)]) }
+
+    /// The site's HTML "Page not found", which a path outside JSON:API's routes gets (158, 158c).
+    static let htmlNotFound = HTTPResponse(
+        status: 404, headers: HTTPHeaders([("Content-Type", "text/html; charset=UTF-8")]),
+        body: Data(("<!DOCTYPE html>\n<html lang=\"en\" dir=\"ltr\">\n<head>\n<title>Page not found | Drupal</title>\n"
+                    + "</head>\n<body>\n<h1>Page not found</h1>\n<p>The requested page could not be found.</p>\n"
+                    + "</body>\n</html>\n").utf8))
 
     /// The request URL as sent, which error documents name in `links.via`.
     static func via(_ request: MockRequest) -> String {

@@ -5,6 +5,7 @@ import FoundationEssentials
 /// always, `next` while more follow, `first` and `prev` past the first page, and never a count.
 extension MockState {
     func jsonAPICollection(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType) throws -> HTTPResponse {
+        try checkCollectionVersion(request, type)
         let query = try MockJSONAPIQuery(request)
         let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin, query: query)
         let filter = try MockJSONAPIFilter(query.filter, request)

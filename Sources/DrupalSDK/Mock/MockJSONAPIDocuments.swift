@@ -112,25 +112,9 @@ struct MockJSONAPIDocuments {
     let origin: String
     let query: MockJSONAPIQuery
 
-    /// The relationship fields of an entity's type, known ones first, then any other field
-    /// holding references (`target_id`), in name order.
     func relationships(_ entityType: String, _ entity: [String: JSONValue]?, bundle: String? = nil)
         -> [(field: String, target: MockJSONAPIFields.Target)] {
-        var list = MockJSONAPIFields.knownRelationships(entityType)
-        if entityType == "node" {
-            // An article's image and tags are bundle fields: other bundles do not have them.
-            let bundle = bundle ?? entity.flatMap { MockFields.firstValue($0["type"]) } ?? ""
-            let declared = state.bundleFields["node"]?[bundle] ?? []
-            list.removeAll { ["field_image", "field_tags"].contains($0.field) && !declared.contains($0.field)
-                && entity?[$0.field] == nil }
-        }
-        for (field, value) in (entity ?? [:]).sorted(by: { $0.key < $1.key })
-        where !list.contains(where: { $0.field == field }) && field != MockEntityKind.idKey(entityType) {
-            guard let items = value.arrayValue, let first = items.first, first["target_id"] != nil else { continue }
-            let target = first["target_type"]?.stringValue ?? MockState.referenceTargets[field] ?? field
-            list.append((field, MockJSONAPIFields.Target(entityType: target, many: items.count > 1)))
-        }
-        return list
+        state.jsonAPIRelationships(entityType, entity, bundle: bundle)
     }
 
     /// The resource object of a stored entity.
@@ -143,8 +127,7 @@ struct MockJSONAPIDocuments {
                                            "links": .object(["self": MockJSONAPIReply.link(base + version)])]
         // A user the caller may not view still shows its label (171b, 171c).
         guard state.canView(entityType, entity, caller) else {
-            let name = MockFields.firstValue(entity["name"]) ?? ""
-            object["attributes"] = sparse(type, ["display_name": .string(name)])
+            object["attributes"] = sparse(type, ["display_name": .string(MockState.displayName(entity))])
             return .object(object)
         }
         let visible = state.viewableFields(entityType, entity, caller)
@@ -154,7 +137,7 @@ struct MockJSONAPIDocuments {
             && !relationshipFields.contains(where: { $0.field == field }) {
             attributes[MockJSONAPIFields.publicName(entityType, field)] = MockJSONAPIFields.attribute(value)
         }
-        if entityType == "user" { attributes["display_name"] = .string(MockFields.firstValue(entity["name"]) ?? "") }
+        if entityType == "user" { attributes["display_name"] = .string(MockState.displayName(entity)) }
         // Revision log messages are not for anonymous visitors (183c, 172).
         if caller.account == nil { for name in ["revision_log", "revision_log_message"] { attributes[name] = nil } }
         var relationships: [String: JSONValue] = [:]
@@ -172,9 +155,8 @@ struct MockJSONAPIDocuments {
     }
 
     /// Nodes and terms are revisionable: their links name the revision (`?resourceVersion=id%3A6`).
-    private func versionSuffix(_ entityType: String, _ entity: [String: JSONValue]) -> String {
-        let field = entityType == "node" ? "vid" : entityType == "taxonomy_term" ? "revision_id" : nil
-        guard let field, let vid = MockFields.firstValue(entity[field]) else { return "" }
+    func versionSuffix(_ entityType: String, _ entity: [String: JSONValue]) -> String {
+        guard let vid = MockState.revisionID(entityType, entity) else { return "" }
         return "?resourceVersion=id%3A" + vid
     }
 
@@ -214,7 +196,7 @@ struct MockJSONAPIDocuments {
             return .object(["type": .string(name), "id": .string(MockJSONAPIFields.configUUID(target.entityType, id)),
                             "meta": .object(meta)])
         }
-        guard let entity = state.entities[target.entityType]?[id] else {
+        guard let entity = state.referencedEntity(target.entityType, id) else {
             // A reference to a deleted entity: Drupal's "missing" identifier.
             return .object(["type": .string(state.jsonAPITypeName(target.entityType, nil)), "id": .string("missing"),
                             "meta": .object(meta)])
@@ -229,7 +211,9 @@ struct MockJSONAPIDocuments {
         guard let (field, target) = relationships(entityType, entity)
             .first(where: { MockJSONAPIFields.publicName(entityType, $0.field) == publicName }) else { return [] }
         return (entity[field]?.arrayValue ?? []).compactMap { item in
-            guard let id = item["target_id"]?.idString, let found = state.entities[target.entityType]?[id] else { return nil }
+            guard let id = item["target_id"]?.idString, let found = state.referencedEntity(target.entityType, id) else {
+                return nil
+            }
             return (target.entityType, found)
         }
     }
@@ -284,6 +268,27 @@ struct MockJSONAPIDocuments {
 }
 
 extension MockState {
+    /// The relationship fields of an entity's type, known ones first, then any other field
+    /// holding references (`target_id`), in name order.
+    func jsonAPIRelationships(_ entityType: String, _ entity: [String: JSONValue]?, bundle: String? = nil)
+        -> [(field: String, target: MockJSONAPIFields.Target)] {
+        var list = MockJSONAPIFields.knownRelationships(entityType)
+        if entityType == "node" {
+            // An article's image and tags are bundle fields: other bundles do not have them.
+            let bundle = bundle ?? entity.flatMap { MockFields.firstValue($0["type"]) } ?? ""
+            let declared = bundleFields["node"]?[bundle] ?? []
+            list.removeAll { ["field_image", "field_tags"].contains($0.field) && !declared.contains($0.field)
+                && entity?[$0.field] == nil }
+        }
+        for (field, value) in (entity ?? [:]).sorted(by: { $0.key < $1.key })
+        where !list.contains(where: { $0.field == field }) && field != MockEntityKind.idKey(entityType) {
+            guard let items = value.arrayValue, let first = items.first, first["target_id"] != nil else { continue }
+            let target = first["target_type"]?.stringValue ?? MockState.referenceTargets[field] ?? field
+            list.append((field, MockJSONAPIFields.Target(entityType: target, many: items.count > 1)))
+        }
+        return list
+    }
+
     /// The resource type name of a target type when no entity says its bundle: its one declared
     /// bundle, or the type itself.
     func jsonAPITypeName(_ entityType: String, _ bundle: String?) -> String {

@@ -60,7 +60,9 @@ extension MockState {
         try validateJSONAPI(type.entityType, entity, request)
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         if type.entityType == "node" {
-            // Every PATCH of a node is a new revision by its sender (123, 124).
+            // Every PATCH of a node is a new revision by its sender (123, 124); the old one stays
+            // readable by its id (143).
+            rememberRevision(type.entityType, id, stored)
             entity["vid"] = MockFields.single(.number(Double(nextRevisionID("node"))))
             entity["revision_uid"] = userReference(caller.uid ?? "0")
         }
@@ -83,7 +85,7 @@ extension MockState {
     }
 
     /// POST and PATCH need `application/vnd.api+json` (parameters such as charset allowed: 128).
-    private func requireJSONAPIBody(_ request: MockRequest) throws {
+    func requireJSONAPIBody(_ request: MockRequest) throws {
         guard let contentType = request.headers["Content-Type"] else {
             throw MockJSONAPIReply.fail(415, "No \"Content-Type\" request header specified", request)
         }
@@ -128,25 +130,28 @@ extension MockState {
             }
             let linkage = value["data"] ?? .null
             let identifiers = linkage == .null ? [] : (linkage.arrayValue ?? [linkage])
-            fields[field] = .array(try identifiers.map { identifier in
-                let uuid = identifier["id"]?.stringValue ?? ""
-                let typeName = identifier["type"]?.stringValue ?? ""
-                guard let (id, _) = (entities[target.entityType] ?? [:])
-                    .first(where: { MockFields.firstValue($0.value["uuid"]) == uuid }) else {
-                    throw MockJSONAPIReply.fail(404, "The resource identified by `\(typeName):\(uuid)` (given as a "
-                                                + "relationship item) could not be found.", request)
-                }
-                var item: [String: JSONValue] = ["target_id": MockFields.number(id),
-                                                 "target_type": .string(target.entityType),
-                                                 "target_uuid": .string(uuid)]
-                // An image's alt, title, width and height travel in the identifier's meta.
-                for (key, member) in identifier["meta"]?.objectValue ?? [:] where key != "drupal_internal__target_id" {
-                    item[key] = member
-                }
-                return .object(item)
-            })
+            fields[field] = .array(try identifiers.map { try jsonAPIReferenceItem($0, target, request) })
         }
         return fields
+    }
+
+    /// The stored reference item a resource identifier names (by UUID, which must exist: 126b).
+    func jsonAPIReferenceItem(_ identifier: JSONValue, _ target: MockJSONAPIFields.Target, _ request: MockRequest)
+        throws -> JSONValue {
+        let uuid = identifier["id"]?.stringValue ?? ""
+        let typeName = identifier["type"]?.stringValue ?? ""
+        guard let (id, _) = (entities[target.entityType] ?? [:])
+            .first(where: { MockFields.firstValue($0.value["uuid"]) == uuid }) else {
+            throw MockJSONAPIReply.fail(404, "The resource identified by `\(typeName):\(uuid)` (given as a "
+                                        + "relationship item) could not be found.", request)
+        }
+        var item: [String: JSONValue] = ["target_id": MockFields.number(id), "target_type": .string(target.entityType),
+                                         "target_uuid": .string(uuid)]
+        // An image's alt, title, width and height travel in the identifier's meta.
+        for (key, member) in identifier["meta"]?.objectValue ?? [:] where key != "drupal_internal__target_id" {
+            item[key] = member
+        }
+        return .object(item)
     }
 
     /// Required fields and references to missing entities: one 422 entry each, pointing into

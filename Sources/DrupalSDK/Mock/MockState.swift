@@ -70,6 +70,10 @@ struct MockState {
     var fileContents: [String: Data] = [:]
     var stubs: [Stub] = []
     var requestCount = 0
+    /// Old revisions JSON:API can read (`resourceVersion=id:N`): entity type, id, revision id.
+    var oldRevisions: [String: [String: [String: [String: JSONValue]]]] = [:]
+    /// The anonymous user's UUID: Drupal gives uid 0 one; JSON:API lists it with the users (171b).
+    let anonymousUUID = MockIdentifiers.uuid()
 
     init(entityPaths: [String: EntityPath]) {
         self.entityPaths = entityPaths

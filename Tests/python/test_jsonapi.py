@@ -531,3 +531,56 @@ def test_an_int_too_long_to_write_is_an_invalid_argument():
             client.get("node", 10 ** 5000)
         with pytest.raises(drupalsdk.InvalidArgumentError, match="too long"):
             client.request("GET", "/node/1", query={"page": 10 ** 5000})
+
+
+def _jsonapi_tour(client, anonymous):
+    """What one client sees of the recorded JSON:API routes the mock models: the entry point
+    (173), relationship writes and reads (151-156), revisions (142-144) and the anonymous user
+    (171b). Ids differ between sites, so it keeps names, statuses and shapes."""
+    seen = {}
+    entry = client.jsonapi_entry_point()
+    seen["me"] = entry.meta["links"]["me"]["href"].endswith("/jsonapi/user/user/" + entry.meta["links"]["me"]["meta"]["id"])
+    seen["anonymous me"] = anonymous.jsonapi_entry_point().raw.get("meta")
+    tags = {tag["name"]: tag for tag in client.jsonapi_collection("taxonomy_term--tags")}
+    node = client.jsonapi_create(ARTICLE, {"title": "Parity"}, {"field_tags": [tags["alpha"]]}).data
+    first_vid = node["drupal_internal__vid"]
+    client.jsonapi_update(ARTICLE, node.id, {"title": "Parity 2"})
+    added = client.jsonapi_add_relationship(ARTICLE, node.id, "field_tags", [tags["beta"]])
+    seen["added"] = [item["id"] for item in added.raw["data"]] == [tags["alpha"].id, tags["beta"].id]
+    seen["replaced"] = client.jsonapi_replace_relationship(ARTICLE, node.id, "field_tags", [tags["beta"]])
+    me = ("user--user", entry.meta["links"]["me"]["meta"]["id"])
+    with pytest.raises(drupalsdk.HTTPError) as to_one:
+        client.jsonapi_add_relationship(ARTICLE, node.id, "uid", [me])
+    seen["to-one"] = (to_one.value.status, to_one.value.jsonapi_errors[0].detail)
+    relationship = client.jsonapi_relationship(ARTICLE, node.id, "field_tags")
+    seen["relationship"] = [item["id"] for item in relationship.raw["data"]] == [tags["beta"].id]
+    seen["related link"] = relationship.link("related").endswith("/field_tags?resourceVersion=id%%3A%d" % (first_vid + 1))
+    seen["related"] = [tag["name"] for tag in client.jsonapi_related(ARTICLE, node.id, "field_tags").data]
+    old = client.jsonapi_get(ARTICLE, node.id, Query().add_resource_version("id:%d" % first_vid)).data
+    seen["old revision"] = (old["title"], sorted(old.links))
+    with pytest.raises(drupalsdk.NotFoundError) as missing:
+        client.jsonapi_get(ARTICLE, node.id, Query().add_resource_version("id:99999"))
+    seen["missing revision"] = missing.value.jsonapi_errors[0].detail
+    seen["users"] = [user["display_name"] for user in anonymous.jsonapi_collection("user--user")]
+    client.jsonapi_delete(ARTICLE, node.id)
+    return seen
+
+
+def test_the_mock_answers_the_recorded_jsonapi_routes_as_the_fake_does(admin, base_url):
+    """The mock's entry point, relationship routes, revisions and anonymous user agree with the
+    fake server's, which replays drupal10-jsonapi-transcripts."""
+    mock = drupalsdk.Client.mock()
+    for name in ("alpha", "beta"):
+        mock.add_entity("taxonomy_term", {"vid": [{"target_id": "tags"}], "name": [{"value": name}]})
+    mock.login("admin", "admin")
+    anonymous_mock = drupalsdk.Client.mock()   # a site of its own: only its users are compared
+    with drupalsdk.Client(base_url) as anonymous:
+        fake = _jsonapi_tour(admin, anonymous)
+    mocked = _jsonapi_tour(mock, anonymous_mock)
+    assert fake == mocked
+    assert fake["me"] and fake["added"] and fake["relationship"] and fake["related link"]
+    assert fake["replaced"] is None and fake["related"] == ["beta"]   # 152: 204, no body
+    assert fake["missing revision"] == "The requested version, identified by `id:99999`, could not be found."
+    assert fake["users"] == ["Anonymous", "admin", "editor"] and fake["anonymous me"] is None
+    assert fake["to-one"] == (409, "You can only POST to to-many relationships. uid is a to-one relationship.")
+    assert fake["old revision"] == ("Parity", ["latest-version", "self", "working-copy"])

@@ -274,6 +274,18 @@ final class OAuthTests: XCTestCase {
         XCTAssertEqual(error?.message, "the token provider failed: the vault is down")
     }
 
+    /// Regression: the token request carried the cookie of a login session, a credential the
+    /// token endpoint does not take (the recordings send none) and must not get.
+    func testTheTokenRequestCarriesNoSessionCookie() async throws {
+        let client = try makeClient(.none)
+        _ = try await client.login("admin", "admin")
+        XCTAssertTrue(client.hasSession())
+        try client.setAuthentication(.oauth(Self.password("editor")))
+        _ = try await client.oauthAuthenticate()
+        XCTAssertEqual(try server.lastRequest()?["target"]?.stringValue, "/oauth/token")
+        XCTAssertEqual(try server.sentHeaderValues("Cookie"), [])
+    }
+
     /// A lifetime too long for the refresh clock (a hostile token endpoint's `expires_in`, a
     /// provider's) trapped converting it to milliseconds: the process died. It means "long".
     func testAnEnormousTokenLifetimeIsALongOneNotACrash() async throws {

@@ -84,6 +84,11 @@ public struct DrupalRequest: Sendable {
         get { fields.read.fromSiteRoot }
         _modify { yield &fields.write().fromSiteRoot }
     }
+    /// Send the session's cookies: all but the OAuth token request, which takes no session.
+    var sendsCookies: Bool {
+        get { fields.read.sendsCookies }
+        _modify { yield &fields.write().sendsCookies }
+    }
     /// The managed OAuth token this attempt sends (set by the pipeline, so that a 401 tells which
     /// token was refused).
     var bearerToken: String? {
@@ -113,6 +118,7 @@ public struct DrupalRequest: Sendable {
         @exclusivity(unchecked) var writer: DownloadWriter?
         @exclusivity(unchecked) var bearerToken: String?
         @exclusivity(unchecked) var fromSiteRoot = false
+        @exclusivity(unchecked) var sendsCookies = true
 
         init(method: String, path: String, query: [(String, String)], headers: HTTPHeaders, body: Data?,
              format: String?, sendsCSRFToken: Bool, sendsAuthorization: Bool, expectedBody: ExpectedBody) {
@@ -139,6 +145,7 @@ public struct DrupalRequest: Sendable {
             copy.writer = writer
             copy.bearerToken = bearerToken
             copy.fromSiteRoot = fromSiteRoot
+            copy.sendsCookies = sendsCookies
             return copy
         }
     }

@@ -217,8 +217,10 @@ extension LiveSession {
         }
         if let scope = settings.scope, !scope.isEmpty { form.append(("scope", scope)) }
         let body = form.map { PathSafety.formEncode($0.0) + "=" + PathSafety.formEncode($0.1) }.joined(separator: "&")
-        let request = DrupalRequest(method: "POST", path: settings.tokenPath, headers: headers, body: Data(body.utf8),
+        var request = DrupalRequest(method: "POST", path: settings.tokenPath, headers: headers, body: Data(body.utf8),
                                     format: nil, sendsCSRFToken: false, sendsAuthorization: false)
+        // A login session is no credential of the token endpoint (the recordings send no cookie).
+        request.sendsCookies = false
         let response = try await sendRetrying(request, csrfToken: nil)
         return try LiveSession.accessToken(from: response, path: settings.tokenPath)
     }

@@ -228,7 +228,7 @@ final class LiveSession: Sendable {
            !headers.contains("Authorization") {
             headers.add("Authorization", authorization)
         }
-        if let cookie, !headers.contains("Cookie") { headers.add("Cookie", cookie) }
+        if let cookie, request.sendsCookies, !headers.contains("Cookie") { headers.add("Cookie", cookie) }
         if let csrfToken { headers.set("X-CSRF-Token", csrfToken) }
         if request.body != nil && !headers.contains("Content-Type") { headers.add("Content-Type", "application/json") }
         try RequestLimits.check(url: url, headers: headers)

@@ -274,6 +274,20 @@ final class OAuthTests: XCTestCase {
         XCTAssertEqual(error?.message, "the token provider failed: the vault is down")
     }
 
+    /// Regression: a first `authenticate` asked the provider with `.initial`, where the header
+    /// and the docs promise `.rejected` for it.
+    func testAuthenticateAsksTheProviderWithRejected() async throws {
+        try server.control("POST", "/__fake/bearer", json: #"{"token": "minted-elsewhere", "uid": 2}"#)
+        let reasons = Mutex<[TokenProvider.Reason]>([])
+        let client = try makeClient(.tokenProvider(TokenProvider { reason in
+            reasons.withLock { $0.append(reason) }
+            return AccessToken("minted-elsewhere", expiresIn: 300)
+        }))
+        _ = try await client.oauthAuthenticate()
+        _ = try await client.oauthAuthenticate()
+        XCTAssertEqual(reasons.withLock { $0 }, [.rejected, .rejected])
+    }
+
     /// Regression: the token request carried the cookie of a login session, a credential the
     /// token endpoint does not take (the recordings send none) and must not get.
     func testTheTokenRequestCarriesNoSessionCookie() async throws {

@@ -316,6 +316,22 @@ static void test_token_provider(void) {
     drupal_client_free(c);
 }
 
+/* Regression: a first drupal_oauth_authenticate() asked the provider with DRUPAL_TOKEN_INITIAL;
+ * the header promises DRUPAL_TOKEN_REJECTED for it. */
+static void test_authenticate_asks_with_rejected(void) {
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    provider_state s = {PTHREAD_MUTEX_INITIALIZER, 0, {0}, DRUPAL_OK};
+    ext_reset();
+    CHECK_CODE(drupal_client_new(&c, extended_url(), NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_client_set_token_provider(c, provider, &s), DRUPAL_OK);
+    CHECK_CODE(drupal_oauth_authenticate_sync(&r, c), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_INT(s.calls, 1);
+    CHECK_INT(s.reasons[0], DRUPAL_TOKEN_REJECTED);
+    drupal_client_free(c);
+}
+
 /* A provider may call other clients, and async ones on its own; a _sync call on its own client
  * would wait for the token it is fetching: refused at once. */
 typedef struct {
@@ -401,6 +417,7 @@ int main(void) {
     test_token_errors();
     test_refused_bearer_token();
     test_token_provider();
+    test_authenticate_asks_with_rejected();
     test_provider_calling_its_own_client();
     test_bad_input();
     return check_summary();

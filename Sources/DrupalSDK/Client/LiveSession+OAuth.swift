@@ -66,7 +66,9 @@ extension LiveSession {
             }
             if oauth.fetchingGeneration == oauth.generation { return .wait(oauth.generation) }
             state.oauth.fetchingGeneration = oauth.generation
-            let reason: TokenProvider.Reason = oauth.accessToken == nil ? .initial : forceRefresh ? .rejected : .expiring
+            // A forced fetch without a refused token is `authenticate`: .rejected, as documented.
+            let reason: TokenProvider.Reason = forceRefresh && (stale == nil || oauth.accessToken != nil) ? .rejected
+                : oauth.accessToken == nil ? .initial : .expiring
             return .fetch(oauth.generation, reason)
         }
         switch step {

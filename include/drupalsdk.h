@@ -577,6 +577,12 @@ typedef struct drupal_token_request drupal_token_request;
  * clients, _sync ones too, and start async calls on this one; a *_sync call on this client returns
  * DRUPAL_E_STATE (it would wait for the very token being fetched). Freeing the client here does
  * not wait (see drupal_client_free).
+ * A call waiting for the token, the call that started the provider included, waits no longer
+ * than its timeout (then DRUPAL_E_TIMEOUT, as a request that takes too long) and stops at once
+ * when cancelled (DRUPAL_E_CANCELLED). The provider is not interrupted: it runs to its end, and
+ * the token it gives is kept and serves the calls still waiting and those after it (the
+ * provider is not asked again for them). drupal_client_free() waits for a provider still running
+ * (except from inside it), so userdata is free to go once it returns.
  */
 typedef drupal_code (*drupal_token_provider)(drupal_token_request *request, void *userdata);
 

@@ -1,8 +1,13 @@
 import CDrupal
+import Dispatch
 
 /// The handles on one session: a client and its language views (drupal_client_with_language)
 /// complete their calls on the same threads, so to callback frames they are one client.
-final class ClientFamily: Sendable {}
+final class ClientFamily: Sendable {
+    /// Runs of the session's C token provider: each may outlive the call that started it (which
+    /// stops waiting at its timeout or when cancelled), so drupal_client_free waits for them too.
+    let providerRuns = DispatchGroup()
+}
 
 /// A client in callback frames: the address of its family, never dereferenced, so closures
 /// that outlive the client may hold it.

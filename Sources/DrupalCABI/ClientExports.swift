@@ -118,7 +118,11 @@ public func drupal_client_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ba
 public func drupal_client_free(_ client: OpaquePointer?) {
     guard let client else { return }
     let handle = Unmanaged<ClientHandle>.fromOpaque(UnsafeRawPointer(client))
-    handle.takeUnretainedValue().close()
+    let owner = handle.takeUnretainedValue()
+    owner.close()
+    // A token provider run outlives the call that started it: none may use its userdata after
+    // this returns (unless called from one of this client's callbacks, which cannot wait).
+    if !owner.isInsideCallback() { owner.family.providerRuns.wait() }
     handle.release()
 }
 

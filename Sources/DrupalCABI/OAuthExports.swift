@@ -75,8 +75,14 @@ public func drupal_client_set_token_provider(_ client: OpaquePointer?, _ provide
     guard let provider else { return fail(.invalidArgument, "provider is NULL") }
     let bits = UInt(bitPattern: userdata)
     let identity = handle.identity
+    let runs = handle.family.providerRuns
+    // Counted from the moment a call decides to run it (runStarts), for drupal_client_free.
+    let runStarts: @Sendable () -> @Sendable () -> Void = {
+        runs.enter()
+        return { runs.leave() }
+    }
     do {
-        try handle.client.setAuthentication(.tokenProvider(TokenProvider { reason in
+        try handle.client.setAuthentication(.tokenProvider(TokenProvider(runStarts: runStarts) { reason in
             // On a thread of its own: a provider may block (a network call, a vault) without
             // holding up the client's other requests.
             try await withUnsafeThrowingContinuation { continuation in

@@ -369,6 +369,106 @@ static void test_provider_calling_its_own_client(void) {
     drupal_client_free(s.client);
 }
 
+/* ---- Waiting for a token: timeouts, cancellation, drupal_client_free ---------------------------- */
+
+/* A provider that blocks for `seconds` (a vault that does not answer), then gives a token. */
+typedef struct {
+    pthread_mutex_t lock;
+    double seconds;
+    int runs, running;
+} slow_state;
+
+static drupal_code slow_provider(drupal_token_request *request, void *userdata) {
+    slow_state *s = userdata;
+    pthread_mutex_lock(&s->lock);
+    s->runs++;
+    s->running = 1;
+    pthread_mutex_unlock(&s->lock);
+    sleep_ms((long)(s->seconds * 1000));
+    pthread_mutex_lock(&s->lock);
+    s->running = 0;
+    pthread_mutex_unlock(&s->lock);
+    return drupal_token_request_set(request, "minted-elsewhere", 300);
+}
+
+static int slow_running(slow_state *s) {
+    int running;
+    pthread_mutex_lock(&s->lock);
+    running = s->running;
+    pthread_mutex_unlock(&s->lock);
+    return running;
+}
+
+static drupal_client *slow_client(slow_state *s, double timeout) {
+    drupal_client *c = NULL;
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
+    options.timeout = timeout;
+    CHECK_CODE(drupal_client_new(&c, extended_url(), &options), DRUPAL_OK);
+    CHECK_CODE(drupal_client_set_token_provider(c, slow_provider, s), DRUPAL_OK);
+    return c;
+}
+
+/* Regression: a call whose timeout is 1 s waited the 6 s of its provider. It gives up at its
+ * timeout now, as a request does; drupal_client_free still waits for the provider to end. */
+static void test_a_slow_provider_ends_with_the_timeout(void) {
+    slow_state s = {PTHREAD_MUTEX_INITIALIZER, 6.0, 0, 0};
+    drupal_response *r = NULL;
+    drupal_client *c;
+    double t0;
+    ext_reset();
+    ext_post("/__fake/bearer", "{\"token\": \"minted-elsewhere\", \"uid\": 2}");
+    c = slow_client(&s, 1);
+    t0 = now_seconds();
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_E_TIMEOUT);
+    CHECK(now_seconds() - t0 < 4.0);
+    CHECK(strstr(drupal_response_error_message(r), "timed out") != NULL);
+    drupal_response_free(r);
+    CHECK_INT(slow_running(&s), 1);
+    drupal_client_free(c);
+    CHECK_INT(slow_running(&s), 0);   /* s is about to go: the provider must be done with it */
+    CHECK_INT(s.runs, 1);
+}
+
+/* Regression: the call running the provider could not be cancelled before the provider returned.
+ * It ends at once now; the token the provider gives after all serves the next call. */
+static void test_cancelling_the_call_that_runs_the_provider(void) {
+    slow_state s = {PTHREAD_MUTEX_INITIALIZER, 3.0, 0, 0};
+    drupal_response *r = NULL;
+    drupal_call *call = NULL;
+    drupal_client *c;
+    waiter w;
+    double t0;
+    ext_reset();
+    ext_post("/__fake/bearer", "{\"token\": \"minted-elsewhere\", \"uid\": 2}");
+    c = slow_client(&s, 30);
+    waiter_init(&w);
+    t0 = now_seconds();
+    CHECK_CODE(drupal_entity_get(&call, c, "user", "2", waiter_callback, &w), DRUPAL_OK);
+    sleep_ms(300);
+    CHECK_CODE(drupal_call_cancel(call), DRUPAL_OK);
+    CHECK_INT(waiter_wait(&w, 30), DRUPAL_E_CANCELLED);
+    CHECK(now_seconds() - t0 < 2.0);
+    drupal_call_free(call);
+    waiter_clear(&w);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 200);
+    drupal_response_free(r);
+    CHECK_INT(s.runs, 1);
+    drupal_client_free(c);
+
+    /* Cancelled by drupal_client_free itself: it returns only once the provider has. */
+    s.runs = 0;
+    c = slow_client(&s, 30);
+    waiter_init(&w);
+    CHECK_CODE(drupal_entity_get(NULL, c, "user", "2", waiter_callback, &w), DRUPAL_OK);
+    sleep_ms(300);
+    drupal_client_free(c);
+    CHECK_INT(slow_running(&s), 0);
+    CHECK_INT(waiter_wait(&w, 1), DRUPAL_E_CANCELLED);
+    waiter_clear(&w);
+    CHECK_INT(s.runs, 1);
+}
+
 static void test_bad_input(void) {
     drupal_client *c = new_client();
     drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
@@ -419,6 +519,8 @@ int main(void) {
     test_token_provider();
     test_authenticate_asks_with_rejected();
     test_provider_calling_its_own_client();
+    test_a_slow_provider_ends_with_the_timeout();
+    test_cancelling_the_call_that_runs_the_provider();
     test_bad_input();
     return check_summary();
 }

@@ -5,6 +5,7 @@ import asyncio
 import concurrent.futures
 import logging
 import pickle
+import time
 
 import pytest
 
@@ -147,6 +148,26 @@ def test_token_provider(extended):
         assert "bad token" not in str(caught.value)
         with pytest.raises(TypeError):
             client.set_token_provider("not callable")
+
+
+def test_a_slow_provider_ends_with_the_calls_timeout(extended):
+    """Regression: a call whose timeout is 1 s waited the 6 s of its token provider."""
+    extended.control("POST", "/__fake/bearer", {"token": "minted-elsewhere", "uid": 2})
+    ended = []
+
+    def slow(reason):
+        time.sleep(6)
+        ended.append(reason)
+        return ("minted-elsewhere", 300)
+
+    with drupalsdk.Client(extended.base_url, timeout=1) as client:
+        client.set_token_provider(slow)
+        started = time.monotonic()
+        with pytest.raises(drupalsdk.DrupalTimeoutError):
+            client.get("user", 2)
+        assert time.monotonic() - started < 4
+        assert ended == []
+    assert ended == ["initial"]    # closing the client waited for the provider
 
 
 def test_bad_input_is_refused_without_quoting_secrets(extended):

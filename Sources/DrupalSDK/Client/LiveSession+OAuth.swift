@@ -54,9 +54,10 @@ extension LiveSession {
     /// The access token to send: the held one while fresh, else one fetch shared by every
     /// concurrent caller. With `forceRefresh`, a token other than `stale` that someone else
     /// fetched meanwhile is used as is; otherwise a new one is fetched (again shared). Nil when
-    /// the client's authentication manages no tokens.
-    func oauthToken(forceRefresh: Bool, stale: String?) async throws -> String? {
-        enum Step { case none, have(String), fetch(Int, TokenProvider.Reason), wait(Int) }
+    /// the client's authentication manages no tokens. A caller waits no longer than `limit`
+    /// (then `.timeout`), and not at all once cancelled; the fetch goes on for the others.
+    func oauthToken(forceRefresh: Bool, stale: String?, within limit: TokenWaitLimit) async throws -> String? {
+        enum Step { case none, have(String), fetch(Fetch), wait(Int) }
         let now = ContinuousClock.now
         let step = state.withLock { state -> Step in
             guard state.authentication.managesTokens else { return .none }
@@ -69,35 +70,64 @@ extension LiveSession {
             // A forced fetch without a refused token is `authenticate`: .rejected, as documented.
             let reason: TokenProvider.Reason = forceRefresh && (stale == nil || oauth.accessToken != nil) ? .rejected
                 : oauth.accessToken == nil ? .initial : .expiring
-            return .fetch(oauth.generation, reason)
+            return .fetch(Fetch(generation: oauth.generation, reason: reason, authentication: state.authentication,
+                                refreshToken: oauth.refreshToken))
         }
+        let generation: Int
         switch step {
         case .none:
             return nil
         case .have(let token):
             return token
-        case .fetch(let generation, let reason):
-            // In this call's task, which drupal_client_free waits for (a C token provider's
-            // userdata must not outlive it).
-            return try await fetchForEveryone(generation, reason).get()
-        case .wait(let generation):
-            if let token = try await waitForFetch(generation) { return token }
-            return try await oauthToken(forceRefresh: forceRefresh, stale: stale)
+        case .fetch(let fetch):
+            // In a task of its own, so that this call can give up (timeout, cancel) while the
+            // fetch goes on for the others. A provider hears of the run here, before this call can
+            // end: drupal_client_free waits for a C provider still running.
+            var ended: (@Sendable () -> Void)?
+            if case .tokenProvider(let provider) = fetch.authentication { ended = provider.runStarts?() }
+            Task(executorPreference: transport.executor) { [self] in
+                await fetchForEveryone(fetch)
+                ended?()
+            }
+            generation = fetch.generation
+        case .wait(let waited):
+            generation = waited
         }
+        if let token = try await waitForFetch(generation, within: limit) { return token }
+        return try await oauthToken(forceRefresh: forceRefresh, stale: stale, within: limit)
+    }
+
+    /// What one token fetch is for, as decided under the lock (the credentials may change while it runs).
+    struct Fetch: Sendable {
+        let generation: Int
+        let reason: TokenProvider.Reason
+        let authentication: Authentication
+        let refreshToken: String?
     }
 
     /// The token of the fetch of `generation`; nil when there is none to wait for any more (the
-    /// credentials changed meanwhile: ask again). A cancelled caller stops waiting at once.
-    private func waitForFetch(_ generation: Int) async throws -> String? {
+    /// credentials changed meanwhile: ask again). A cancelled caller stops waiting at once, and
+    /// one whose limit passes with `.timeout`.
+    private func waitForFetch(_ generation: Int, within limit: TokenWaitLimit) async throws -> String? {
         let id = state.withLock { state -> UInt64 in
             state.oauth.lastWaiterID += 1
             return state.oauth.lastWaiterID
         }
+        // A timer only while a fetch is in flight and the call has a timeout: the slow path.
+        let timer = limit.deadline.map { deadline in
+            Task(executorPreference: transport.executor) { [self] in
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                stopWaiting(id, limit.error)
+            }
+        }
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<String?, any Error>) in
                 let now = state.withLock { state -> Result<String?, DrupalError>? in
                     if Task.isCancelled { return .failure(DrupalError.cancelled()) }
                     if state.oauth.fetchingGeneration == generation {
+                        // Past the deadline already: the timer looked for this waiter before it was here.
+                        if let deadline = limit.deadline, ContinuousClock.now >= deadline { return .failure(limit.error) }
                         state.oauth.waiters.append(TokenWaiter(id: id, generation: generation, continuation: continuation))
                         return nil
                     }
@@ -107,38 +137,41 @@ extension LiveSession {
                 if let now { continuation.resume(with: now.mapError { $0 as any Error }) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> TokenWaiter? in
-                guard let index = state.oauth.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.oauth.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume(throwing: DrupalError.cancelled())
+            stopWaiting(id, DrupalError.cancelled())
         }
     }
 
-    /// Fetches the token of `generation` and hands the outcome to every caller waiting for it. A
-    /// fetch stopped because its own call was cancelled is no answer for the others: they ask
-    /// again (one of them fetches).
-    private func fetchForEveryone(_ generation: Int, _ reason: TokenProvider.Reason) async -> Result<String, DrupalError> {
+    /// Ends the wait of waiter `id` with `error`, if it still waits.
+    private func stopWaiting(_ id: UInt64, _ error: DrupalError) {
+        let waiter = state.withLock { state -> TokenWaiter? in
+            guard let index = state.oauth.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.oauth.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(throwing: error)
+    }
+
+    /// Fetches a token and hands the outcome to every caller waiting for it, and to those that
+    /// come to wait before they see it ended (`lastFetch`).
+    private func fetchForEveryone(_ fetch: Fetch) async {
         let result: Result<String, DrupalError>
         do {
-            let token = try await fetchAccessToken(reason)
+            let token = try await fetchAccessToken(fetch)
             try token.validate()
             result = .success(token.value)
-            store(token, generation: generation)
+            store(token, generation: fetch.generation)
         } catch {
             result = .failure(DrupalError.wrapping(error))
         }
-        let cancelledHere = Task.isCancelled && (try? result.get()) == nil
+        let generation = fetch.generation
         let waiters = state.withLock { state -> [TokenWaiter] in
             if state.oauth.fetchingGeneration == generation { state.oauth.fetchingGeneration = nil }
-            if state.oauth.generation == generation && !cancelledHere { state.oauth.lastFetch = (generation, result) }
+            if state.oauth.generation == generation { state.oauth.lastFetch = (generation, result) }
             let mine = state.oauth.waiters.filter { $0.generation == generation }
             state.oauth.waiters.removeAll { $0.generation == generation }
             return mine
         }
-        let answer: Result<String?, any Error> = cancelledHere ? .success(nil) : result.map { $0 }.mapError { $0 as any Error }
+        let answer: Result<String?, any Error> = result.map { $0 }.mapError { $0 as any Error }
         for waiter in waiters { waiter.continuation.resume(with: answer) }
-        return result
     }
 
     private func store(_ token: AccessToken, generation: Int) {
@@ -166,12 +199,11 @@ extension LiveSession {
     /// A new token from the provider, or from the token endpoint: the refresh token when one is
     /// held, else (or when it is refused as invalid_grant) the configured grant. At most two
     /// token requests, never a loop.
-    private func fetchAccessToken(_ reason: TokenProvider.Reason) async throws -> AccessToken {
-        let (authentication, refreshToken) = state.withLock { ($0.authentication, $0.oauth.refreshToken) }
-        switch authentication {
+    private func fetchAccessToken(_ fetch: Fetch) async throws -> AccessToken {
+        switch fetch.authentication {
         case .tokenProvider(let provider):
             do {
-                return try await provider.fetch(reason)
+                return try await provider.fetch(fetch.reason)
             } catch {
                 var failure = DrupalError.wrapping(error)
                 if failure.code == .http || failure.code == .internal { failure.kind = .authentication }
@@ -179,13 +211,15 @@ extension LiveSession {
                 throw failure
             }
         case .oauth(let settings):
-            if let refreshToken {
+            if let refreshToken = fetch.refreshToken {
                 do {
                     return try await requestToken(settings, grant: .refreshToken(refreshToken))
                 } catch let error as DrupalError where error.oauthError?.error == "invalid_grant" {
                     // Revoked or expired: the configured grant can start again, unless it is this one.
                     if case .refreshToken = settings.grant { throw error }
-                    state.withLock { $0.oauth.refreshToken = nil }
+                    state.withLock { state in
+                        if state.oauth.generation == fetch.generation { state.oauth.refreshToken = nil }
+                    }
                 }
             }
             return try await requestToken(settings, grant: settings.grant)
@@ -272,7 +306,8 @@ extension LiveSession {
     /// Runs `authenticate`: a token fetched now (as after a refusal); the answer says what was
     /// obtained, without the token itself.
     func authenticate() async throws -> DrupalResponse {
-        guard try await oauthToken(forceRefresh: true, stale: nil) != nil else {
+        let limit = tokenWaitLimit("the OAuth authentication", isFile: false, since: .now)
+        guard try await oauthToken(forceRefresh: true, stale: nil, within: limit) != nil else {
             throw DrupalError(.state, "authenticate needs OAuth authentication (or a token provider) on the client")
         }
         let (refreshAt, refresh) = state.withLock { ($0.oauth.refreshAt, $0.oauth.refreshToken != nil) }

@@ -62,8 +62,9 @@ extension TaskFreeCall {
         }
         let outcome = Result { try session.finishExchange(attempt.exchange, result) }.mapError(DrupalError.wrapping)
         if !attempt.tokenRefreshed, let stale = session.refusedManagedToken(attempt.exchange, outcome) {
-            return startAgain(attempt.startTransfer, attempt: attempt.number, tokenRefreshed: true) { [session] in
-                _ = try await session.oauthToken(forceRefresh: true, stale: stale)
+            return startAgain(attempt.startTransfer, attempt: attempt.number, tokenRefreshed: true) { [session, request, started] in
+                _ = try await session.oauthToken(forceRefresh: true, stale: stale,
+                                                 within: session.tokenWaitLimit(for: request, since: started))
             }
         }
         if let delay = session.retryDelay(before: attempt.number, request, outcome, since: started) {

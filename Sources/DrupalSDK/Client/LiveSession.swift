@@ -89,13 +89,15 @@ final class LiveSession: Sendable {
         var request = ForwardOnlyProgress.forOneCall(request)
         var sentToken: String?
         if request.sendsAuthorization && tokensManaged.load(ordering: .relaxed) {
-            request.bearerToken = try await oauthToken(forceRefresh: false, stale: nil)
+            request.bearerToken = try await oauthToken(forceRefresh: false, stale: nil,
+                                                       within: tokenWaitLimit(for: request, since: started))
         }
         let needsToken = request.sendsCSRFToken && request.isUnsafeMethod
         if needsToken && hasSessionCookie { sentToken = try await token(forceRefresh: false, stale: nil).token }
         var response = try await sendRetrying(request, csrfToken: sentToken, since: started)
         if let bearer = request.bearerToken, LiveSession.refusesBearerToken(response) {
-            request.bearerToken = try await oauthToken(forceRefresh: true, stale: bearer)
+            request.bearerToken = try await oauthToken(forceRefresh: true, stale: bearer,
+                                                       within: tokenWaitLimit(for: request, since: started))
             response = try await sendRetrying(request, csrfToken: sentToken, since: started)
         }
         if needsToken && response.status == 403 && LiveSession.isCSRFFailure(response) && hasSessionCookie {

@@ -107,7 +107,9 @@ public struct AccessToken: Sendable, Equatable {
 /// Tokens minted some other way (a secrets manager, another identity provider): the client calls
 /// `fetch` when it needs a token, with the same single flight, early refresh and one retry on a 401
 /// as for the token endpoint. `fetch` may run on any thread of the client, at most once at a time
-/// per client; what it throws fails the requests waiting for the token.
+/// per client, in a task of its own: a call waiting for the token gives up at its timeout or when
+/// cancelled, while `fetch` runs on to its end (it is not cancelled), and the token it gives is
+/// kept for the calls after. What it throws fails the requests waiting for the token.
 public final class TokenProvider: Sendable, Equatable {
     /// Why a token is asked for.
     public enum Reason: Int32, Sendable {
@@ -120,8 +122,16 @@ public final class TokenProvider: Sendable, Equatable {
     }
 
     public let fetch: @Sendable (Reason) async throws -> AccessToken
+    /// Told of each run of `fetch` before it starts, synchronously, in the call that needs the
+    /// token; what it returns is called once the run has ended. The run may outlive that call:
+    /// the C API uses this so that drupal_client_free waits for a C provider still running.
+    public let runStarts: (@Sendable () -> @Sendable () -> Void)?
 
-    public init(_ fetch: @escaping @Sendable (Reason) async throws -> AccessToken) { self.fetch = fetch }
+    public init(runStarts: (@Sendable () -> @Sendable () -> Void)? = nil,
+                _ fetch: @escaping @Sendable (Reason) async throws -> AccessToken) {
+        self.fetch = fetch
+        self.runStarts = runStarts
+    }
 
     public static func == (lhs: TokenProvider, rhs: TokenProvider) -> Bool { lhs === rhs }
 }

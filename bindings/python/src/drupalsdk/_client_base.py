@@ -244,6 +244,12 @@ class _ClientBase(Managed, Hooks):
         at a time for this client, with the same refreshes and single flight as :meth:`set_oauth`;
         what it raises fails the waiting calls (a :class:`DrupalError` with its code, anything else
         as ``DRUPAL_E_INTERNAL``, logged to the ``drupalsdk`` logger).
+
+        A call waiting for the token, the one that started the provider included, waits no longer
+        than the client's ``timeout`` (then :class:`DrupalTimeoutError`) and stops at once when
+        cancelled. The provider itself is not interrupted: it runs to its end, and the token it
+        gives is kept for the calls still waiting and those after (it is not asked again for
+        them). :meth:`close` waits for a provider still running.
         """
         if not callable(provider):
             raise TypeError("provider must be callable")

@@ -573,7 +573,8 @@ typedef struct drupal_token_request drupal_token_request;
  * thread of its own (it may block), at most once at a time per client, with the same single
  * flight, early refresh and one retry after a 401 as the token endpoint. It answers by calling
  * drupal_token_request_set() and returning DRUPAL_OK; any other code fails the waiting calls
- * with that code (one that is not a drupal_code, with DRUPAL_E_INTERNAL). It may call other
+ * with that code (one that is not a drupal_code, with DRUPAL_E_INTERNAL), and with the message
+ * given to drupal_token_request_fail() if it called that. It may call other
  * clients, _sync ones too, and start async calls on this one; a *_sync call on this client returns
  * DRUPAL_E_STATE (it would wait for the very token being fetched). Freeing the client here does
  * not wait (see drupal_client_free).
@@ -596,6 +597,20 @@ drupal_token_reason drupal_token_request_reason(const drupal_token_request *requ
  * with spaces, control characters or invalid UTF-8 (the token is never quoted).
  */
 drupal_code drupal_token_request_set(drupal_token_request *request, const char *access_token, double expires_in);
+
+/**
+ * Says why a token provider fails, for it to return: the waiting calls fail with code and the
+ * message "the token provider failed: <message>" (without it, the message names only the code).
+ * Call it from inside the provider, on its request. The message is the caller's text, shown as
+ * given: put no secret in it. It is copied; invalid UTF-8 is given as U+FFFD, control characters
+ * as escapes ("\u{1b}"), and only its first 1,024 bytes are kept (cut between two characters,
+ * ending with "...").
+ *   return drupal_token_request_fail(request, DRUPAL_E_NETWORK, "the vault is sealed");
+ * @param code the failure's code (DRUPAL_OK, which is none, is taken as DRUPAL_E_INTERNAL).
+ * @return code, for the provider to return (drupal_last_error() is then the message);
+ *         DRUPAL_E_INVALID_ARGUMENT for a NULL request or message.
+ */
+drupal_code drupal_token_request_fail(drupal_token_request *request, drupal_code code, const char *message);
 
 /**
  * Switches the client to Bearer tokens from provider(request, userdata) (replacing any other

@@ -3,6 +3,9 @@ import Dispatch
 import DrupalSDK
 import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // OAuth 2: drupal_client_set_oauth, drupal_client_set_token_provider (and drupal_token_request_*,
 // what a provider answers with), drupal_oauth_authenticate, drupal_response_oauth_error. The token
@@ -59,6 +62,8 @@ final class TokenRequestBox {
     let reason: TokenProvider.Reason
     var token: AccessToken?
     var problem: String?
+    /// What the provider said of its failure (drupal_token_request_fail), made printable.
+    var failure: String?
 
     init(_ reason: TokenProvider.Reason) { self.reason = reason }
 
@@ -108,11 +113,11 @@ private func callProvider(_ provider: CTokenProvider, _ bits: UInt, _ reason: To
     }
     guard code == drupalOK else {
         let known = DrupalError.Code(rawValue: Int32(code.rawValue)) ?? .internal
-        throw DrupalError(known, "the token provider returned \(String(cString: drupal_code_name(code)))")
+        throw DrupalError(known, box.failure ?? "the token provider returned \(String(cString: drupal_code_name(code)))")
     }
     if let problem = box.problem { throw DrupalError(.invalidArgument, problem) }
     guard let token = box.token else {
-        throw DrupalError(.internal, "the token provider returned DRUPAL_OK without drupal_token_request_set")
+        throw DrupalError(.internal, box.failure ?? "the token provider returned DRUPAL_OK without drupal_token_request_set")
     }
     return token
 }
@@ -142,6 +147,22 @@ public func drupal_token_request_set(_ request: OpaquePointer?, _ accessToken: U
         box.problem = (error as? DrupalError)?.message
         return fail(error)
     }
+}
+
+@_cdecl("drupal_token_request_fail")
+public func drupal_token_request_fail(_ request: OpaquePointer?, _ code: drupal_code,
+                                      _ message: UnsafePointer<CChar>?) -> drupal_code {
+    let known = code == drupalOK ? .internal : DrupalError.Code(rawValue: Int32(code.rawValue)) ?? .internal
+    guard let box = TokenRequestBox.from(request) else { return fail(.invalidArgument, "request is NULL") }
+    guard let message else { return fail(.invalidArgument, "message is NULL") }
+    // The caller's text, read leniently (it explains a failure; refusing it would lose that):
+    // no further than the kept length needs, invalid UTF-8 as U+FFFD.
+    let length = strnlen(message, 4 * DrupalError.maxCallerTextLength)
+    let text = message.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    box.failure = DrupalError.callerText(text)
+    return fail(known, box.failure ?? "")
 }
 
 @_cdecl("drupal_oauth_authenticate")

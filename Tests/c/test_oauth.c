@@ -469,6 +469,43 @@ static void test_cancelling_the_call_that_runs_the_provider(void) {
     CHECK_INT(s.runs, 1);
 }
 
+/* ---- A provider's own message ------------------------------------------------------------------ */
+
+static drupal_code vault_provider(drupal_token_request *request, void *userdata) {
+    const char *message = userdata;
+    return drupal_token_request_fail(request, DRUPAL_E_NETWORK, message);
+}
+
+static void check_provider_message(const char *given, const char *expected) {
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    const char *message;
+    CHECK_CODE(drupal_client_new(&c, extended_url(), NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_client_set_token_provider(c, vault_provider, (void *)given), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_E_NETWORK);
+    message = drupal_response_error_message(r);
+    if (expected) {
+        CHECK(strstr(message, expected) != NULL);
+        if (!strstr(message, expected)) fprintf(stderr, "  the message: %s\n", message);
+    }
+    CHECK(strchr(message, '\x1b') == NULL);
+    CHECK(strlen(message) < 1200);
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
+/* Regression: a provider could say only a code; its reason never reached the call's error. */
+static void test_a_providers_message_reaches_the_error(void) {
+    static char long_message[5000];
+    memset(long_message, 'v', sizeof long_message - 1);
+    ext_reset();
+    check_provider_message("the vault is sealed", "the token provider failed: the vault is sealed");
+    check_provider_message("red \x1b[31m alert", "red \\u{1b}[31m alert");      /* control characters shown */
+    check_provider_message("bad \xff byte", "bad \xef\xbf\xbd byte");          /* invalid UTF-8: U+FFFD */
+    check_provider_message(long_message, "vvvv...");                           /* capped */
+    CHECK_CODE(drupal_token_request_fail(NULL, DRUPAL_E_NETWORK, "x"), DRUPAL_E_INVALID_ARGUMENT);
+}
+
 static void test_bad_input(void) {
     drupal_client *c = new_client();
     drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
@@ -521,6 +558,7 @@ int main(void) {
     test_provider_calling_its_own_client();
     test_a_slow_provider_ends_with_the_timeout();
     test_cancelling_the_call_that_runs_the_provider();
+    test_a_providers_message_reaches_the_error();
     test_bad_input();
     return check_summary();
 }

@@ -150,6 +150,25 @@ def test_token_provider(extended):
             client.set_token_provider("not callable")
 
 
+def test_a_providers_exception_message_reaches_the_error(extended):
+    """Regression: the error said only "the token provider returned DRUPAL_E_INTERNAL"."""
+    def sealed(reason):
+        raise RuntimeError("the vault is sealed")
+
+    def down(reason):
+        raise drupalsdk.NetworkError("the vault is down", code="DRUPAL_E_NETWORK")
+
+    with drupalsdk.Client(extended.base_url) as client:
+        client.set_token_provider(sealed)
+        with pytest.raises(drupalsdk.DrupalError) as caught:
+            client.get("user", 2)
+        assert "the token provider failed: RuntimeError: the vault is sealed" in caught.value.message
+        client.set_token_provider(down)
+        with pytest.raises(drupalsdk.NetworkError) as caught:
+            client.get("user", 2)
+        assert "the token provider failed: the vault is down" in caught.value.message
+
+
 def test_a_slow_provider_ends_with_the_calls_timeout(extended):
     """Regression: a call whose timeout is 1 s waited the 6 s of its token provider."""
     extended.control("POST", "/__fake/bearer", {"token": "minted-elsewhere", "uid": 2})

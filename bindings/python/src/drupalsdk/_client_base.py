@@ -243,7 +243,10 @@ class _ClientBase(Managed, Hooks):
         token (a str), or ``(token, expires_in_seconds)``. It runs on a library thread, at most once
         at a time for this client, with the same refreshes and single flight as :meth:`set_oauth`;
         what it raises fails the waiting calls (a :class:`DrupalError` with its code, anything else
-        as ``DRUPAL_E_INTERNAL``, logged to the ``drupalsdk`` logger).
+        as ``DRUPAL_E_INTERNAL``, logged to the ``drupalsdk`` logger), with its message: "the token
+        provider failed: the vault is sealed" (``"RuntimeError: ..."`` for other exceptions; the
+        message is shown as given, so keep secrets out of it; control characters escaped, cut at
+        1,024 bytes).
 
         A call waiting for the token, the one that started the provider included, waits no longer
         than the client's ``timeout`` (then :class:`DrupalTimeoutError`) and stops at once when

@@ -60,6 +60,7 @@ _SIGNATURES = [
     ("drupal_client_set_token_provider", _code, _h, TOKEN_PROVIDER, c_void_p),
     ("drupal_token_request_reason", c_int, _h),
     ("drupal_token_request_set", _code, _h, _s, c_double),
+    ("drupal_token_request_fail", _code, _h, c_int, _s),
     ("drupal_oauth_authenticate", _code, _out, _h, *_ASYNC_TAIL),
     ("drupal_oauth_authenticate_sync", _code, _out, _h),
     ("drupal_client_has_session", c_int, _h),

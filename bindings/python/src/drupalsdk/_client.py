@@ -104,6 +104,11 @@ class Client(_ClientBase):
                 owner: Optional[Managed] = None) -> DrupalFuture:
         future = DrupalFuture(kind)
         future._attach(self._start(operation, args, future, futures_dispatcher(), owner))
+        if _interrupts.caught is not None and _interrupts.stopping():
+            # Ctrl-C in a callback the start ran on this (main) thread: no blocking call is
+            # here to raise it, and left kept the next one would, stale.
+            future.cancel()
+            _interrupts.reraise()
         return future
 
     def view_all(self, path: str, query: Query = None, *, max_pages: int = 1000) -> Iterator[Dict[str, Any]]:
@@ -202,6 +207,13 @@ class AsyncClient(_ClientBase):
         future = loop.create_future()
         waiter = [future, kind]   # what LoopDispatcher resolves; a list: cancellation swaps the future
         call_handle = self._start(operation, args, waiter, dispatcher, owner)
+        if _interrupts.caught is not None and _interrupts.stopping():
+            # Ctrl-C in a callback the start ran on this (main) thread: raised here, as a
+            # blocking call would (left kept, the next blocking call would raise it, stale).
+            waiter[1] = None   # the cancelled outcome then resolves `future` quietly
+            _call_cancel(call_handle)
+            _call_free(call_handle)
+            _interrupts.reraise()
         try:
             return await future
         except asyncio.CancelledError:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from ctypes import byref, c_void_p, cast
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
-from . import _ffi
+from . import _ffi, _interrupts
 from ._calls import keepalive, new_key, pending
 from ._convert import (C_INT, C_UINT, MAX_SIZE, HeadersArg, Query, c_int, header_array, nonzero,
                        not_text, pair, path_text, query_array, seconds, text)
@@ -355,6 +355,10 @@ class _ClientBase(Managed, Hooks):
                 pending.pop(key, None)
                 keepalive.pop(key, None)
                 _ticket_free(ticket)   # the call did not start: the ticket is still ours
+                # A Ctrl-C in a callback the start ran here (on_request) refused the request:
+                # the KeyboardInterrupt is what to raise, not the refusal (nor later, stale).
+                if _interrupts.caught is not None and _interrupts.stopping():
+                    _interrupts.reraise()
                 raise
         finally:
             owner._exit()

@@ -1,0 +1,61 @@
+"""Edges of the concurrent API that a demanding user hits: Ctrl-C in a callback that an async
+call's start runs on the main thread."""
+import asyncio
+import threading
+
+import drupalsdk
+import pytest
+from drupalsdk import _interrupts
+
+STALL = {"X-Fake-Fault": "stall;seconds=30"}
+
+
+@pytest.fixture
+def no_stale_interrupt(monkeypatch):
+    """What a callback keeps for the main thread's next blocking call is this test's alone (a
+    stale KeyboardInterrupt would otherwise hit a later test)."""
+    monkeypatch.setattr(_interrupts, "caught", None)
+
+
+def _interrupt_once(where):
+    """A callback that raises KeyboardInterrupt the first time it runs on the main thread (as a
+    Ctrl-C arriving while it runs does), recording where it ran in `where`."""
+    def callback(_argument):
+        where.append(threading.current_thread() is threading.main_thread())
+        if where.count(True) == 1 and where[-1]:
+            raise KeyboardInterrupt
+    return callback
+
+
+def test_ctrl_c_in_an_on_request_hook_run_by_submit_is_raised_by_submit(base_url, no_stale_interrupt):
+    # submit_* starts the request on the calling thread, so the on_request hook ran on the main
+    # thread; the KeyboardInterrupt it raised was kept for "the blocking call" and left there:
+    # submit raised DRUPAL_E_INTERNAL and the NEXT blocking call raised a stale KeyboardInterrupt.
+    where = []
+    with drupalsdk.Client(base_url, timeout=20, on_request=_interrupt_once(where)) as client:
+        with pytest.raises(KeyboardInterrupt):
+            client.submit_get("node", 1)
+        assert where == [True], "the premise: submit ran the hook on the main thread"
+        assert client.get("node", 1)["nid"][0]["value"] == 1
+        assert client.submit_get("node", 2).result(timeout=20)["nid"][0]["value"] == 2
+
+
+def test_ctrl_c_in_an_event_hook_of_an_awaited_call_is_raised_by_the_await(base_url, no_stale_interrupt):
+    # The same for an AsyncClient on the main thread's loop: the hook's KeyboardInterrupt was
+    # swallowed (the await answered normally) and raised later by an unrelated blocking call.
+    where = []
+
+    async def main(client):
+        with pytest.raises(KeyboardInterrupt):
+            await client.get("node", 1)
+        return await client.get("node", 2)
+
+    client = drupalsdk.AsyncClient(base_url, timeout=20)
+    client.on("request_start", _interrupt_once(where))
+    try:
+        assert asyncio.run(main(client))["nid"][0]["value"] == 2
+    finally:
+        client.close()
+    assert where[0] is True, "the premise: the call's start ran the hook on the main thread"
+    with drupalsdk.Client(base_url, timeout=20) as blocking:
+        assert blocking.get("node", 3)["nid"][0]["value"] == 3

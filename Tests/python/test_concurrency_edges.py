@@ -1,5 +1,5 @@
 """Edges of the concurrent API that a demanding user hits: Ctrl-C in a callback that an async
-call's start runs on the main thread."""
+call's start runs on the main thread, done-callbacks that wait for other futures."""
 import asyncio
 import threading
 
@@ -59,3 +59,45 @@ def test_ctrl_c_in_an_event_hook_of_an_awaited_call_is_raised_by_the_await(base_
     assert where[0] is True, "the premise: the call's start ran the hook on the main thread"
     with drupalsdk.Client(base_url, timeout=20) as blocking:
         assert blocking.get("node", 3)["nid"][0]["value"] == 3
+
+
+def test_a_done_callback_may_wait_for_another_future(client):
+    # Futures are resolved on the one drupalsdk-futures thread, where done-callbacks run: a
+    # done-callback that waited for another future's result waited for itself (forever, or
+    # until its timeout: "TimeoutError after 5 s").
+    answers = []
+
+    def chain(first):
+        try:
+            answers.append(client.submit_get("node", 2).result(timeout=10)["nid"][0]["value"])
+        except BaseException as error:  # (recorded: the assertion below names it)
+            answers.append(error)
+
+    done = threading.Event()
+    first = client.submit_get("node", 1)
+    first.add_done_callback(chain)
+    first.add_done_callback(lambda _f: done.set())
+    assert done.wait(30)
+    assert answers == [2]
+
+
+def test_a_done_callback_waiting_for_a_stalled_future_times_out_as_asked(client):
+    # result(timeout) from a done-callback still honours its timeout (and cancel still works).
+    import concurrent.futures
+    outcome = []
+
+    def wait_for_stall(_first):
+        stalled = client.submit_request("GET", "/node/1", headers=STALL)
+        try:
+            stalled.result(timeout=0.3)
+        except concurrent.futures.TimeoutError:
+            outcome.append("timeout")
+        stalled.cancel()
+        outcome.append(stalled.cancelled())
+
+    done = threading.Event()
+    first = client.submit_get("node", 1)
+    first.add_done_callback(wait_for_stall)
+    first.add_done_callback(lambda _f: done.set())
+    assert done.wait(30)
+    assert outcome == ["timeout", True]

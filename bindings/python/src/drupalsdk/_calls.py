@@ -11,6 +11,7 @@ import concurrent.futures
 import concurrent.futures._base
 import itertools
 import logging
+import threading
 from typing import Any, Dict, Optional
 
 from . import _ffi, _readers
@@ -27,6 +28,10 @@ pending: Dict[int, Any] = {}
 keepalive: Dict[int, Any] = {}
 #: next(_keys) is atomic under the GIL; 0 would be NULL, so keys start at 1.
 new_key = itertools.count(1).__next__
+#: Set by _queues: the id of the drupalsdk-futures thread, and resolve_until(future, timeout),
+#: which resolves futures on that thread while a done-callback there waits for one.
+futures_thread: Optional[int] = None
+resolve_until: Any = None
 
 _CANCELLED = _ffi.DRUPAL_E_CANCELLED
 _call_cancel = _ffi.call_cancel
@@ -46,7 +51,9 @@ class DrupalFuture(concurrent.futures.Future):
     :meth:`cancel` cancels the C call (``drupal_call_cancel``) and resolves the future as
     cancelled at once. A call cancelled by ``Client.close()`` resolves as cancelled too.
     Exceptions raised by done-callbacks are logged by ``concurrent.futures`` (they run on the
-    binding's ``drupalsdk-futures`` thread), never lost. The C call handle is released as soon
+    binding's ``drupalsdk-futures`` thread), never lost. A done-callback may wait for another
+    future's :meth:`result` (the thread resolves futures meanwhile), not with
+    ``concurrent.futures.wait`` or ``as_completed``, which would wait for it. The C call handle is released as soon
     as the future is done (or by :meth:`close`, or leaving ``with future:``, which also cancel a
     call still running).
     """
@@ -88,6 +95,21 @@ class DrupalFuture(concurrent.futures.Future):
         if cancelled:
             self._notify_cancelled()
         return cancelled
+
+    def result(self, timeout: Optional[float] = None) -> Any:
+        """As ``Future.result``; also from a done-callback (which runs on the thread that resolves
+        these futures: waiting there, it resolves them itself)."""
+        if self._state not in _DONE and threading.get_ident() == futures_thread:
+            resolve_until(self, timeout)
+            timeout = 0
+        return super().result(timeout)
+
+    def exception(self, timeout: Optional[float] = None) -> Optional[BaseException]:
+        """As ``Future.exception``; also from a done-callback (see :meth:`result`)."""
+        if self._state not in _DONE and threading.get_ident() == futures_thread:
+            resolve_until(self, timeout)
+            timeout = 0
+        return super().exception(timeout)
 
     def close(self) -> None:
         """Cancels the call if it is still running and releases its handle. Idempotent."""

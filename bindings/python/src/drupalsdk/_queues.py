@@ -10,14 +10,16 @@ thread for ``submit_*`` futures. The consumer converts each outcome and resolves
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import select
 import threading
+import time
 import weakref
 from ctypes import byref, c_void_p
 from typing import Any, Optional
 
-from . import _ffi, _managed
+from . import _calls, _ffi, _managed
 from ._calls import keepalive, log, pending
 from ._readers import response_error
 from ._response import convert, returns_answer
@@ -151,10 +153,28 @@ class FuturesDispatcher(_Queue):
         threading.Thread(target=self._run, name="drupalsdk-futures", daemon=True).start()
 
     def _run(self) -> None:
+        _calls.futures_thread = threading.get_ident()
+        _calls.resolve_until = self.resolve_until
         poll = select.poll()
         poll.register(self.fd, select.POLLIN)
         while True:
             poll.poll()   # the GIL is released while it waits
+            self.drain()
+
+    def resolve_until(self, future: Any, timeout: Optional[float]) -> None:
+        """On this thread, where a done-callback waits for `future` (no other thread resolves
+        it): resolves outcomes here until it is done, or `timeout` seconds have passed."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        poll = select.poll()
+        poll.register(self.fd, select.POLLIN)
+        while not future.done():
+            if deadline is None:
+                poll.poll()
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                poll.poll(math.ceil(left * 1000))
             self.drain()
 
     def _resolve(self, waiter: Any, code: int, response: int) -> None:
@@ -193,6 +213,7 @@ def _forget_after_fork() -> None:
     """A forked child has no drupalsdk-futures thread: it starts its own when it needs one."""
     global _futures
     _futures = None
+    _calls.futures_thread = None
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)

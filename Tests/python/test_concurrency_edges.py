@@ -1,7 +1,10 @@
 """Edges of the concurrent API that a demanding user hits: Ctrl-C in a callback that an async
-call's start runs on the main thread, done-callbacks that wait for other futures."""
+call's start runs on the main thread, done-callbacks that wait for other futures, clients dropped
+with calls in flight."""
 import asyncio
+import gc
 import threading
+import weakref
 
 import drupalsdk
 import pytest
@@ -101,3 +104,26 @@ def test_a_done_callback_waiting_for_a_stalled_future_times_out_as_asked(client)
     first.add_done_callback(lambda _f: done.set())
     assert done.wait(30)
     assert outcome == ["timeout", True]
+
+
+def test_a_future_keeps_its_client_until_it_ends(base_url):
+    # drupalsdk.Client(url).submit_get(...): nothing else held the client, the collector closed
+    # it, and the future resolved as cancelled ("CancelledError()") instead of answering.
+    future = drupalsdk.Client(base_url, timeout=20).submit_request("GET", "/node/1",
+                                                                    headers={"X-Fake-Fault": "delay;ms=300"})
+    gc.collect()
+    assert future.result(timeout=20).json()["nid"][0]["value"] == 1
+
+
+def test_a_dropped_client_is_collected_once_its_futures_end(base_url):
+    client = drupalsdk.Client(base_url, timeout=20)
+    gone = weakref.ref(client)
+    future = client.submit_get("node", 1)
+    del client
+    assert future.result(timeout=20)["nid"][0]["value"] == 1
+    for _ in range(100):
+        gc.collect()
+        if gone() is None:
+            break
+        threading.Event().wait(0.05)   # the futures thread drops its reference just after resolving
+    assert gone() is None

@@ -346,7 +346,10 @@ class _ClientBase(Managed, Hooks):
             threads_start()
             ticket = queue.ticket(key)
             pending[key] = waiter
-            keepalive[key] = args   # callbacks among them are called until the call completes
+            # Callbacks among the args are called until the call completes; the client too is
+            # kept until then: one dropped with a future in flight (Client(url).submit_get(...))
+            # was collected, which closed it and cancelled the call.
+            keepalive[key] = (args, self, owner)
             try:
                 code = operation.start(byref(call), handle, *args, QUEUE_CALLBACK, ticket)
                 if code:

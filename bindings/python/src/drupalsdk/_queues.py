@@ -75,7 +75,6 @@ class _Queue:
             for index in range(taken):
                 completion = batch[index]
                 key, code, response = completion.tag, completion.code, completion.response
-                keepalive.pop(key, None)
                 waiter = pending.pop(key, None)
                 try:
                     if waiter is None:
@@ -86,6 +85,9 @@ class _Queue:
                     log.exception("drupalsdk: a call completion failed")
                 finally:
                     _response_free(response)
+                    # Last: this may drop the last reference to the call's client, whose
+                    # collection closes it (and drains again, nested) once its answer is out.
+                    keepalive.pop(key, None)
             if taken < _BATCH:
                 return
 

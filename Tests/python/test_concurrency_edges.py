@@ -4,6 +4,7 @@ with calls in flight."""
 import asyncio
 import gc
 import threading
+import time
 import weakref
 
 import drupalsdk
@@ -127,3 +128,36 @@ def test_a_dropped_client_is_collected_once_its_futures_end(base_url):
             break
         threading.Event().wait(0.05)   # the futures thread drops its reference just after resolving
     assert gone() is None
+
+
+def _close_a_loop_with_a_call_in_flight(client):
+    loop = asyncio.new_event_loop()
+    loop.create_task(client.request("GET", "/node/1", headers={"X-Fake-Fault": "delay;ms=200"}))
+    loop.run_until_complete(asyncio.sleep(0.01))   # the task starts its call
+    loop.close()
+
+
+def test_calls_left_in_flight_by_a_closed_loop_are_let_go(base_url):
+    # A loop closed with tasks still awaiting calls (run_until_complete, then close(), as
+    # per-test loops do): their outcomes were never taken from that loop's queue, so each such
+    # loop stayed alive with its queue's eventfd, its calls' registry entries and callbacks.
+    from drupalsdk import _calls
+    ended = threading.Semaphore(0)
+    client = drupalsdk.AsyncClient(base_url, timeout=20)
+    client.on("request_finish", lambda _event: ended.release())
+    try:
+        for _ in range(3):
+            _close_a_loop_with_a_call_in_flight(client)
+        for _ in range(3):
+            assert ended.acquire(timeout=20)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:   # (an outcome may be queued just after its event)
+            assert asyncio.run(client.get("node", 1))["nid"][0]["value"] == 1
+            gc.collect()
+            if not _calls.pending and not _calls.keepalive:
+                break
+        assert not _calls.pending and not _calls.keepalive, (len(_calls.pending), len(_calls.keepalive))
+        closed = [o for o in gc.get_objects() if isinstance(o, asyncio.AbstractEventLoop) and o.is_closed()]
+        assert not closed, closed
+    finally:
+        client.close()

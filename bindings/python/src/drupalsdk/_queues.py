@@ -120,6 +120,8 @@ class LoopDispatcher(_Queue):
         waiter[0] = None   # taken (see _client._cancelled_call_ended)
         if future.done():  # the awaiting task was cancelled
             return
+        if future.get_loop().is_closed():   # left in flight by a closed loop: nothing awaits it
+            return
         if kind is None:   # a cancelled call's end, awaited by _cancelled_call_ended
             future.set_result(None)
             return
@@ -140,8 +142,19 @@ def dispatcher_for(loop: asyncio.AbstractEventLoop) -> LoopDispatcher:
     """The dispatcher of `loop`, made on first use (on the loop's thread)."""
     dispatcher = _loops.get(loop)
     if dispatcher is None:
+        _let_go_of_closed_loops()
         dispatcher = _loops[loop] = LoopDispatcher(loop)
     return dispatcher
+
+
+def _let_go_of_closed_loops() -> None:
+    """Takes what the calls of closed loops left in their queues. A loop closed with tasks still
+    awaiting calls never takes their outcomes, whose registry entries then keep the loop (and
+    its queue) alive; dropped here, as a new loop starts, the loop goes once its calls have all
+    ended (a call still in flight keeps it until a later sweep: its callbacks are in use)."""
+    for loop, dispatcher in list(_loops.items()):
+        if loop.is_closed():   # so no one else drains its queue
+            dispatcher.drain()
 
 
 class FuturesDispatcher(_Queue):

@@ -161,3 +161,25 @@ def test_calls_left_in_flight_by_a_closed_loop_are_let_go(base_url):
         assert not closed, closed
     finally:
         client.close()
+
+
+def test_blocking_calls_fail_in_hooks_but_work_in_done_callbacks(client):
+    # As bindings/python/README.md says (it said both failed with DRUPAL_E_STATE).
+    outcomes = []
+
+    def hook(_event):
+        if not outcomes:
+            try:
+                client.get("node", 2)
+                outcomes.append("hook: answered")
+            except drupalsdk.DrupalError as error:
+                outcomes.append("hook: " + error.code)
+
+    listener = client.on("request_finish", hook)
+    client.get("node", 1)
+    listener.remove()
+    done = threading.Event()
+    future = client.submit_get("node", 1)
+    future.add_done_callback(lambda _f: (outcomes.append(client.get("node", 3)["nid"][0]["value"]), done.set()))
+    assert done.wait(30)
+    assert outcomes == ["hook: DRUPAL_E_STATE", 3]

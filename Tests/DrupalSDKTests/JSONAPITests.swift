@@ -146,6 +146,50 @@ final class JSONAPITests: FakeDrupalTestCase {
         }
     }
 
+    /// Regression: a document's members of the wrong shape were read as absent: an `included`
+    /// item that is no resource object was left out of the index (its relationship then read as
+    /// "not included"), an identifier without a string id was dropped, and a malformed
+    /// `links.next` read as the last page. C and Python refuse these (DRUPAL_E_DECODE).
+    func testADocumentOfTheWrongShapeIsTheServersError() async throws {
+        let resource = #"{"type": "node--article", "id": "a", "attributes": {}}"#
+        let cases: [(document: String, names: String)] = [
+            (#"{"data": 5}"#, "data"),
+            (#"{"data": [5]}"#, "data[0]"),
+            (#"{"data": {"type": 5, "id": "a"}}"#, "data.type"),
+            (#"{"data": {"type": "node--article", "id": null}}"#, "data.id"),
+            (#"{"data": {"type": "node--article", "id": "a", "attributes": []}}"#, "data.attributes"),
+            (#"{"data": \#(resource), "included": {}}"#, "included"),
+            (#"{"data": \#(resource), "included": ["oops"]}"#, "included[0]"),
+            (#"{"data": \#(resource), "included": [{"type": "user--user", "id": 7}]}"#, "included[0].id"),
+            (#"{"data": {"type": "node--article", "id": "a", "relationships": {"uid": {"data": "oops"}}}}"#,
+             "data.relationships.uid.data"),
+            (#"{"data": {"type": "node--article", "id": "a", "relationships": {"tags": {"data": [{"type": "t", "id": 1}]}}}}"#,
+             "data.relationships.tags.data[0].id"),
+            (#"{"data": [], "links": {"next": 7}}"#, "links.next"),
+            (#"{"data": [], "links": []}"#, "links"),
+        ]
+        let client = try admin()
+        for (document, names) in cases {
+            try server.lie(document, under: "/jsonapi/node/article", count: 1)
+            defer { _ = try? server.control("DELETE", "/__fake/faults") }
+            let response = try await client.jsonAPI(.collection(article))
+            XCTAssertThrowsError(try JSONAPIDocument(response), document) { error in
+                XCTAssertEqual((error as? DrupalError)?.code, .decode, document)
+                XCTAssertTrue((error as? DrupalError)?.message.contains(names) ?? false, "\(names): \(error)")
+            }
+        }
+        // The shapes Drupal answers with are read as before: null data, an empty list, null and
+        // empty relationships, a next link as an object or a string.
+        for document in [#"{"data": null}"#, #"{"data": [], "links": {"next": {"href": "http://x/jsonapi"}}}"#,
+                         #"{"data": {"type": "node--article", "id": "a", "relationships": {"uid": {"data": null}, "t": {"data": []}, "l": {"links": {}}}}, "included": []}"#,
+                         #"{"data": [], "links": {"next": "http://x/jsonapi", "self": {"href": "http://x"}}}"#] {
+            try server.lie(document, under: "/jsonapi/node/article", count: 1)
+            defer { _ = try? server.control("DELETE", "/__fake/faults") }
+            let response = try await client.jsonAPI(.collection(article))
+            XCTAssertNoThrow(try JSONAPIDocument(response), document)
+        }
+    }
+
     /// Regression: pages fetched a window at a time trusted the first page's links.next: one
     /// naming no page ended the walk without a word, and one naming the first page again handed
     /// out pages twice. Both are the server's errors there too, after the first page.

@@ -15,15 +15,22 @@ public struct JSONAPIDocument: Sendable {
         let id: String
     }
 
-    /// Throws `.decode` unless the body is a JSON object.
+    /// Throws `.decode` unless the body is a JSON:API document: a JSON object whose `data`,
+    /// `included` and `links` have the shapes the readers below expect (the message names the
+    /// first member that does not).
     public init(_ response: DrupalResponse) throws {
         guard let value = JSONValue.parse(response.body), case .object = value else {
             throw DrupalError(.decode, "the JSON:API answer is not a JSON object (\(response.body.count) bytes)",
                               status: response.status, headers: response.headers, body: response.body)
         }
+        if let problem = JSONAPIDocumentShape.problem(in: value) {
+            throw DrupalError(.decode, "the answer is not a JSON:API document: \(problem)",
+                              status: response.status, headers: response.headers, body: response.body)
+        }
         self.init(value)
     }
 
+    /// A document as given, unchecked: members of the wrong shape read as absent.
     public init(_ raw: JSONValue) {
         self.raw = raw
         var index: [ResourceKey: Int] = [:]

@@ -3,6 +3,7 @@ names), download and download_file to a path or a write callable (public and pri
 progress, the size cap, nothing left behind), blocking, futures and asyncio."""
 import asyncio
 import base64
+import concurrent.futures
 import errno
 import gzip
 import os
@@ -58,6 +59,44 @@ def test_upload_cancelled_and_refused(admin_basic, tmp_path):
         admin_basic.upload_file_path("node", "article", "field_image", tmp_path / "nope.png")
     with pytest.raises(TypeError):
         admin_basic.upload_file_path("node", "article", "field_image", path, progress="no")
+
+
+def test_a_callbacks_own_exception_is_the_cause_of_the_cancellation(admin_basic, tmp_path):
+    # The exception a progress or write callable raises stops the transfer, and is the
+    # CancelledError's __cause__ (it was only logged): blocking, futures and asyncio alike.
+    path, _ = make_file(tmp_path, "cause.png", 300_000)
+
+    class Full(Exception):
+        pass
+
+    def progress(done, total):
+        raise Full("the disk is full")
+    with pytest.raises(drupalsdk.CancelledError) as raised:
+        admin_basic.upload_file_path("node", "article", "field_image", path, progress=progress)
+    assert isinstance(raised.value.__cause__, Full)
+    future = admin_basic.submit_upload_file_path("node", "article", "field_image", str(path), progress=progress)
+    error = future.exception(timeout=30)
+    assert isinstance(error, drupalsdk.CancelledError) and isinstance(error.__cause__, Full)
+    url = admin_basic.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
+
+    def write(chunk):
+        raise Full("no room for %d bytes" % len(chunk))
+
+    async def main():
+        async with drupalsdk.AsyncClient(admin_basic.base_url) as client:
+            client.set_basic_auth("admin", "admin")
+            with pytest.raises(drupalsdk.CancelledError) as raised:
+                await client.download(url, write=write)
+            return raised.value
+    error = asyncio.run(main())
+    assert isinstance(error.__cause__, Full) and "no room" in str(error.__cause__)
+    # Returning False still cancels with no cause, and a future so stopped is cancelled.
+    with pytest.raises(drupalsdk.CancelledError) as raised:
+        admin_basic.download(url, write=lambda chunk: False)
+    assert raised.value.__cause__ is None
+    future = admin_basic.submit_download(url, write=lambda chunk: False)
+    with pytest.raises(concurrent.futures.CancelledError):
+        future.result(timeout=30)
 
 
 def test_download_to_a_callable_and_by_entity(admin_basic, tmp_path):

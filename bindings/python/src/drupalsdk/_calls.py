@@ -129,7 +129,7 @@ class DrupalFuture(concurrent.futures.Future):
             if self._state == concurrent.futures._base.CANCELLED:
                 self.set_running_or_notify_cancel()
 
-    def _complete(self, code: int, response: Optional[int]) -> None:
+    def _complete(self, code: int, response: Optional[int], cause: Optional[BaseException] = None) -> None:
         try:
             if code == 0 or returns_answer(self._kind, code):
                 value = convert(self._kind, response, False, code)
@@ -137,11 +137,11 @@ class DrupalFuture(concurrent.futures.Future):
                     self.set_result(value)
                 except _InvalidState:  # cancelled meanwhile: drop the value
                     pass
-            elif code == _CANCELLED:
+            elif code == _CANCELLED and cause is None:
                 if concurrent.futures.Future.cancel(self):
                     self._notify_cancelled()
-            else:
-                self._fail(_response_error(code, response))
+            else:   # a callable that raised: its exception, as the cause, is the outcome
+                self._fail(_response_error(code, response, cause))
         finally:
             self._release()
 

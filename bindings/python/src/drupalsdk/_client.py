@@ -23,12 +23,14 @@ from ._jsonapi_query import Query as JSONAPIQuery
 from ._managed import Managed
 from ._operations import NEXT_DOCUMENT, NEXT_PAGE, Operation, ResourceType, install
 from ._response import KIND_ANSWER, KIND_RESPONSE, convert, returns_answer
+from ._transfers import callback_error
 
 __all__ = ["Client", "AsyncClient"]
 
 _lib = _ffi.lib
 _last_error = _ffi.last_error
 _response_error = _readers.response_error
+_CANCELLED = _ffi.DRUPAL_E_CANCELLED
 _response_free = _ffi.response_free
 _call_cancel = _ffi.call_cancel
 _call_free = _ffi.call_free
@@ -90,7 +92,7 @@ class Client(_ClientBase):
             raise _last_error(code)  # not started: the reason is this thread's last error
         if code and not returns_answer(kind, code):
             try:
-                raise _response_error(code, response)
+                raise _response_error(code, response, callback_error(args) if code == _CANCELLED else None)
             finally:
                 _response_free(response)
         if kind == KIND_RESPONSE or kind == KIND_ANSWER:

@@ -140,7 +140,8 @@ def _jsonapi_upload_path(type: ResourceType, field: str, path: FilePath, *, id: 
         filename: the name Drupal stores (default: the path's base name); quotes and control
             characters are refused (InvalidArgumentError).
         progress: ``progress(sent, total)`` on a library thread as the bytes go (total: the file's
-            size); return False to cancel (:class:`CancelledError`).
+            size); return False to cancel (:class:`CancelledError`). One that raises cancels
+            too, its exception the CancelledError's ``__cause__``.
     Returns:
         the file's :class:`Document`. A path that is not a readable regular file is
         InvalidArgumentError before anything is sent.

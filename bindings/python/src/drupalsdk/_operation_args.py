@@ -82,7 +82,8 @@ def _upload_file_path(entity_type: str, bundle: str, field: str, path: FilePath,
         filename: the name Drupal stores (default: the path's base name); quotes and control
             characters are refused (InvalidArgumentError), non-ASCII goes as UTF-8.
         progress: ``progress(sent, total)`` on a library thread as the bytes go; return False to
-            cancel (:class:`CancelledError`).
+            cancel (:class:`CancelledError`). One that raises cancels too, its exception the
+            CancelledError's ``__cause__`` (a future then fails with it, not cancelled).
     Returns:
         the file entity (reference its fid from the host entity).
     """
@@ -107,7 +108,9 @@ def _download(url: str, path: Optional[FilePath] = None, *, write: Optional[Writ
     as the ``.gz`` it is.
 
     Args:
-        progress: ``progress(received, total)`` (total None when unknown); False cancels.
+        progress: ``progress(received, total)`` (total None when unknown); False cancels. A
+            ``progress`` or ``write`` that raises cancels too, its exception the
+            CancelledError's ``__cause__`` (a future then fails with it, not cancelled).
     Returns:
         a :class:`Response` with the answer's status and headers (its content stays empty).
     """

@@ -23,6 +23,9 @@ from . import _calls, _ffi, _managed
 from ._calls import keepalive, log, pending
 from ._readers import response_error
 from ._response import convert, returns_answer
+from ._transfers import callback_error
+
+_CANCELLED = _ffi.DRUPAL_E_CANCELLED
 
 __all__ = ["QUEUE_CALLBACK", "dispatcher_for", "futures_dispatcher", "settle_futures", "ticket_free"]
 
@@ -80,7 +83,9 @@ class _Queue:
                     if waiter is None:
                         log.error("drupalsdk: completion for unknown call key %r (code %d)", key, code)
                     else:
-                        resolve(waiter, code, response)
+                        # What a progress or write callable raised is the cancellation's cause.
+                        cause = callback_error(keepalive.get(key, ((),))[0]) if code == _CANCELLED else None
+                        resolve(waiter, code, response, cause)
                 except BaseException:  # pragma: no cover - resolve catches what it can
                     log.exception("drupalsdk: a call completion failed")
                 finally:
@@ -91,7 +96,8 @@ class _Queue:
             if taken < _BATCH:
                 return
 
-    def _resolve(self, waiter: Any, code: int, response: int) -> None:  # pragma: no cover - abstract
+    def _resolve(self, waiter: Any, code: int, response: int,
+                 cause: Optional[BaseException]) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def __del__(self) -> None:
@@ -115,7 +121,7 @@ class LoopDispatcher(_Queue):
         self.loop = weakref.ref(loop)
         loop.add_reader(self.fd, self.drain)
 
-    def _resolve(self, waiter: Any, code: int, response: int) -> None:
+    def _resolve(self, waiter: Any, code: int, response: int, cause: Optional[BaseException]) -> None:
         future, kind = waiter
         waiter[0] = None   # taken (see _client._cancelled_call_ended)
         if future.done():  # the awaiting task was cancelled
@@ -129,7 +135,7 @@ class LoopDispatcher(_Queue):
             if code == 0 or returns_answer(kind, code):
                 future.set_result(convert(kind, response, False, code))
             else:
-                future.set_exception(response_error(code, response))
+                future.set_exception(response_error(code, response, cause))
         except BaseException as error:  # a conversion that failed lands on the future
             future.set_exception(error)
 
@@ -192,9 +198,9 @@ class FuturesDispatcher(_Queue):
                 poll.poll(math.ceil(left * 1000))
             self.drain()
 
-    def _resolve(self, waiter: Any, code: int, response: int) -> None:
+    def _resolve(self, waiter: Any, code: int, response: int, cause: Optional[BaseException]) -> None:
         try:
-            waiter._complete(code, response)
+            waiter._complete(code, response, cause)
         except BaseException as error:
             waiter._fail(error)
 

@@ -77,8 +77,16 @@ _error_kind = lib.drupal_response_error_kind
 _os_error = lib.drupal_response_os_error
 
 
-def response_error(code: int, response: int) -> _errors.DrupalError:
-    """The exception for a failed call whose (borrowed or owned) response carries the details."""
+def response_error(code: int, response: int, cause: Optional[BaseException] = None) -> _errors.DrupalError:
+    """The exception for a failed call whose (borrowed or owned) response carries the details;
+    `cause` (what a progress or write callable raised) becomes its ``__cause__``."""
+    error = _response_error(code, response)
+    if cause is not None:
+        error.__cause__ = cause
+    return error
+
+
+def _response_error(code: int, response: int) -> _errors.DrupalError:
     status = _response_status(response)
     cls = _errors.error_class(code, _error_kind(response))
     message = _response_message(response).decode("utf-8", "replace")

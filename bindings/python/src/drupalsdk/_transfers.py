@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import ctypes
 import logging
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional
 
 from . import _ffi, _interrupts
 
-__all__ = ["transfer_options", "Progress", "Write"]
+__all__ = ["transfer_options", "callback_error", "Progress", "Write"]
 
 log = logging.getLogger("drupalsdk")
 
@@ -23,6 +23,8 @@ def transfer_options(progress: Optional[Progress], write: Optional[Write] = None
     or None when neither is given."""
     if progress is None and write is None:
         return None
+    # What the callables raised: the call's CancelledError gets the first as its __cause__.
+    raised: List[BaseException] = []
     options = _ffi.TransferOptions()
     options.version = _ffi.DRUPAL_TRANSFER_OPTIONS_VERSION
     if progress is not None:
@@ -37,7 +39,9 @@ def transfer_options(progress: Optional[Progress], write: Optional[Write] = None
                 return 1 if progress(done, total if total >= 0 else None) is False else 0
             except BaseException as error:
                 if not _interrupts.keep(error):  # (Ctrl-C: the blocking call raises it)
-                    log.exception("drupalsdk: the progress callback %r raised; the transfer is cancelled", progress)
+                    log.debug("drupalsdk: the progress callback %r raised; the transfer is cancelled", progress,
+                              exc_info=True)
+                    raised.append(error)
                 return 1
         options.progress = _ffi.PROGRESS_CALLBACK(on_progress)
     if write is not None:
@@ -52,7 +56,20 @@ def transfer_options(progress: Optional[Progress], write: Optional[Write] = None
                 return 1 if write(ctypes.string_at(data, length)) is False else 0
             except BaseException as error:
                 if not _interrupts.keep(error):  # (Ctrl-C: the blocking call raises it)
-                    log.exception("drupalsdk: the write callback %r raised; the download is stopped", write)
+                    log.debug("drupalsdk: the write callback %r raised; the download is stopped", write,
+                              exc_info=True)
+                    raised.append(error)
                 return 1
         options.write = _ffi.WRITE_CALLBACK(on_write)
-    return ctypes.pointer(options)
+    pointer = ctypes.pointer(options)
+    pointer.callback_errors = raised  # type: ignore[attr-defined]
+    return pointer
+
+
+def callback_error(args: Any) -> Optional[BaseException]:
+    """The first exception a progress or write callable among a call's C arguments raised."""
+    for arg in args or ():
+        raised = getattr(arg, "callback_errors", None)
+        if raised:
+            return raised[0]
+    return None

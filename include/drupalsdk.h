@@ -987,9 +987,12 @@ drupal_code drupal_jsonapi_query_include(drupal_jsonapi_query *query, const char
  * @param fields comma-separated names: "title,uid".
  */
 drupal_code drupal_jsonapi_query_fields(drupal_jsonapi_query *query, const char *type, const char *fields);
-/** page[limit], at least 1. Drupal caps it at 50 without an error; the pager follows the cap. */
+/**
+ * page[limit], 1 to PTRDIFF_MAX (0 or a larger value: DRUPAL_E_INVALID_ARGUMENT). Drupal caps it
+ * at 50 without an error; the pager follows the cap.
+ */
 drupal_code drupal_jsonapi_query_page_limit(drupal_jsonapi_query *query, size_t limit);
-/** page[offset]: how many resources to skip. */
+/** page[offset]: how many resources to skip, at most PTRDIFF_MAX (more: DRUPAL_E_INVALID_ARGUMENT). */
 drupal_code drupal_jsonapi_query_page_offset(drupal_jsonapi_query *query, size_t offset);
 /** resourceVersion for reads: "rel:latest-version", "rel:working-copy" or "id:<revision id>". */
 drupal_code drupal_jsonapi_query_resource_version(drupal_jsonapi_query *query, const char *version);

@@ -316,6 +316,18 @@ static void test_query_unchanged_after_refusal(void) {
     CHECK_STR(after, before);
     drupal_free(after);
     after = NULL;
+    /* A limit or offset above PTRDIFF_MAX is refused, changing nothing; PTRDIFF_MAX is written
+     * as given, never negative. */
+    BAD(drupal_jsonapi_query_page_offset(q, (size_t)PTRDIFF_MAX + 1));
+    BAD(drupal_jsonapi_query_page_offset(q, SIZE_MAX));
+    BAD(drupal_jsonapi_query_page_limit(q, (size_t)PTRDIFF_MAX + 1));
+    CHECK_CODE(drupal_jsonapi_query_string(&after, q), DRUPAL_OK);
+    CHECK_STR(after, before);
+    drupal_free(after);
+    after = NULL;
+    CHECK_CODE(drupal_jsonapi_query_page_offset(q, (size_t)PTRDIFF_MAX), DRUPAL_OK);
+    CHECK_CODE(drupal_jsonapi_query_string(&after, q), DRUPAL_OK);
+    CHECK(after && strstr(after, "page%5Boffset%5D=9223372036854775807") != NULL);
     drupal_free(before);
     drupal_free(after);
     after = (char *)&after;

@@ -606,8 +606,9 @@ drupal_code drupal_token_request_set(drupal_token_request *request, const char *
  * as escapes ("\u{1b}"), and only its first 1,024 bytes are kept (cut between two characters,
  * ending with "...").
  *   return drupal_token_request_fail(request, DRUPAL_E_NETWORK, "the vault is sealed");
- * @param code the failure's code (DRUPAL_OK, which is none, is taken as DRUPAL_E_INTERNAL).
- * @return code, for the provider to return (drupal_last_error() is then the message);
+ * @param code the failure's code (DRUPAL_OK, which is none, and a value that is no drupal_code
+ *        are taken as DRUPAL_E_INTERNAL).
+ * @return that code, for the provider to return (drupal_last_error() is then the message);
  *         DRUPAL_E_INVALID_ARGUMENT for a NULL request or message.
  */
 drupal_code drupal_token_request_fail(drupal_token_request *request, drupal_code code, const char *message);

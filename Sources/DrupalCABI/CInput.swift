@@ -136,6 +136,13 @@ let drupalOK = drupal_code(0)
 
 extension DrupalError.Code {
     var cCode: drupal_code { drupal_code(UInt32(rawValue)) }
+
+    /// The code a caller's callback returned, nil for one that is no drupal_code: C callers may
+    /// return any value of the enum's type, a negative one included (which Int32(_:) traps on).
+    init?(caller code: drupal_code) {
+        guard let value = Int32(exactly: code.rawValue) else { return nil }
+        self.init(rawValue: value)
+    }
 }
 
 /// strdup for Swift strings; nil when out of memory. A NUL inside the text (a server's JSON may

@@ -44,7 +44,7 @@ enum Hooks {
                 hook(OpaquePointer(Unmanaged.passUnretained(edit).toOpaque()), UnsafeMutableRawPointer(bitPattern: bits))
             }
             guard code == drupalOK else {
-                let known = DrupalError.Code(rawValue: Int32(code.rawValue)) ?? .internal
+                let known = DrupalError.Code(caller: code) ?? .internal
                 throw DrupalError(known, "the request hook refused the request (\(String(cString: drupal_code_name(code))))")
             }
             request = edit.request

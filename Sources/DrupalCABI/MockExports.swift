@@ -146,7 +146,7 @@ public func drupal_mock_stub_answers(_ client: OpaquePointer?, _ method: UnsafeP
             guard version == 1 else { throw DrupalError(.invalidArgument, "unknown drupal_mock_answer version \(version)") }
             let answer = pointer.pointee
             if answer.fail != drupalOK {
-                guard let code = DrupalError.Code(rawValue: Int32(answer.fail.rawValue)) else {
+                guard let code = DrupalError.Code(caller: answer.fail) else {
                     throw DrupalError(.invalidArgument, "answers[\(index)].fail is not a drupal_code")
                 }
                 return .transportFailure(code)

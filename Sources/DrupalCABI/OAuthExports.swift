@@ -112,7 +112,7 @@ private func callProvider(_ provider: CTokenProvider, _ bits: UInt, _ reason: To
         provider(OpaquePointer(Unmanaged.passUnretained(box).toOpaque()), UnsafeMutableRawPointer(bitPattern: bits))
     }
     guard code == drupalOK else {
-        let known = DrupalError.Code(rawValue: Int32(code.rawValue)) ?? .internal
+        let known = DrupalError.Code(caller: code) ?? .internal
         throw DrupalError(known, box.failure ?? "the token provider returned \(String(cString: drupal_code_name(code)))")
     }
     if let problem = box.problem { throw DrupalError(.invalidArgument, problem) }
@@ -152,7 +152,7 @@ public func drupal_token_request_set(_ request: OpaquePointer?, _ accessToken: U
 @_cdecl("drupal_token_request_fail")
 public func drupal_token_request_fail(_ request: OpaquePointer?, _ code: drupal_code,
                                       _ message: UnsafePointer<CChar>?) -> drupal_code {
-    let known = code == drupalOK ? .internal : DrupalError.Code(rawValue: Int32(code.rawValue)) ?? .internal
+    let known = code == drupalOK ? .internal : DrupalError.Code(caller: code) ?? .internal
     guard let box = TokenRequestBox.from(request) else { return fail(.invalidArgument, "request is NULL") }
     guard let message else { return fail(.invalidArgument, "message is NULL") }
     // The caller's text, read leniently (it explains a failure; refusing it would lose that):

@@ -597,6 +597,9 @@ static void test_server_strings(void) {
     BAD(drupal_mock_stub_answers(m, "GET", "/node/9", NULL, &a, 1));
     a.status = 200;
     BAD(drupal_mock_stub_answers(m, "GET", "/node/9", NULL, &a, 0));
+    a.fail = (drupal_code)-1;   /* no drupal_code: refused (it trapped the process) */
+    BAD(drupal_mock_stub_answers(m, "GET", "/node/9", NULL, &a, 1));
+    a.fail = DRUPAL_OK;
     {
         char *s = (char *)&s;
         BAD(drupal_mock_requests_json(&s, NULL));

@@ -506,6 +506,28 @@ static void test_a_providers_message_reaches_the_error(void) {
     CHECK_CODE(drupal_token_request_fail(NULL, DRUPAL_E_NETWORK, "x"), DRUPAL_E_INVALID_ARGUMENT);
 }
 
+/* A provider returning a code that is no drupal_code (a negative one) fails the call with
+ * DRUPAL_E_INTERNAL, as the header says: it trapped the process (SIGILL) in the conversion. */
+static drupal_code negative_provider(drupal_token_request *request, void *userdata) {
+    if (userdata) return drupal_token_request_fail(request, (drupal_code)-1, "no such code");
+    (void)request;
+    return (drupal_code)-1;
+}
+
+static void test_a_provider_code_that_is_no_drupal_code(void) {
+    int with_message;
+    for (with_message = 0; with_message <= 1; with_message++) {
+        drupal_client *c = NULL;
+        drupal_response *r = NULL;
+        CHECK_CODE(drupal_client_new(&c, extended_url(), NULL), DRUPAL_OK);
+        CHECK_CODE(drupal_client_set_token_provider(c, negative_provider, with_message ? (void *)&c : NULL),
+                   DRUPAL_OK);
+        CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_E_INTERNAL);
+        drupal_response_free(r);
+        drupal_client_free(c);
+    }
+}
+
 static void test_bad_input(void) {
     drupal_client *c = new_client();
     drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
@@ -559,6 +581,7 @@ int main(void) {
     test_a_slow_provider_ends_with_the_timeout();
     test_cancelling_the_call_that_runs_the_provider();
     test_a_providers_message_reaches_the_error();
+    test_a_provider_code_that_is_no_drupal_code();
     test_bad_input();
     return check_summary();
 }

@@ -188,8 +188,28 @@ static void test_hooks(void) {
     pthread_mutex_destroy(&log.lock);
 }
 
+/* A hook returning a code that is no drupal_code fails the call with DRUPAL_E_INTERNAL, as the
+ * header says: a negative one trapped the process (SIGILL) in the conversion. */
+static drupal_code negative_hook(drupal_request_edit *request, void *userdata) {
+    (void)request;
+    (void)userdata;
+    return (drupal_code)-1;
+}
+
+static void test_a_hook_code_that_is_no_drupal_code(void) {
+    drupal_client *c = NULL;
+    drupal_response *r = NULL;
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
+    options.request_hook = negative_hook;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &options), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_E_INTERNAL);
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
 int main(void) {
     fake_reset();
+    test_a_hook_code_that_is_no_drupal_code();
     test_unimplemented();
     test_stubs();
     test_seeding();

@@ -242,11 +242,12 @@ class _ClientBase(Managed, Hooks):
         ``"rejected"`` (the site refused it, or :meth:`oauth_authenticate` was called). Return the
         token (a str), or ``(token, expires_in_seconds)``. It runs on a library thread, at most once
         at a time for this client, with the same refreshes and single flight as :meth:`set_oauth`;
-        what it raises fails the waiting calls (a :class:`DrupalError` with its code, anything else
-        as ``DRUPAL_E_INTERNAL``, logged to the ``drupalsdk`` logger), with its message: "the token
-        provider failed: the vault is sealed" (``"RuntimeError: ..."`` for other exceptions; the
-        message is shown as given, so keep secrets out of it; control characters escaped, cut at
-        1,024 bytes).
+        what it raises fails the waiting calls. A :class:`DrupalError` fails them with its code and
+        its message: "the token provider failed: the vault is sealed" (shown as given, so keep
+        secrets out of it; control characters escaped, cut at 1,024 bytes). Anything else fails
+        them as ``DRUPAL_E_INTERNAL`` naming only its type ("the token provider raised
+        RuntimeError"): a library's exception may quote a URL or a credential, so its message goes
+        only to the ``drupalsdk`` logger, with the traceback.
 
         A call waiting for the token, the one that started the provider included, waits no longer
         than the client's ``timeout`` (then :class:`DrupalTimeoutError`) and stops at once when

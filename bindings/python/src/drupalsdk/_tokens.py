@@ -67,19 +67,21 @@ def token_provider(provider: Callable[[str], Any]) -> Any:
             token, expires_in = (answer, 0.0) if isinstance(answer, (str, bytes)) else answer
             return _lib.drupal_token_request_set(request, text(token, "token"), float(expires_in or 0.0))
         except DrupalError as error:
-            return _fail(request, _CODES.get(error.code, _ffi.DRUPAL_E_INTERNAL), error.message)
+            return _fail(request, _CODES.get(error.code, _ffi.DRUPAL_E_INTERNAL), error)
         except BaseException as error:
             if not _interrupts.keep(error):  # (Ctrl-C: the blocking call raises it)
                 log.exception("drupalsdk: the token provider %r raised", provider)
-            return _fail(request, _ffi.DRUPAL_E_INTERNAL, "%s: %s" % (type(error).__name__, error))
+            # Its type only: another library's message may quote a URL or a credential.
+            return _fail(request, _ffi.DRUPAL_E_INTERNAL, "raised " + type(error).__name__)
     return _ffi.TOKEN_PROVIDER(call)
 
 
-def _fail(request: int, code: int, message: str) -> int:
-    """Fails the token request with the exception's message (the library makes it printable and
-    caps it; a NUL would end the C string early, so it goes as U+FFFD)."""
+def _fail(request: int, code: int, reason: Any) -> int:
+    """Fails the token request with `reason`: a DrupalError's message, or a text (the library
+    makes it printable and caps it; a NUL would end the C string early, so it goes as U+FFFD)."""
     try:
+        message = reason.message if isinstance(reason, DrupalError) else reason
         text = str(message).replace("\0", "\ufffd").encode("utf-8", "replace")
     except Exception:   # a message whose str() itself fails still fails the request
-        text = b"the token provider raised"
+        text = b"raised an exception whose message cannot be read"
     return _lib.drupal_token_request_fail(request, code, text)

@@ -37,6 +37,22 @@ final class OAuthWaitTests: XCTestCase {
         return try DrupalClient.live(baseURL: server.baseURL, configuration: configuration)
     }
 
+    /// Regression (the session's review): a blocking call that gave up waiting for a token
+    /// fetched from the endpoint left the token request on the engine its own thread drives,
+    /// which nothing drove after: the calls after it waited for that fetch and timed out.
+    func testABlockingCallGivingUpLeavesTheTokenFetchToEnd() async throws {
+        let settings = OAuthSettings(clientID: "sdk-client", clientSecret: "sdk-secret", grant: .clientCredentials)
+        let client = try makeClient(.oauth(settings), timeout: 1)
+        try server.control("POST", "/__fake/faults",
+                           json: #"{"mode": "delay", "ms": 2500, "path_prefix": "/oauth/token", "count": 1}"#)
+        defer { _ = try? server.control("DELETE", "/__fake/faults") }
+        let blocking = try client.run(.get(entityType: "node", id: "1")) { _ in }
+        XCTAssertEqual(blocking.failureValue?.code, .timeout)
+        try await Task.sleep(for: .seconds(2.5))   // the token endpoint has answered by now
+        let response = try await client.get("node", "1")
+        XCTAssertEqual(response.status, 200)
+    }
+
     /// Regression: a call whose timeout was 1 s waited the 6 s of its token provider.
     func testACallWaitsForItsProvidersTokenNoLongerThanItsTimeout() async throws {
         let slow = SlowProvider(6)

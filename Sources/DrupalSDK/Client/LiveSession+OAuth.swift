@@ -85,7 +85,9 @@ extension LiveSession {
             // end: drupal_client_free waits for a C provider still running.
             var ended: (@Sendable () -> Void)?
             if case .tokenProvider(let provider) = fetch.authentication { ended = provider.runStarts?() }
-            Task(executorPreference: transport.executor) { [self] in
+            // Detached: a task would inherit the engine a blocking caller drives (its task-local),
+            // which nothing drives once that caller gives up waiting.
+            Task.detached(executorPreference: transport.executor) { [self] in
                 await fetchForEveryone(fetch)
                 ended?()
             }

@@ -550,7 +550,10 @@ typedef struct drupal_oauth_options {
 /**
  * Switches the client to OAuth 2 (replacing Basic, Bearer, a token provider or cookie
  * authentication; a login session's cookie is kept). Nothing is sent yet: the first request
- * fetches the token (drupal_oauth_authenticate() does it at once). Every string is copied.
+ * fetches the token (drupal_oauth_authenticate() does it at once). The token request runs on the
+ * client's own thread and connections, whichever call starts it, so that it ends even when a
+ * blocking call that waits for it gives up (its timeout): a program making only _sync calls has
+ * one connection more, the token endpoint's. Every string is copied.
  * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, an unknown options version or grant, a
  *         NULL or empty client_id, a missing username/password/refresh_token for its grant, CR/LF
  *         or other control characters or invalid UTF-8 in any string (never quoted in the

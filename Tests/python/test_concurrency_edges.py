@@ -85,6 +85,33 @@ def test_a_done_callback_may_wait_for_another_future(client):
     assert answers == [2]
 
 
+def test_a_done_callback_may_wait_for_a_future_taken_in_the_same_batch(client):
+    # Regression (the session's review): the futures thread takes up to 64 outcomes at once; a
+    # done-callback waiting for a future whose outcome was taken with its own, but not yet
+    # resolved, polled for it forever (here: TimeoutError after 5 s).
+    answers = []
+
+    def hold(_f0):   # keeps the futures thread busy while f1's and f2's outcomes arrive
+        time.sleep(1.5)
+
+    def chain(_f1):
+        try:
+            answers.append(f2.result(timeout=5).json()["nid"][0]["value"])
+        except BaseException as error:  # (recorded: the assertion below names it)
+            answers.append(error)
+
+    f0 = client.submit_get("node", 1)
+    f0.add_done_callback(hold)
+    time.sleep(0.2)
+    f1 = client.submit_request("GET", "/node/1", headers={"X-Fake-Fault": "delay;ms=200"})
+    f2 = client.submit_request("GET", "/node/2", headers={"X-Fake-Fault": "delay;ms=500"})  # after f1
+    done = threading.Event()
+    f1.add_done_callback(chain)
+    f1.add_done_callback(lambda _f: done.set())
+    assert done.wait(30)
+    assert answers == [2]
+
+
 def test_a_done_callback_waiting_for_a_stalled_future_times_out_as_asked(client):
     # result(timeout) from a done-callback still honours its timeout (and cancel still works).
     import concurrent.futures

@@ -10,6 +10,7 @@ thread for ``submit_*`` futures. The consumer converts each outcome and resolves
 from __future__ import annotations
 
 import asyncio
+import collections
 import math
 import os
 import select
@@ -41,7 +42,7 @@ ticket_free = _lib.drupal_queue_ticket_free
 class _Queue:
     """A drupal_queue and its consumer's side."""
 
-    __slots__ = ("_queue", "fd", "_draining", "_generation", "__weakref__")
+    __slots__ = ("_queue", "fd", "_draining", "_generation", "_backlog", "__weakref__")
 
     def __init__(self) -> None:
         queue = c_void_p()
@@ -55,6 +56,7 @@ class _Queue:
         # returns only once what was taken before it is resolved; re-entrant for a done-callback
         # that closes a client.
         self._draining = threading.RLock()
+        self._backlog: "collections.deque[Any]" = collections.deque()
 
     def ticket(self, key: int) -> int:
         """The userdata of a call whose outcome comes back under `key`."""
@@ -70,14 +72,19 @@ class _Queue:
             self._drain()
 
     def _drain(self) -> None:
-        # A batch of its own: any Python run from here (a done-callback, the collector closing
-        # another client) may drain again on this thread, and must not take into this one.
-        batch, queue, resolve = _Batch(), self._queue, self._resolve
+        # Outcomes taken wait in the backlog, shared by the drains of this thread: any Python run
+        # from here (a done-callback waiting for another future, the collector closing another
+        # client) may drain again, nested, and must resolve what this one took but has not
+        # reached yet (the outcome it waits for may be among them). Each is resolved once.
+        batch, queue, resolve, backlog = _Batch(), self._queue, self._resolve, self._backlog
         while True:
             taken = _pop(batch, queue, _BATCH)
-            for index in range(taken):
-                completion = batch[index]
-                key, code, response = completion.tag, completion.code, completion.response
+            # In front: a nested drain resolves what it was called for (a closed client's
+            # cancelled calls) before the rest of the batch it interrupted.
+            backlog.extendleft((batch[index].tag, batch[index].code, batch[index].response)
+                               for index in reversed(range(taken)))
+            while backlog:
+                key, code, response = backlog.popleft()
                 waiter = pending.pop(key, None)
                 try:
                     if waiter is None:
@@ -189,6 +196,9 @@ class FuturesDispatcher(_Queue):
         poll = select.poll()
         poll.register(self.fd, select.POLLIN)
         while not future.done():
+            if self._backlog:   # taken by the drain this callback runs in: resolved first
+                self.drain()
+                continue
             if deadline is None:
                 poll.poll()
             else:

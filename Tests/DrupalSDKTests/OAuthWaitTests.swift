@@ -53,6 +53,20 @@ final class OAuthWaitTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
     }
 
+    /// Regression (the session's review): a call cancelled before it asked for its token still
+    /// started the provider, and drupal_client_free (which cancels calls) then waited for it.
+    func testACancelledCallStartsNoProvider() async throws {
+        let slow = SlowProvider(3)
+        let client = try makeClient(.tokenProvider(slow.provider), timeout: 30)
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.get("user", "2")
+        }
+        let error = await expectError { _ = try await call.value }
+        XCTAssertEqual(error?.code, .cancelled)
+        XCTAssertEqual(slow.calls.load(ordering: .relaxed), 0, "the provider ran for a cancelled call")
+    }
+
     /// Regression: a call whose timeout was 1 s waited the 6 s of its token provider.
     func testACallWaitsForItsProvidersTokenNoLongerThanItsTimeout() async throws {
         let slow = SlowProvider(6)

@@ -58,6 +58,8 @@ extension LiveSession {
     /// (then `.timeout`), and not at all once cancelled; the fetch goes on for the others.
     func oauthToken(forceRefresh: Bool, stale: String?, within limit: TokenWaitLimit) async throws -> String? {
         enum Step { case none, have(String), fetch(Fetch), wait(Int) }
+        // A cancelled call starts no fetch (drupal_client_free, which cancels, would wait for it).
+        if Task.isCancelled { throw DrupalError.cancelled() }
         let now = ContinuousClock.now
         let step = state.withLock { state -> Step in
             guard state.authentication.managesTokens else { return .none }

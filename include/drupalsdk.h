@@ -586,7 +586,8 @@ typedef struct drupal_token_request drupal_token_request;
  * when cancelled (DRUPAL_E_CANCELLED). The provider is not interrupted: it runs to its end, and
  * the token it gives is kept and serves the calls still waiting and those after it (the
  * provider is not asked again for them). drupal_client_free() waits for a provider still running
- * (except from inside it), so userdata is free to go once it returns.
+ * (except when called from inside one of the client's callbacks, the provider included), so
+ * userdata is free to go once it returns.
  */
 typedef drupal_code (*drupal_token_provider)(drupal_token_request *request, void *userdata);
 

@@ -4,38 +4,10 @@
  * never crash, and an async call that fails validation must never call its callback. Also:
  * drupal_code_name for every code, *_free(NULL), versions, per-thread last error. */
 #include "check.h"
+#include "bad_input.h"
 
-static int callbacks_run;  /* callbacks of calls that failed validation: must stay 0 */
-static void must_not_run(drupal_code code, drupal_response *response, void *userdata) {
-    (void)code; (void)response; (void)userdata;
-    pthread_mutex_lock(&check_lock);
-    callbacks_run++;
-    pthread_mutex_unlock(&check_lock);
-}
 static void on_event(const drupal_event *e, void *userdata) { (void)e; (void)userdata; }
 
-#define BAD(expr) CHECK_CODE(expr, DRUPAL_E_INVALID_ARGUMENT)
-#define CB must_not_run, NULL
-
-/* An async start that must fail validation: INVALID_ARGUMENT, *call reset to NULL. */
-#define BAD_ASYNC(expr)                                                                          \
-    do {                                                                                         \
-        call = (drupal_call *)&call;                                                             \
-        BAD(expr);                                                                               \
-        CHECK(call == NULL);                                                                     \
-        if (call != NULL && call != (drupal_call *)&call) drupal_call_free(call);                \
-    } while (0)
-
-/* A _sync call that must fail validation: INVALID_ARGUMENT, *out reset to NULL. */
-#define BAD_SYNC(expr)                                                                           \
-    do {                                                                                         \
-        out = (drupal_response *)&out;                                                           \
-        BAD(expr);                                                                               \
-        CHECK(out == NULL);                                                                      \
-        if (out != NULL && out != (drupal_response *)&out) drupal_response_free(out);            \
-    } while (0)
-
-static const char *INVALID_UTF8 = "no\xff\xfe" "de";
 static const char *UNSAFE_PATHS[] = {
     "../etc/passwd", "/node/../user/1", "/a/..", "//evil.example.com/x", "/node//1",
     "/node/1\r\nX-Evil: 1", "/node/1\n", "/node/../..?x=1", "http://evil.example.com/x", "/no\xff\xfe",

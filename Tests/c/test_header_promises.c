@@ -3,35 +3,11 @@
  * login status answer, request hook accessors, event fields, the JSON:API calls' argument checks
  * and queries left unchanged by a refused setter, the last error's length. */
 #include "check.h"
+#include "bad_input.h"
 #include <limits.h>
 #include <stdint.h>
 #include <unistd.h>
 
-static int callbacks_run;  /* callbacks of calls that failed validation: must stay 0 */
-static void must_not_run(drupal_code code, drupal_response *response, void *userdata) {
-    (void)code; (void)response; (void)userdata;
-    pthread_mutex_lock(&check_lock);
-    callbacks_run++;
-    pthread_mutex_unlock(&check_lock);
-}
-#define CB must_not_run, NULL
-#define BAD(expr) CHECK_CODE(expr, DRUPAL_E_INVALID_ARGUMENT)
-#define BAD_ASYNC(expr)                                                                          \
-    do {                                                                                         \
-        call = (drupal_call *)&call;                                                             \
-        BAD(expr);                                                                               \
-        CHECK(call == NULL);                                                                     \
-        if (call != NULL && call != (drupal_call *)&call) drupal_call_free(call);                \
-    } while (0)
-#define BAD_SYNC(expr)                                                                           \
-    do {                                                                                         \
-        out = (drupal_response *)&out;                                                           \
-        BAD(expr);                                                                               \
-        CHECK(out == NULL);                                                                      \
-        if (out != NULL && out != (drupal_response *)&out) drupal_response_free(out);            \
-    } while (0)
-
-static const char *INVALID_UTF8 = "no\xff\xfe" "de";
 #define ARTICLE "node--article"
 
 /* ---- Callbacks of calls that fail at once run on a library thread -------------------------- */

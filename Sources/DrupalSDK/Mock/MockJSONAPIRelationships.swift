@@ -41,10 +41,10 @@ extension MockState {
     /// and `links.related` (with the revision, as in resource objects).
     func jsonAPIRelationship(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType, uuid: String,
                              name: String) throws -> HTTPResponse {
-        let (_, entity, _) = try relationshipSubject(request, caller, type, uuid, name,
-                                                     route: name + ".relationship.get",
-                                                     template: "{entity}/relationships/" + name)
-        return try relationshipDocument(200, request, caller, type, entity, name)
+        let (_, entity, relationship) = try relationshipSubject(request, caller, type, uuid, name,
+                                                                route: name + ".relationship.get",
+                                                                template: "{entity}/relationships/" + name)
+        return try relationshipDocument(200, request, caller, type, entity, name, relationship)
     }
 
     /// POST (add), PATCH (replace) and DELETE (remove) on `…/{id}/relationships/{field}`.
@@ -78,7 +78,7 @@ extension MockState {
         if request.method == "DELETE" || updated.allSatisfy({ targetID($0).map(sentIDs.contains) ?? true }) {
             return MockReply.empty(204)
         }
-        return try relationshipDocument(200, request, caller, type, entity, name)
+        return try relationshipDocument(200, request, caller, type, entity, name, relationship)
     }
 
     /// The entity and relationship a route names: 404 for an unknown UUID (naming the route as
@@ -100,11 +100,13 @@ extension MockState {
         return (id, entity, relationship)
     }
 
+    /// The identifiers of `relationship` (public name `name`) as the relationship route answers them.
     private func relationshipDocument(_ status: Int, _ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType,
-                                      _ entity: [String: JSONValue], _ name: String) throws -> HTTPResponse {
+                                      _ entity: [String: JSONValue], _ name: String,
+                                      _ relationship: Relationship) throws -> HTTPResponse {
         let query = try MockJSONAPIQuery(request)
         let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin, query: query)
-        guard let (field, target) = jsonAPIRelationship(type, entity, name) else { return MockJSONAPIReply.htmlNotFound }
+        let (field, target) = relationship
         let base = request.origin + type.path + "/" + (MockFields.firstValue(entity["uuid"]) ?? "")
         let links: [String: JSONValue] = [
             "related": MockJSONAPIReply.link(base + "/" + name + documents.versionSuffix(type.entityType, entity)),

@@ -42,6 +42,9 @@ public struct DrupalRequest: Sendable {
         get { fields.read.bodySink }
         _modify { yield &fields.write().bodySink }
     }
+    /// A file streamed up or down: its timeout bounds a stall (no byte moving), not the call,
+    /// as the transport applies it (`CurlTransfer.isFileTransfer`).
+    var isFileTransfer: Bool { bodyFile != nil || bodySink != nil }
     /// The `_format` query value added to the request; nil sends none (JSON:API, /session/token).
     public var format: String? {
         get { fields.read.format }

@@ -33,7 +33,7 @@ extension LiveSession {
     /// applies, and for files, whose `timeout` bounds a stall; throws `.timeout` when none is left.
     func remainingTimeout(of request: DrupalRequest, since started: RequestInstant) throws -> Double? {
         let timeout = configuration.transport.timeout
-        guard timeout > 0, request.bodyFile == nil, request.bodySink == nil else { return nil }
+        guard timeout > 0, !request.isFileTransfer else { return nil }
         let left = timeout - started.elapsedSeconds
         guard left < timeout - 0.001 else { return nil }
         guard left > 0 else {

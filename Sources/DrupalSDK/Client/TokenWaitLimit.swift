@@ -16,8 +16,7 @@ struct TokenWaitLimit: Sendable {
 
 extension LiveSession {
     func tokenWaitLimit(for request: DrupalRequest, since started: RequestInstant) -> TokenWaitLimit {
-        tokenWaitLimit(request.method + " " + request.path, isFile: request.bodyFile != nil || request.bodySink != nil,
-                       since: started)
+        tokenWaitLimit(request.method + " " + request.path, isFile: request.isFileTransfer, since: started)
     }
 
     func tokenWaitLimit(_ what: String, isFile: Bool, since started: RequestInstant) -> TokenWaitLimit {

@@ -161,8 +161,9 @@ public func drupal_token_request_fail(_ request: OpaquePointer?, _ code: drupal_
     let text = message.withMemoryRebound(to: UInt8.self, capacity: length) {
         String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
     }
-    box.failure = DrupalError.callerText(text)
-    return fail(known, box.failure ?? "")
+    let failure = DrupalError.callerText(text)
+    box.failure = failure
+    return fail(known, failure)
 }
 
 @_cdecl("drupal_oauth_authenticate")

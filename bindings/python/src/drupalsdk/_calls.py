@@ -99,17 +99,19 @@ class DrupalFuture(concurrent.futures.Future):
     def result(self, timeout: Optional[float] = None) -> Any:
         """As ``Future.result``; also from a done-callback (which runs on the thread that resolves
         these futures: waiting there, it resolves them itself)."""
-        if self._state not in _DONE and threading.get_ident() == futures_thread:
-            resolve_until(self, timeout)
-            timeout = 0
-        return super().result(timeout)
+        return super().result(self._resolved_here(timeout))
 
     def exception(self, timeout: Optional[float] = None) -> Optional[BaseException]:
         """As ``Future.exception``; also from a done-callback (see :meth:`result`)."""
-        if self._state not in _DONE and threading.get_ident() == futures_thread:
-            resolve_until(self, timeout)
-            timeout = 0
-        return super().exception(timeout)
+        return super().exception(self._resolved_here(timeout))
+
+    def _resolved_here(self, timeout: Optional[float]) -> Optional[float]:
+        """On the futures thread, resolves futures until this one is done or `timeout` passes,
+        and gives the timeout left for the wait after it (none); elsewhere `timeout` as given."""
+        if self._state in _DONE or threading.get_ident() != futures_thread:
+            return timeout
+        resolve_until(self, timeout)
+        return 0
 
     def close(self) -> None:
         """Cancels the call if it is still running and releases its handle. Idempotent."""

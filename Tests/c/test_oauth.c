@@ -265,13 +265,27 @@ typedef struct {
 static drupal_code provider(drupal_token_request *request, void *userdata) {
     provider_state *s = userdata;
     int call;
+    drupal_code answer;
     pthread_mutex_lock(&s->lock);
     call = s->calls++;
     if (call < 8) s->reasons[call] = drupal_token_request_reason(request);
+    answer = s->answer;
     pthread_mutex_unlock(&s->lock);
-    if (s->answer != DRUPAL_OK) return s->answer;
+    if (answer != DRUPAL_OK) return answer;
     /* The first token is one the site does not know: refused, then asked again. */
     return drupal_token_request_set(request, call == 0 ? "stale.token.x" : "minted-elsewhere", 300);
+}
+
+/* The provider's state as the test reads it: under its lock, as the provider's thread writes it
+ * (the library orders the two, through synchronisation TSan cannot see in the Swift runtime). */
+typedef struct { int calls; drupal_token_reason reasons[8]; } provider_record;
+static provider_record provider_seen(provider_state *s) {
+    provider_record seen;
+    pthread_mutex_lock(&s->lock);
+    seen.calls = s->calls;
+    memcpy(seen.reasons, s->reasons, sizeof seen.reasons);
+    pthread_mutex_unlock(&s->lock);
+    return seen;
 }
 
 static drupal_code bad_provider(drupal_token_request *request, void *userdata) {
@@ -295,15 +309,17 @@ static void test_token_provider(void) {
     CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_OK);
     CHECK_RESPONSE(r, DRUPAL_OK, 200);
     drupal_response_free(r);
-    CHECK_INT(s.calls, 2);
-    CHECK_INT(s.reasons[0], DRUPAL_TOKEN_INITIAL);
-    CHECK_INT(s.reasons[1], DRUPAL_TOKEN_REJECTED);
+    CHECK_INT(provider_seen(&s).calls, 2);
+    CHECK_INT(provider_seen(&s).reasons[0], DRUPAL_TOKEN_INITIAL);
+    CHECK_INT(provider_seen(&s).reasons[1], DRUPAL_TOKEN_REJECTED);
     CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_OK);
     drupal_response_free(r);
-    CHECK_INT(s.calls, 2);
+    CHECK_INT(provider_seen(&s).calls, 2);
 
     /* A provider's failure fails the call with its code. */
+    pthread_mutex_lock(&s.lock);
     s.answer = DRUPAL_E_NETWORK;
+    pthread_mutex_unlock(&s.lock);
     CHECK_CODE(drupal_oauth_authenticate_sync(&r, c), DRUPAL_E_NETWORK);
     CHECK(strstr(drupal_response_error_message(r), "token provider") != NULL);
     drupal_response_free(r);
@@ -327,8 +343,8 @@ static void test_authenticate_asks_with_rejected(void) {
     CHECK_CODE(drupal_client_set_token_provider(c, provider, &s), DRUPAL_OK);
     CHECK_CODE(drupal_oauth_authenticate_sync(&r, c), DRUPAL_OK);
     drupal_response_free(r);
-    CHECK_INT(s.calls, 1);
-    CHECK_INT(s.reasons[0], DRUPAL_TOKEN_REJECTED);
+    CHECK_INT(provider_seen(&s).calls, 1);
+    CHECK_INT(provider_seen(&s).reasons[0], DRUPAL_TOKEN_REJECTED);
     drupal_client_free(c);
 }
 
@@ -342,17 +358,23 @@ typedef struct {
 static drupal_code reentrant_provider(drupal_token_request *request, void *userdata) {
     reentrant_state *s = userdata;
     drupal_response *r = NULL;
-    s->own_sync = drupal_request_sync(&r, s->client, "GET", "/node/1", NULL);
+    drupal_code own, other;
+    own = drupal_request_sync(&r, s->client, "GET", "/node/1", NULL);
     drupal_response_free(r);
     r = NULL;
-    s->other_sync = drupal_request_sync(&r, s->other, "GET", "/session/token", NULL);
+    other = drupal_request_sync(&r, s->other, "GET", "/session/token", NULL);
     drupal_response_free(r);
+    pthread_mutex_lock(&check_lock);   /* read by the test under it (see provider_seen) */
+    s->own_sync = own;
+    s->other_sync = other;
+    pthread_mutex_unlock(&check_lock);
     return drupal_token_request_set(request, "minted-elsewhere", 300);
 }
 
 static void test_provider_calling_its_own_client(void) {
     drupal_response *r = NULL;
     reentrant_state s = {NULL, NULL, DRUPAL_E_INTERNAL, DRUPAL_E_INTERNAL};
+    drupal_code own_sync, other_sync;
     double t0;
     ext_reset();
     ext_post("/__fake/bearer", "{\"token\": \"minted-elsewhere\", \"uid\": 2}");
@@ -363,8 +385,12 @@ static void test_provider_calling_its_own_client(void) {
     CHECK_CODE(drupal_entity_get_sync(&r, s.client, "user", "2"), DRUPAL_OK);
     CHECK(now_seconds() - t0 < 5.0);
     drupal_response_free(r);
-    CHECK_INT(s.own_sync, DRUPAL_E_STATE);
-    CHECK_INT(s.other_sync, DRUPAL_OK);
+    pthread_mutex_lock(&check_lock);
+    own_sync = s.own_sync;
+    other_sync = s.other_sync;
+    pthread_mutex_unlock(&check_lock);
+    CHECK_INT(own_sync, DRUPAL_E_STATE);
+    CHECK_INT(other_sync, DRUPAL_OK);
     drupal_client_free(s.other);
     drupal_client_free(s.client);
 }
@@ -399,6 +425,15 @@ static int slow_running(slow_state *s) {
     return running;
 }
 
+/* How many times the provider ran, read under its lock as slow_running (see provider_seen). */
+static int slow_runs(slow_state *s) {
+    int runs;
+    pthread_mutex_lock(&s->lock);
+    runs = s->runs;
+    pthread_mutex_unlock(&s->lock);
+    return runs;
+}
+
 static drupal_client *slow_client(slow_state *s, double timeout) {
     drupal_client *c = NULL;
     drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
@@ -426,7 +461,7 @@ static void test_a_slow_provider_ends_with_the_timeout(void) {
     CHECK_INT(slow_running(&s), 1);
     drupal_client_free(c);
     CHECK_INT(slow_running(&s), 0);   /* s is about to go: the provider must be done with it */
-    CHECK_INT(s.runs, 1);
+    CHECK_INT(slow_runs(&s), 1);
 }
 
 /* Regression: the call running the provider could not be cancelled before the provider returned.
@@ -453,11 +488,13 @@ static void test_cancelling_the_call_that_runs_the_provider(void) {
     CHECK_CODE(drupal_entity_get_sync(&r, c, "user", "2"), DRUPAL_OK);
     CHECK_RESPONSE(r, DRUPAL_OK, 200);
     drupal_response_free(r);
-    CHECK_INT(s.runs, 1);
+    CHECK_INT(slow_runs(&s), 1);
     drupal_client_free(c);
 
     /* Cancelled by drupal_client_free itself: it returns only once the provider has. */
+    pthread_mutex_lock(&s.lock);
     s.runs = 0;
+    pthread_mutex_unlock(&s.lock);
     c = slow_client(&s, 30);
     waiter_init(&w);
     CHECK_CODE(drupal_entity_get(NULL, c, "user", "2", waiter_callback, &w), DRUPAL_OK);
@@ -466,7 +503,7 @@ static void test_cancelling_the_call_that_runs_the_provider(void) {
     CHECK_INT(slow_running(&s), 0);
     CHECK_INT(waiter_wait(&w, 1), DRUPAL_E_CANCELLED);
     waiter_clear(&w);
-    CHECK_INT(s.runs, 1);
+    CHECK_INT(slow_runs(&s), 1);
 }
 
 /* ---- A provider's own message ------------------------------------------------------------------ */

@@ -44,6 +44,10 @@ final class ClientHandle: @unchecked Sendable {
     let family: ClientFamily
     private let registry = Mutex(Registry())
     private let inFlight = DispatchGroup()
+    /// Pagers made on this client and not freed yet: the pages a JSON:API pager fetches ahead
+    /// are this client's requests too (its hooks and token provider run for them), so freeing
+    /// the client ends them.
+    private let pagers = Mutex<[ObjectIdentifier: DrupalPager]>([:])
     let listeners = Mutex<[UInt64: ObserverToken]>([:])
 
     init(client: DrupalClient, mock: MockDrupal? = nil, family: ClientFamily = ClientFamily()) {
@@ -95,16 +99,28 @@ final class ClientHandle: @unchecked Sendable {
         inFlight.leave()
     }
 
-    /// Cancels every call and waits for their callbacks (unless called from one: the client is
-    /// then released when the last of them ends).
+    func opened(_ pager: DrupalPager) { pagers.withLock { $0[ObjectIdentifier(pager)] = pager } }
+
+    func freed(_ pager: DrupalPager) { pagers.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(pager)) } }
+
+    /// Cancels every call and waits for their callbacks, then ends the pagers' fetches ahead and
+    /// waits for them (unless called from a callback: the client is then released when the last
+    /// of them ends).
     func close() {
         let calls = registry.withLock { registry -> [CallHandle] in
             registry.closed = true
             return registry.all
         }
         for call in calls { call.cancel() }
-        if isInsideCallback() { return }
-        inFlight.wait()
+        let inside = isInsideCallback()
+        if !inside { inFlight.wait() }
+        // No pager call runs now (none can start), so no pager starts fetching again.
+        let open = pagers.withLock { pagers in
+            defer { pagers.removeAll() }
+            return Array(pagers.values)
+        }
+        for pager in open { pager.closeFromC(waiting: !inside) }
+        if inside { return }
         let tokens = listeners.withLock { listeners in
             defer { listeners.removeAll() }
             return Array(listeners.values)

@@ -34,6 +34,7 @@ func newPager(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePoin
     guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
     do {
         let pager = try make(handle.client)
+        handle.opened(pager)
         out.pointee = OpaquePointer(Unmanaged.passRetained(PagerHandle(client: handle, pager: pager)).toOpaque())
         return drupalOK
     } catch {
@@ -71,20 +72,31 @@ public func drupal_pager_next_sync(_ out: UnsafeMutablePointer<OpaquePointer?>?,
 public func drupal_pager_free(_ pager: OpaquePointer?) {
     guard let pager else { return }
     let handle = Unmanaged<PagerHandle>.fromOpaque(UnsafeRawPointer(pager)).takeRetainedValue()
+    handle.client.freed(handle.pager)
     // Pages fetched ahead are cancelled and waited for: once this returns, none of the pager's
     // requests is in flight. From a callback of its client (the loop that ends them) the wait is
     // skipped.
-    if handle.client.isInsideCallback() {
-        Task.detached { await handle.pager.close() }
-        return
-    }
-    // The task borrows the pager, so the last reference (and the pager's end) stays on this thread.
-    let borrowed = Unmanaged.passUnretained(handle.pager)
-    let stopped = DispatchSemaphore(value: 0)
-    Task.detached {
-        await borrowed.takeUnretainedValue().close()
-        stopped.signal()
-    }
-    stopped.wait()
+    handle.pager.closeFromC(waiting: !handle.client.isInsideCallback())
     withExtendedLifetime(handle) {}
+}
+
+extension DrupalPager {
+    /// Ends the pager's fetches ahead from a C thread: waiting until none is in flight, or (from
+    /// a callback of its client, which those fetches may need) in the background.
+    func closeFromC(waiting: Bool) {
+        guard waiting else {
+            Task.detached { await self.close() }
+            return
+        }
+        // The task borrows the pager, so the last reference (and the pager's end) stays on this
+        // thread.
+        let borrowed = Unmanaged.passUnretained(self)
+        let stopped = DispatchSemaphore(value: 0)
+        Task.detached {
+            await borrowed.takeUnretainedValue().close()
+            stopped.signal()
+        }
+        stopped.wait()
+        withExtendedLifetime(self) {}
+    }
 }

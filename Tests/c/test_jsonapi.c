@@ -468,6 +468,69 @@ static void test_entry_point_and_async(void) {
     drupal_client_free(c);
 }
 
+/* A JSON:API pager's pages fetched ahead are the client's requests too: drupal_client_free
+ * waits for them, so no request hook (nor token provider) runs with userdata the caller frees
+ * once it returns, even while the pager itself is still held. */
+typedef struct {
+    pthread_mutex_t lock;
+    int running, ran, freed, ran_after_free;
+} slow_hook;
+
+static drupal_code slow_request_hook(drupal_request_edit *edit, void *userdata) {
+    slow_hook *h = userdata;
+    (void)edit;
+    pthread_mutex_lock(&h->lock);
+    h->running++;
+    h->ran++;
+    int late = h->freed;
+    pthread_mutex_unlock(&h->lock);
+    if (!late) sleep_ms(40);   /* the fetches ahead are in flight when the client is freed */
+    pthread_mutex_lock(&h->lock);
+    h->ran_after_free += h->freed;
+    h->running--;
+    pthread_mutex_unlock(&h->lock);
+    return DRUPAL_OK;
+}
+
+static void test_free_waits_for_pages_fetched_ahead(void) {
+    drupal_client *c = NULL;
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
+    drupal_jsonapi_query *q = NULL;
+    drupal_pager *pager = NULL;
+    drupal_response *r = NULL;
+    slow_hook h;
+    memset(&h, 0, sizeof h);
+    pthread_mutex_init(&h.lock, NULL);
+    options.request_hook = slow_request_hook;
+    options.request_hook_userdata = &h;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &options), DRUPAL_OK);
+    CHECK_CODE(drupal_client_set_basic_auth(c, "admin", "admin"), DRUPAL_OK);
+    CHECK_CODE(drupal_jsonapi_query_new(&q), DRUPAL_OK);
+    CHECK_CODE(drupal_jsonapi_query_page_limit(q, 1), DRUPAL_OK);
+    CHECK_CODE(drupal_jsonapi_pager_new(&pager, c, ARTICLE, q, 8, 0), DRUPAL_OK);
+    drupal_jsonapi_query_free(q);
+    CHECK_CODE(drupal_pager_next_sync(&r, pager), DRUPAL_OK);
+    CHECK(r != NULL);
+    drupal_response_free(r);
+    drupal_client_free(c);
+    pthread_mutex_lock(&h.lock);
+    int running = h.running, ran = h.ran;
+    h.freed = 1;
+    pthread_mutex_unlock(&h.lock);
+    CHECK_INT(running, 0);
+    CHECK(ran >= 2);   /* the first page and at least one fetched ahead */
+    sleep_ms(300);
+    pthread_mutex_lock(&h.lock);
+    CHECK_INT(h.ran_after_free, 0);
+    CHECK_INT(h.running, 0);
+    pthread_mutex_unlock(&h.lock);
+    /* The pager outlives its client: fetching is refused, freeing it is fine. */
+    CHECK_CODE(drupal_pager_next_sync(&r, pager), DRUPAL_E_STATE);
+    CHECK(r == NULL);
+    drupal_pager_free(pager);
+    pthread_mutex_destroy(&h.lock);
+}
+
 int main(void) {
     fake_reset();
     test_query_builder();
@@ -479,6 +542,7 @@ int main(void) {
     test_errors(c);
     drupal_client_free(c);
     test_entry_point_and_async();
+    test_free_waits_for_pages_fetched_ahead();
     fake_reset();
     return check_summary();
 }

@@ -102,3 +102,35 @@ def test_a_child_of_a_process_that_made_only_blocking_calls_may_use_async_calls_
     assert seen == dict(INHERITED, **{
         "new query": "ok True", "new mock": "ok True", "new get": "ok True", "new submit": "ok True", "new asyncio": "ok True", "new pages": "ok True",
         "child status": "0"}), process
+
+
+WAKEUP_SCRIPT = textwrap.dedent("""
+    import os, signal, sys, time
+    import drupalsdk
+    from drupalsdk import _interrupts
+    base = sys.argv[1]
+    signal.signal(signal.SIGUSR1, lambda *args: None)
+    with drupalsdk.Client(base, timeout=10) as client:
+        client.get("node", 1)   # a blocking call on the main thread: the Ctrl-C watch is set
+    parent_pipe = _interrupts._read_fd
+    pid = os.fork()
+    if pid == 0:
+        with drupalsdk.Client(base, timeout=10) as client:
+            client.get("node", 1)
+        os.kill(os.getpid(), signal.SIGUSR1)   # Python's handler writes to the child's wake-up fd
+        time.sleep(0.1)
+        os._exit(0)
+    os.waitpid(pid, 0)
+    try:
+        print("parent's pipe got %r" % os.read(parent_pipe, 64))
+    except BlockingIOError:
+        print("parent's pipe got nothing")
+""")
+
+
+def test_a_forked_child_gets_its_own_ctrl_c_pipe(base_url):
+    """A signal in the child must not wake the parent's blocking calls (nor the parent's consume
+    the child's Ctrl-C): the child's first blocking call sets up a pipe of its own."""
+    out = subprocess.run([sys.executable, "-c", WAKEUP_SCRIPT, base_url], capture_output=True, text=True,
+                         timeout=40)
+    assert out.stdout.strip() == "parent's pipe got nothing", (out.stdout, out.stderr)

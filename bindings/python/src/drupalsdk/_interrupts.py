@@ -40,6 +40,7 @@ CHECK_INTERVAL_MS = 50
 
 _main_thread_id = threading.main_thread().ident
 _read_fd = -1
+_write_fd = -1
 #: True once the main thread's watch is set (read by the binding before each blocking call).
 installed = False
 #: What a signal handler raised during a blocking call, until :func:`reraise` raises it (read by
@@ -115,7 +116,7 @@ def install_hook() -> None:
 def install() -> None:
     """Before a blocking call: on the main thread, the first time, sets the library's watch for
     it (other threads: nothing, and the main thread's first call still installs it)."""
-    global installed, _read_fd, _previous_hook
+    global installed, _read_fd, _write_fd
     if threading.get_ident() != _main_thread_id:   # (cheaper than current_thread())
         return
     installed = True
@@ -131,8 +132,30 @@ def install() -> None:
     if previous != -1:
         # Someone else's (an asyncio loop's) stays theirs: the interval check is enough.
         signal.set_wakeup_fd(previous)
-    _read_fd = read_fd
+    _read_fd, _write_fd = read_fd, write_fd
     _ffi.lib.drupal_set_interrupt_watch(read_fd, CHECK_INTERVAL_MS, _WAKEUP, None)
+
+
+def _after_fork_in_child() -> None:
+    """A forked child shares the parent's pipe: either would read the other's wake-ups (a Ctrl-C
+    consumed by the wrong process). The child lets go of it; its next blocking call on its main
+    thread (the thread that forked) makes its own."""
+    global installed, _read_fd, _write_fd, _main_thread_id
+    _main_thread_id = threading.get_ident()
+    if _write_fd == -1:
+        return
+    try:
+        previous = signal.set_wakeup_fd(-1)
+    except ValueError:   # not the main interpreter: the pipe stays as it was
+        return
+    if previous != _write_fd:   # someone else's (an asyncio loop's) stays theirs
+        signal.set_wakeup_fd(previous)
+    os.close(_read_fd)
+    os.close(_write_fd)
+    installed, _read_fd, _write_fd = False, -1, -1
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def reraise() -> None:

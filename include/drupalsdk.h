@@ -599,8 +599,9 @@ drupal_token_reason drupal_token_request_reason(const drupal_token_request *requ
 /**
  * Answers a token request. @param access_token what goes after "Bearer " (copied);
  * @param expires_in its lifetime in seconds from now; 0 or less = unknown (it is then replaced
- * only after a 401). @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, an empty token, or one
- * with spaces, control characters or invalid UTF-8 (the token is never quoted).
+ * only after a 401). @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, an empty token, one
+ * with spaces, control characters or invalid UTF-8, one over 65,472 bytes (the token is never
+ * quoted), or an expires_in that is NaN or infinite.
  */
 drupal_code drupal_token_request_set(drupal_token_request *request, const char *access_token, double expires_in);
 

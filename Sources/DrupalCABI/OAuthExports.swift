@@ -113,7 +113,9 @@ private func callProvider(_ provider: CTokenProvider, _ bits: UInt, _ reason: To
     }
     guard code == drupalOK else {
         let known = DrupalError.Code(caller: code) ?? .internal
-        throw DrupalError(known, box.failure ?? "the token provider returned \(String(cString: drupal_code_name(code)))")
+        // A provider that returns what a refused drupal_token_request_set returned fails for its reason.
+        throw DrupalError(known, box.failure ?? box.problem
+                          ?? "the token provider returned \(String(cString: drupal_code_name(code)))")
     }
     if let problem = box.problem { throw DrupalError(.invalidArgument, problem) }
     guard let token = box.token else {
@@ -132,14 +134,10 @@ public func drupal_token_request_set(_ request: OpaquePointer?, _ accessToken: U
                                      _ expiresIn: Double) -> drupal_code {
     guard let box = TokenRequestBox.from(request) else { return fail(.invalidArgument, "request is NULL") }
     do {
+        // 0 or less: unknown. NaN and the infinities go on to be refused as no lifetime.
         let token = AccessToken(try CInput.nonEmptyString(accessToken, "access_token"),
-                                expiresIn: expiresIn > 0 && expiresIn.isFinite ? expiresIn : nil)
-        do {
-            try token.validate()
-        } catch {
-            // The value itself is never quoted: it is a secret.
-            throw DrupalError(.invalidArgument, "access_token contains spaces or control characters")
-        }
+                                expiresIn: expiresIn.isFinite && expiresIn <= 0 ? nil : expiresIn)
+        try token.validate()   // (its messages never quote the token: it is a secret)
         box.token = token
         box.problem = nil
         return drupalOK

@@ -2,6 +2,7 @@
  * a forced expiry survived with one refresh (blocking, async, 16 threads), token errors in the
  * error model, refused Bearer tokens, token providers, bad input, secrets kept out of errors. */
 #include "check.h"
+#include <math.h>
 
 static const char *ARTICLE = "{\"type\":[{\"target_id\":\"article\"}],\"title\":[{\"value\":\"oauth test\"}]}";
 
@@ -293,6 +294,23 @@ static drupal_code bad_provider(drupal_token_request *request, void *userdata) {
     CHECK_CODE(drupal_token_request_set(request, "has space", 10), DRUPAL_E_INVALID_ARGUMENT);
     CHECK_CODE(drupal_token_request_set(request, NULL, 10), DRUPAL_E_INVALID_ARGUMENT);
     CHECK_CODE(drupal_token_request_set(NULL, "x", 10), DRUPAL_E_INVALID_ARGUMENT);
+    /* A lifetime that is no number of seconds is refused (0 or less means unknown). */
+    CHECK_CODE(drupal_token_request_set(request, "x", NAN), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "lifetime") != NULL);
+    CHECK_CODE(drupal_token_request_set(request, "x", INFINITY), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_token_request_set(request, "x", -INFINITY), DRUPAL_E_INVALID_ARGUMENT);
+    {   /* A token too long to send is refused as such, not as one with spaces. */
+        size_t length = 70000;
+        char *long_token = malloc(length + 1);
+        if (long_token) {
+            memset(long_token, 'a', length);
+            long_token[length] = 0;
+            CHECK_CODE(drupal_token_request_set(request, long_token, 10), DRUPAL_E_INVALID_ARGUMENT);
+            CHECK(strstr(drupal_last_error(), "limit") != NULL);
+            CHECK(strstr(drupal_last_error(), "aaaa") == NULL);
+            free(long_token);
+        }
+    }
     return DRUPAL_OK;  /* without a token set */
 }
 

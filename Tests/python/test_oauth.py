@@ -146,6 +146,10 @@ def test_token_provider(extended):
         with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
             client.get("user", 2)
         assert "bad token" not in str(caught.value)
+        client.set_token_provider(lambda reason: ("minted-elsewhere", float("nan")))
+        with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
+            client.get("user", 2)
+        assert "lifetime" in caught.value.message
         with pytest.raises(TypeError):
             client.set_token_provider("not callable")
 

@@ -240,7 +240,8 @@ class _ClientBase(Managed, Hooks):
 
         ``reason`` is ``"initial"``, ``"expiring"`` (the held token expires within 30 s) or
         ``"rejected"`` (the site refused it, or :meth:`oauth_authenticate` was called). Return the
-        token (a str), or ``(token, expires_in_seconds)``. It runs on a library thread, at most once
+        token (a str), or ``(token, expires_in_seconds)`` (0 or less: unknown, so the token is replaced
+        only after a 401; NaN or infinite: refused). It runs on a library thread, at most once
         at a time for this client, with the same refreshes and single flight as :meth:`set_oauth`;
         what it raises fails the waiting calls. A :class:`DrupalError` fails them with its code and
         its message: "the token provider failed: the vault is sealed" (shown as given, so keep

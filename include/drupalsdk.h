@@ -250,8 +250,8 @@ drupal_code drupal_client_new(drupal_client **out, const char *base_url, const d
  * Frees a client. Calls still in flight are cancelled: each of their callbacks still runs exactly
  * once (with DRUPAL_E_CANCELLED unless it had already finished), and none runs after this returns
  * (also when called from another client's callback). Pages its JSON:API pagers fetched ahead are
- * cancelled and waited for too, so no request hook, log hook or token provider of the client runs
- * after this returns (the pagers themselves stay valid until drupal_pager_free). The one exception: called from inside one
+ * cancelled and waited for too, so no hook or token provider runs for them after this returns (the
+ * pagers stay valid until drupal_pager_free; their fetches are refused). The one exception: called from inside one
  * of this client's own callbacks, event listeners, progress or write callbacks or its token
  * provider, whose call cannot end before it returns, it does not wait: the calls are cancelled,
  * their callbacks may run after it returns, and the client is freed once they end. A client and

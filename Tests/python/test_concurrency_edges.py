@@ -210,3 +210,32 @@ def test_blocking_calls_fail_in_hooks_but_work_in_done_callbacks(client):
     future.add_done_callback(lambda _f: (outcomes.append(client.get("node", 3)["nid"][0]["value"]), done.set()))
     assert done.wait(30)
     assert outcomes == ["hook: DRUPAL_E_STATE", 3]
+
+
+def test_closing_a_client_ends_the_pages_a_held_pager_fetches_ahead(base_url):
+    """Regression: with a concurrent JSON:API walk still held (a generator not run to its end),
+    close() returned while the pages fetched ahead went on, and the client's on_request ran for
+    them after close() (with the callback the closed client no longer keeps alive)."""
+    lock = threading.Lock()
+    seen = {"ran": 0, "after_close": 0, "closed": False}
+
+    def on_request(edit):
+        with lock:
+            seen["ran"] += 1
+            late = seen["closed"]
+            seen["after_close"] += late
+        if not late:
+            time.sleep(0.04)   # the pages fetched ahead are in flight when the client closes
+
+    client = drupalsdk.Client(base_url, on_request=on_request)
+    client.set_basic_auth("admin", "admin")
+    pages = client.jsonapi_pages("node--article", drupalsdk.Query().add_page_limit(1), concurrency=8)
+    assert next(pages).data
+    client.close()
+    with lock:
+        seen["closed"] = True
+        ran = seen["ran"]
+    time.sleep(0.3)
+    with lock:
+        assert ran >= 2 and seen["after_close"] == 0, seen
+    pages.close()

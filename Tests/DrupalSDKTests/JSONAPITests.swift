@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import DrupalSDK
 
@@ -90,6 +91,34 @@ final class JSONAPITests: FakeDrupalTestCase {
             while try await pages.next() != nil { count += 1 }
             XCTAssertEqual(count, 2, "concurrency \(concurrency)")
         }
+    }
+
+    /// Two closes at once (C's drupal_pager_free and drupal_client_free on two threads): each
+    /// returns only once no page fetched ahead is in flight. The second used to return at once,
+    /// while the first still waited for the fetches it had cancelled.
+    func testEveryCloseWaitsForThePagesFetchedAhead() async throws {
+        let flight = RequestsInFlight()
+        let client = try makeClient {
+            $0.authentication = .basic(user: "admin", password: "admin")
+            $0.middleware = [Middleware(onRequest: { _ in
+                flight.begin()
+                usleep(40_000)   // the fetches ahead are in flight when the pager closes
+                flight.end()
+            })]
+        }
+        var query = JSONAPIQuery()
+        try query.pageLimit(1)
+        let pages = try client.jsonAPIPages(article, query: query, concurrency: 8)
+        _ = try await pages.next()
+        let closes = (0..<2).map { _ in Task { () -> Int in
+            await pages.close()
+            return flight.now.running
+        } }
+        for close in closes {
+            let running = await close.value
+            XCTAssertEqual(running, 0, "a close returned with fetches ahead still in flight")
+        }
+        XCTAssertGreaterThan(flight.now.started, 1)
     }
 
     /// A page whose resources were all hidden is skipped; a lying server answering only such
@@ -569,4 +598,13 @@ extension JSONAPITests {
         XCTAssertThrowsError(try JSONAPICall.upload(article, field: "field_image", path: path,
                                                     filename: "a\"b.png").request())
     }
+}
+
+/// How many requests a middleware saw start, and how many are inside it now.
+private final class RequestsInFlight: Sendable {
+    private let state = Mutex((running: 0, started: 0))
+
+    func begin() { state.withLock { $0.running += 1; $0.started += 1 } }
+    func end() { state.withLock { $0.running -= 1 } }
+    var now: (running: Int, started: Int) { state.withLock { $0 } }
 }

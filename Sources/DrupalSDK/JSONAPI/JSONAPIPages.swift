@@ -206,15 +206,12 @@ final class JSONAPIPageWindow: Sendable {
         for fetch in fetches { fetch.cancel() }
     }
 
-    /// Ends the walk and waits until no fetch of it is running.
+    /// Ends the walk and waits until no fetch of it is running. The cancelled fetches stay
+    /// listed: a close that runs beside another waits for them too.
     func close() async {
         state.withLock { $0.ended = true }
         cancel()
-        let fetches = state.withLock { state -> [Task<DrupalResponse, any Error>] in
-            defer { state.cancelled = [] }
-            return state.cancelled
-        }
-        for fetch in fetches { _ = await fetch.result }
+        for fetch in state.withLock({ $0.cancelled }) { _ = await fetch.result }
     }
 
     /// Where page 1 starts and the page size, as Drupal pages the query: page[limit] (50 when

@@ -671,8 +671,9 @@ const char *drupal_response_oauth_error(const drupal_response *response, const c
 /**
  * A second handle on the same client whose calls go under a language's path prefix.
  * @param out      receives it; owned, free with drupal_client_free() (which cancels only its own
- *                 calls; the session lives while any handle of it does). Events, hooks and
- *                 listeners are the client's.
+ *                 calls and pagers, but waits for a token provider run in progress whichever
+ *                 handle's call started it; the session lives while any handle of it does).
+ *                 Events, hooks, listeners and the token provider are the client's.
  * @param language the prefix ("fr", "pt-br": letters, digits, '-', '_'); "" = the default language
  *                 (no prefix); NULL = the client's own (a plain second handle); copied.
  * @param flags    0, or DRUPAL_LANGUAGE_FORCE.

@@ -154,6 +154,18 @@ static CHECK_UNUSED int waiter_wait(waiter *w, double seconds) {
     return result;
 }
 
+/* How many times the callback ran so far, read under the waiter's lock: the callback's thread
+ * writes it, and a read without the lock is a data race for ThreadSanitizer (the library orders a
+ * call's end before what the caller does next only through the Swift runtime, which TSan cannot
+ * see). w->code and w->response may be read directly once waiter_wait has seen the call. */
+static CHECK_UNUSED int waiter_calls(waiter *w) {
+    int calls;
+    pthread_mutex_lock(&w->lock);
+    calls = w->calls;
+    pthread_mutex_unlock(&w->lock);
+    return calls;
+}
+
 static CHECK_UNUSED void waiter_clear(waiter *w) {
     drupal_response_free(w->response);
     pthread_mutex_destroy(&w->lock);

@@ -22,7 +22,7 @@ static void test_cancel(void) {
     CHECK_CODE(drupal_request(&call, c, "GET", "/node/1", &o, waiter_callback, &w), DRUPAL_OK);
     CHECK(call != NULL);
     sleep_ms(200);
-    CHECK_INT(w.calls, 0);  /* still stalled */
+    CHECK_INT(waiter_calls(&w), 0);  /* still stalled */
     t0 = now_seconds();
     CHECK_CODE(drupal_call_cancel(call), DRUPAL_OK);
     CHECK_INT(waiter_wait(&w, 3), DRUPAL_E_CANCELLED);
@@ -32,7 +32,7 @@ static void test_cancel(void) {
     /* Cancelling again after the end is fine, and the callback ran once. */
     CHECK_CODE(drupal_call_cancel(call), DRUPAL_OK);
     sleep_ms(100);
-    CHECK_INT(w.calls, 1);
+    CHECK_INT(waiter_calls(&w), 1);
     drupal_call_free(call);
     waiter_clear(&w);
 

@@ -33,7 +33,7 @@ static void where_callback(drupal_code code, drupal_response *response, void *us
         s_.on_caller = -1;                                                                       \
         ASYNC(s_.w, start);                                                                      \
         CHECK_INT(s_.w.code, expected);                                                          \
-        CHECK_INT(s_.w.calls, 1);                                                                \
+        CHECK_INT(waiter_calls(&s_.w), 1);                                                       \
         check_record(s_.on_caller == 0, __FILE__, __LINE__, "callback off the caller's thread: " #start, NULL); \
         check_record(!s_.response_null, __FILE__, __LINE__, "callback response not NULL: " #start, NULL); \
         waiter_clear(&s_.w);                                                                     \
@@ -399,7 +399,7 @@ static void test_call_handles(drupal_client *c) {
     ASYNC(w, drupal_entity_get(&call, c, "node", "1", waiter_callback, &w));
     CHECK_INT(w.code, DRUPAL_OK);
     CHECK_CODE(drupal_call_cancel(call), DRUPAL_OK);
-    CHECK_INT(w.calls, 1);
+    CHECK_INT(waiter_calls(&w), 1);
     drupal_call_free(call);
     waiter_clear(&w);
     call = NULL;
@@ -407,7 +407,7 @@ static void test_call_handles(drupal_client *c) {
     CHECK_CODE(drupal_entity_get(&call, c, "node", "1", waiter_callback, &w), DRUPAL_OK);
     drupal_call_free(call);
     CHECK(waiter_wait(&w, 30) != -1);
-    CHECK_INT(w.calls, 1);
+    CHECK_INT(waiter_calls(&w), 1);
     CHECK(drupal_response_retain(w.response) == w.response);
     drupal_response_free(w.response);
     waiter_clear(&w);
@@ -642,7 +642,7 @@ static void test_pager_lifetimes(void) {
     drupal_pager_free(pager);
     CHECK_INT(waiter_wait(&w, 30), DRUPAL_OK);
     CHECK(w.response != NULL);
-    CHECK_INT(w.calls, 1);
+    CHECK_INT(waiter_calls(&w), 1);
     waiter_clear(&w);
     /* Async after the client is freed: DRUPAL_E_STATE, and then no callback. */
     CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", NULL, 0), DRUPAL_OK);
@@ -657,7 +657,7 @@ static void test_pager_lifetimes(void) {
         CHECK_INT(rc, DRUPAL_E_STATE);
         CHECK(call == NULL);
         sleep_ms(100);
-        CHECK_INT(w.calls, 0);
+        CHECK_INT(waiter_calls(&w), 0);
     }
     waiter_clear(&w);
     drupal_pager_free(pager);
@@ -750,7 +750,7 @@ static void test_provider_frees_its_client(void) {
     waiter_init(&w);
     CHECK_CODE(drupal_entity_get(NULL, p.client, "user", "1", waiter_callback, &w), DRUPAL_OK);
     CHECK(waiter_wait(&w, 10) != -1);
-    CHECK_INT(w.calls, 1);
+    CHECK_INT(waiter_calls(&w), 1);
     CHECK(w.code == DRUPAL_E_STATE || w.code == DRUPAL_E_CANCELLED);
     {
         double took = provider_took(&p);

@@ -61,7 +61,7 @@ static void test_async_pager(drupal_client *c) {
     CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", NULL, 0), DRUPAL_OK);
     for (;;) {
         ASYNC(w, drupal_pager_next(NULL, pager, waiter_callback, &w));
-        CHECK_INT(w.calls, 1);
+        CHECK_INT(waiter_calls(&w), 1);
         CHECK_INT(w.code, DRUPAL_OK);
         if (w.response == NULL) {  /* the end: DRUPAL_OK with a NULL response */
             waiter_clear(&w);

@@ -72,7 +72,7 @@ static void test_login_async(void) {
     CHECK_INT(w.code, DRUPAL_E_HTTP);
     CHECK_RESPONSE(w.response, DRUPAL_E_HTTP, 400);
     CHECK(drupal_response_error_message(w.response)[0] != '\0');
-    CHECK_INT(w.calls, 1);
+    CHECK_INT(waiter_calls(&w), 1);
     waiter_clear(&w);
     drupal_call_free(call);
 

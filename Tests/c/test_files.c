@@ -56,34 +56,89 @@ static int same_content(const char *a, const char *b) {
     return same;
 }
 
+/* The progress and write callbacks run on a library thread: the state they share with the test
+ * is read and changed under its lock (the library orders them before the call's end, but through
+ * the Swift runtime, which ThreadSanitizer cannot see). */
 typedef struct {
     int calls;
     int64_t last_done, last_total;
     int monotonic;
     int64_t cancel_after;  /* 0 = never */
+} progress;
+
+typedef struct {
+    pthread_mutex_t lock;
+    progress now;
 } progress_state;
+
+#define PROGRESS_STATE_INIT {PTHREAD_MUTEX_INITIALIZER, {0, 0, 0, 1, 0}}
 
 static int on_progress(int64_t done, int64_t total, void *userdata) {
     progress_state *p = userdata;
-    if (done < p->last_done) p->monotonic = 0;
-    p->calls++;
-    p->last_done = done;
-    p->last_total = total;
-    return p->cancel_after && done >= p->cancel_after;
+    int cancel;
+    pthread_mutex_lock(&p->lock);
+    if (done < p->now.last_done) p->now.monotonic = 0;
+    p->now.calls++;
+    p->now.last_done = done;
+    p->now.last_total = total;
+    cancel = p->now.cancel_after && done >= p->now.cancel_after;
+    pthread_mutex_unlock(&p->lock);
+    return cancel;
+}
+
+/* The progress seen so far, as a copy taken under the lock. */
+static progress progress_seen(progress_state *p) {
+    progress seen;
+    pthread_mutex_lock(&p->lock);
+    seen = p->now;
+    pthread_mutex_unlock(&p->lock);
+    return seen;
+}
+
+static void progress_cancel_after(progress_state *p, int64_t bytes) {
+    pthread_mutex_lock(&p->lock);
+    p->now.cancel_after = bytes;
+    pthread_mutex_unlock(&p->lock);
 }
 
 typedef struct {
     size_t bytes;
     int chunks;
     int stop;
+} sink;
+
+typedef struct {
+    pthread_mutex_t lock;
+    sink now;
 } sink_state;
+
+#define SINK_STATE_INIT {PTHREAD_MUTEX_INITIALIZER, {0, 0, 0}}
 
 static int on_write(const void *data, size_t length, void *userdata) {
     sink_state *s = userdata;
+    int stop;
     (void)data;
-    s->bytes += length;
-    s->chunks++;
-    return s->stop;
+    pthread_mutex_lock(&s->lock);
+    s->now.bytes += length;
+    s->now.chunks++;
+    stop = s->now.stop;
+    pthread_mutex_unlock(&s->lock);
+    return stop;
+}
+
+/* What the write callback has seen so far, as a copy taken under the lock. */
+static sink sink_seen(sink_state *s) {
+    sink seen;
+    pthread_mutex_lock(&s->lock);
+    seen = s->now;
+    pthread_mutex_unlock(&s->lock);
+    return seen;
+}
+
+static void sink_stop(sink_state *s) {
+    pthread_mutex_lock(&s->lock);
+    s->now.stop = 1;
+    pthread_mutex_unlock(&s->lock);
 }
 
 static drupal_client *admin_client(void) {
@@ -114,7 +169,7 @@ static void test_upload_from_path(void) {
     drupal_client *c = admin_client();
     drupal_response *r = NULL;
     drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
-    progress_state p = {0, 0, 0, 1, 0};
+    progress_state p = PROGRESS_STATE_INIT;
     json_t *file = NULL;
     const char *name = NULL;
     int64_t size = 0;
@@ -134,9 +189,9 @@ static void test_upload_from_path(void) {
     CHECK_INT(size, 300000);
     json_decref(file);
     drupal_response_free(r);
-    CHECK(p.calls > 0 && p.monotonic);
-    CHECK_INT(p.last_done, 300000);
-    CHECK_INT(p.last_total, 300000);
+    CHECK(progress_seen(&p).calls > 0 && progress_seen(&p).monotonic);
+    CHECK_INT(progress_seen(&p).last_done, 300000);
+    CHECK_INT(progress_seen(&p).last_total, 300000);
 
     /* Async, named explicitly, non-ASCII kept as UTF-8. */
     ASYNC(w, drupal_file_upload_path(NULL, c, "node", "article", "field_image", path, "caf\xc3\xa9 \xc3\xa9t\xc3\xa9.png",
@@ -152,7 +207,7 @@ static void test_upload_from_path(void) {
     /* Cancelled by the progress callback. */
     path_in(path, sizeof path, "huge.png");
     make_file(path, 3000000);
-    p.cancel_after = 100000;
+    progress_cancel_after(&p, 100000);
     CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", path, NULL, &o), DRUPAL_E_CANCELLED);
     drupal_response_free(r);
     drupal_client_free(c);
@@ -162,7 +217,7 @@ static void test_upload_refusals(void) {
     drupal_client *c = admin_client();
     drupal_response *r = (drupal_response *)&c;
     drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
-    sink_state s = {0, 0, 0};
+    sink_state s = SINK_STATE_INIT;
     char path[512];
     const char *bad_names[] = {"a\"b.png", "a\r\nX-Evil: 1.png", "dir/", "tab\t.png", ""};
     size_t i;
@@ -204,8 +259,8 @@ static void test_downloads(void) {
     drupal_response *r = NULL;
     drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
     drupal_client_options co = DRUPAL_CLIENT_OPTIONS_INIT;
-    progress_state p = {0, 0, 0, 1, 0};
-    sink_state s = {0, 0, 0};
+    progress_state p = PROGRESS_STATE_INIT;
+    sink_state s = SINK_STATE_INIT;
     char source[512], target[512], fid[32];
     char *url;
     size_t length = 99;
@@ -227,8 +282,8 @@ static void test_downloads(void) {
     drupal_response_free(r);
     CHECK(same_content(source, target));
     CHECK_INT(part_files("copy.png"), 0);
-    CHECK_INT(p.last_done, 200000);
-    CHECK_INT(p.last_total, 200000);
+    CHECK_INT(progress_seen(&p).last_done, 200000);
+    CHECK_INT(progress_seen(&p).last_total, 200000);
     unlink(target);
 
     /* By file entity, to a write callback, async. */
@@ -238,9 +293,9 @@ static void test_downloads(void) {
     ASYNC(w, drupal_file_entity_download(NULL, c, fid, NULL, &o, waiter_callback, &w));
     CHECK_INT(w.code, DRUPAL_OK);
     waiter_clear(&w);
-    CHECK_INT(s.bytes, 200000);
-    CHECK(s.chunks > 1);
-    s.stop = 1;
+    CHECK_INT(sink_seen(&s).bytes, 200000);
+    CHECK(sink_seen(&s).chunks > 1);
+    sink_stop(&s);
     CHECK_CODE(drupal_file_download_sync(&r, c, url, NULL, &o), DRUPAL_E_CANCELLED);
     drupal_response_free(r);
 
@@ -305,12 +360,21 @@ typedef struct {
 static int free_on_progress(int64_t done, int64_t total, void *userdata) {
     freeing_progress *f = userdata;
     drupal_response *r = NULL;
+    drupal_code sync_code;
+    int first;
     (void)done;
     (void)total;
-    if (f->freed) return 0;
+    /* freed and sync_code under check_lock: the test reads them under it (see progress_seen). */
+    pthread_mutex_lock(&check_lock);
+    first = !f->freed;
     f->freed = 1;
-    f->sync_code = drupal_entity_get_sync(&r, f->client, "node", "1");
+    pthread_mutex_unlock(&check_lock);
+    if (!first) return 0;
+    sync_code = drupal_entity_get_sync(&r, f->client, "node", "1");
     drupal_response_free(r);
+    pthread_mutex_lock(&check_lock);
+    f->sync_code = sync_code;
+    pthread_mutex_unlock(&check_lock);
     drupal_client_free(f->client);
     return 0;
 }
@@ -321,6 +385,8 @@ static void test_free_from_a_progress_callback(void) {
     freeing_progress f;
     char source[512], target[512], fid[32];
     char *url;
+    drupal_code sync_code;
+    int freed;
     fake_reset();
     path_in(source, sizeof source, "freed.png");
     path_in(target, sizeof target, "freed-copy.png");
@@ -338,8 +404,12 @@ static void test_free_from_a_progress_callback(void) {
     waiter_init(&f.w);
     CHECK_CODE(drupal_file_download(NULL, f.client, url, target, &o, waiter_callback, &f.w), DRUPAL_OK);
     CHECK(waiter_wait(&f.w, 10) != -1);
-    CHECK(f.freed);
-    CHECK_INT(f.sync_code, DRUPAL_E_STATE);
+    pthread_mutex_lock(&check_lock);
+    freed = f.freed;
+    sync_code = f.sync_code;
+    pthread_mutex_unlock(&check_lock);
+    CHECK(freed);
+    CHECK_INT(sync_code, DRUPAL_E_STATE);
     waiter_clear(&f.w);
     free(url);
 }

@@ -14,6 +14,15 @@ static CHECK_UNUSED void must_not_run(drupal_code code, drupal_response *respons
 }
 #define CB must_not_run, NULL
 
+/* callbacks_run, read under check_lock as must_not_run (a library thread) writes it. */
+static CHECK_UNUSED int callbacks_run_count(void) {
+    int n;
+    pthread_mutex_lock(&check_lock);
+    n = callbacks_run;
+    pthread_mutex_unlock(&check_lock);
+    return n;
+}
+
 #define BAD(expr) CHECK_CODE(expr, DRUPAL_E_INVALID_ARGUMENT)
 
 /* An async start that must fail validation: INVALID_ARGUMENT, *call reset to NULL. */

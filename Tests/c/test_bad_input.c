@@ -499,6 +499,6 @@ int main(void) {
     test_json_nulls();
     drupal_client_free(c);  /* would wait for any call that wrongly started */
     sleep_ms(100);
-    CHECK_INT(callbacks_run, 0);
+    CHECK_INT(callbacks_run_count(), 0);
     return check_summary();
 }

@@ -254,6 +254,18 @@ static void test_huge_inputs(void) {
 
 typedef struct { pthread_mutex_t lock; int retries; int last_attempt; int last_status; } retry_log;
 
+/* The log as the test reads it: under its lock, as the listener's (library) thread writes it. */
+typedef struct { int retries; int last_attempt; int last_status; } retry_record;
+static retry_record retries_seen(retry_log *log) {
+    retry_record seen;
+    pthread_mutex_lock(&log->lock);
+    seen.retries = log->retries;
+    seen.last_attempt = log->last_attempt;
+    seen.last_status = log->last_status;
+    pthread_mutex_unlock(&log->lock);
+    return seen;
+}
+
 static void on_retry(const drupal_event *event, void *userdata) {
     retry_log *log = userdata;
     if (event->type != DRUPAL_EVENT_RETRY) return;
@@ -275,16 +287,16 @@ static void test_retries(void) {
                        "{\"mode\":\"status\",\"code\":502,\"count\":2,\"path_prefix\":\"/node\"}", NULL, 0), DRUPAL_OK);
     CHECK_CODE(drupal_entity_get_sync(&r, c, "node", "1"), DRUPAL_OK);
     drupal_response_free(r);
-    CHECK_INT(log.retries, 2);
-    CHECK_INT(log.last_attempt, 2);
-    CHECK_INT(log.last_status, 502);
+    CHECK_INT(retries_seen(&log).retries, 2);
+    CHECK_INT(retries_seen(&log).last_attempt, 2);
+    CHECK_INT(retries_seen(&log).last_status, 502);
     /* The async, task-free path retries too. */
     CHECK_CODE(control(base_url(), "POST", "/__fake/faults",
                        "{\"mode\":\"status\",\"code\":504,\"count\":1,\"path_prefix\":\"/node\"}", NULL, 0), DRUPAL_OK);
     ASYNC(w, drupal_entity_get(NULL, c, "node", "1", waiter_callback, &w));
     CHECK_RESPONSE(w.response, DRUPAL_OK, 200);
     waiter_clear(&w);
-    CHECK_INT(log.retries, 3);
+    CHECK_INT(retries_seen(&log).retries, 3);
     drupal_client_free(c);
 }
 

@@ -289,20 +289,37 @@ static void test_writes_and_relationships(drupal_client *c) {
     drupal_response_free(r);
 }
 
-/* A file streamed from a path to a file field, with progress. */
+/* A file streamed from a path to a file field, with progress. The progress callback runs on a
+ * library thread: what it shares with the test is read and reset under the lock. */
 typedef struct {
     int calls;
     int monotonic;
     int64_t last_done, last_total;
+} progress;
+
+typedef struct {
+    pthread_mutex_t lock;
+    progress now;
 } upload_progress;
 
 static int count_progress(int64_t done, int64_t total, void *userdata) {
     upload_progress *p = userdata;
-    if (done < p->last_done) p->monotonic = 0;
-    p->calls++;
-    p->last_done = done;
-    p->last_total = total;
+    pthread_mutex_lock(&p->lock);
+    if (done < p->now.last_done) p->now.monotonic = 0;
+    p->now.calls++;
+    p->now.last_done = done;
+    p->now.last_total = total;
+    pthread_mutex_unlock(&p->lock);
     return 0;
+}
+
+/* The progress seen so far, as a copy taken under the lock. */
+static progress progress_seen(upload_progress *p) {
+    progress seen;
+    pthread_mutex_lock(&p->lock);
+    seen = p->now;
+    pthread_mutex_unlock(&p->lock);
+    return seen;
 }
 
 static void check_file_document(const drupal_response *r, const char *filename, int64_t size) {
@@ -323,7 +340,7 @@ static void test_upload_from_path(drupal_client *c) {
     const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     const int64_t size = 150000;
     drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
-    upload_progress p = {0, 1, 0, 0};
+    upload_progress p = {PTHREAD_MUTEX_INITIALIZER, {0, 1, 0, 0}};
     drupal_response *r = NULL, *node_page = NULL;
     json_t *nodes = NULL, *node = NULL;
     const char *node_id = NULL;
@@ -347,9 +364,9 @@ static void test_upload_from_path(drupal_client *c) {
     CHECK_RESPONSE(r, DRUPAL_OK, 201);
     check_file_document(r, "streamed.png", size);
     drupal_response_free(r);
-    CHECK(p.calls > 0 && p.monotonic);
-    CHECK_INT(p.last_done, size);
-    CHECK_INT(p.last_total, size);
+    CHECK(progress_seen(&p).calls > 0 && progress_seen(&p).monotonic);
+    CHECK_INT(progress_seen(&p).last_done, size);
+    CHECK_INT(progress_seen(&p).last_total, size);
 
     /* To /{id}/{field} of an article, async and renamed: 200. */
     CHECK_CODE(drupal_jsonapi_get_sync(&node_page, c, ARTICLE, NULL, NULL), DRUPAL_OK);
@@ -358,15 +375,17 @@ static void test_upload_from_path(drupal_client *c) {
     node_id = json_string_value(json_object_get(node, "id"));
     CHECK(node_id != NULL);
     if (node_id != NULL) {
-        p.calls = 0;
-        p.last_done = 0;
+        pthread_mutex_lock(&p.lock);
+        p.now.calls = 0;
+        p.now.last_done = 0;
+        pthread_mutex_unlock(&p.lock);
         ASYNC(w, drupal_jsonapi_upload_path(NULL, c, ARTICLE, node_id, "field_image", path, "renamed.png", &o,
                                             waiter_callback, &w));
         CHECK_INT(w.code, DRUPAL_OK);
         CHECK_RESPONSE(w.response, DRUPAL_OK, 200);
         waiter_clear(&w);
-        CHECK(p.calls > 0);
-        CHECK_INT(p.last_total, size);
+        CHECK(progress_seen(&p).calls > 0);
+        CHECK_INT(progress_seen(&p).last_total, size);
     }
     json_decref(nodes);
     drupal_response_free(node_page);

@@ -494,23 +494,50 @@ static void test_pager_from_its_callback(void) {
     drupal_client_free(c);
 }
 
+/* The handle a callback frees, handed to it under the slot's lock: the start writes *call on the
+ * test's thread after the call has begun, and nothing visible to TSan orders that write before
+ * the callback's read on a library thread (the header does not promise it either). */
+typedef struct call_slot {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    drupal_call *call;   /* NULL until the start has returned it */
+} call_slot;
+
 static void free_call_callback(drupal_code code, drupal_response *response, void *userdata) {
-    drupal_call **call = userdata;
+    call_slot *slot = userdata;
+    drupal_call *call;
     (void)code; (void)response;
-    drupal_call_cancel(*call);
-    drupal_call_free(*call);
+    pthread_mutex_lock(&slot->lock);
+    while (slot->call == NULL) pthread_cond_wait(&slot->cond, &slot->lock);
+    call = slot->call;
+    pthread_mutex_unlock(&slot->lock);
+    drupal_call_cancel(call);
+    drupal_call_free(call);
 }
 
 static void test_call_freed_in_its_callback(void) {
+    enum { ROUNDS = 20 };
     drupal_client *c = new_client();
-    drupal_call *call = NULL;
+    call_slot slots[ROUNDS];   /* one each: a callback may touch its slot until its client is freed */
     int i;
-    for (i = 0; i < 20; i++) {
-        CHECK_CODE(drupal_entity_get(&call, c, "node", "1", free_call_callback, &call), DRUPAL_OK);
+    for (i = 0; i < ROUNDS; i++) {
+        drupal_call *call = NULL;
+        pthread_mutex_init(&slots[i].lock, NULL);
+        pthread_cond_init(&slots[i].cond, NULL);
+        slots[i].call = NULL;
+        CHECK_CODE(drupal_entity_get(&call, c, "node", "1", free_call_callback, &slots[i]), DRUPAL_OK);
+        pthread_mutex_lock(&slots[i].lock);
+        slots[i].call = call;
+        pthread_cond_signal(&slots[i].cond);
+        pthread_mutex_unlock(&slots[i].lock);
         drupal_client_free(c);   /* waits for the callback */
         c = new_client();
     }
     drupal_client_free(c);
+    for (i = 0; i < ROUNDS; i++) {
+        pthread_mutex_destroy(&slots[i].lock);
+        pthread_cond_destroy(&slots[i].cond);
+    }
 }
 
 static int interrupt_now(void *userdata) { (*(int *)userdata)++; return 1; }

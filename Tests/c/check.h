@@ -71,8 +71,13 @@ static CHECK_UNUSED void check_record(int ok, const char *file, int line, const 
     } while (0)
 
 static CHECK_UNUSED int check_summary(void) {
-    printf("%d passed, %d failed\n", check_passed, check_failed);
-    return check_failed == 0 ? 0 : 1;
+    int passed, failed;
+    pthread_mutex_lock(&check_lock);   /* as check_record writes them, maybe on a library thread */
+    passed = check_passed;
+    failed = check_failed;
+    pthread_mutex_unlock(&check_lock);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
 }
 
 static CHECK_UNUSED double now_seconds(void) {

@@ -59,13 +59,25 @@ extension MockState {
         }
     }
 
-    /// The fields of a readable entity the caller may see: an account's status, roles, access,
-    /// login and init are for administrators ('administer users') only, even on one's own account
-    /// (recording 34c; 34 for an administrator).
+    /// The fields of a readable entity the caller may see (Drupal leaves out the others).
     func viewableFields(_ entityType: String, _ entity: [String: JSONValue], _ caller: MockCaller)
         -> [String: JSONValue] {
-        guard entityType == "user", !caller.isAdmin else { return entity }
-        return entity.filter { !MockState.administratorOnlyAccountFields.contains($0.key) }
+        let hidden = MockState.hiddenFields(entityType, caller)
+        return hidden.isEmpty ? entity : entity.filter { !hidden.contains($0.key) }
+    }
+
+    /// Field view access: an account's status, roles, access, login and init are for
+    /// administrators ('administer users') only, even on one's own account (recording 34c; 34 for
+    /// an administrator); a node's revision log needs 'view all revisions', which anonymous lacks
+    /// (10; 11 for a user); a term's needs 'administer taxonomy' (33b).
+    static func hiddenFields(_ entityType: String, _ caller: MockCaller) -> Set<String> {
+        guard !caller.isAdmin else { return [] }
+        switch entityType {
+        case "user": return administratorOnlyAccountFields
+        case "node": return caller.account == nil ? ["revision_log"] : []
+        case "taxonomy_term": return ["revision_log_message"]
+        default: return []
+        }
     }
 
     static let administratorOnlyAccountFields: Set<String> = ["status", "roles", "access", "login", "init"]

@@ -145,7 +145,8 @@ extension MockState {
         let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
         makeReferencedFilesPermanent(entity)
         let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)
-        return MockReply.json(201, .object(entity), headers: HTTPHeaders([("Location", location)]))
+        return MockReply.json(201, .object(viewableFields(entityType, entity, caller)),
+                              headers: HTTPHeaders([("Location", location)]))
     }
 
     private mutating func update(_ entityType: String, _ id: String, _ stored: [String: JSONValue],
@@ -165,7 +166,7 @@ extension MockState {
         if entityType == "user" { entity = updateAccount(id, entity) }
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         entities[entityType, default: [:]][id] = entity
-        return MockReply.json(200, .object(entity))
+        return MockReply.json(200, .object(viewableFields(entityType, entity, caller)))
     }
 
     private func validate(_ entityType: String, _ entity: [String: JSONValue], references: Bool = false) throws {

@@ -69,13 +69,15 @@ extension MockState {
     /// Field view access: an account's status, roles, access, login and init are for
     /// administrators ('administer users') only, even on one's own account (recording 34c; 34 for
     /// an administrator); a node's revision log needs 'view all revisions', which anonymous lacks
-    /// (10; 11 for a user); a term's needs 'administer taxonomy' (33b).
+    /// (10; 11 for a user); a term's needs 'administer taxonomy' (33b); a comment's mail, 'administer
+    /// comments' (32b; 32 for an administrator).
     static func hiddenFields(_ entityType: String, _ caller: MockCaller) -> Set<String> {
         guard !caller.isAdmin else { return [] }
         switch entityType {
         case "user": return administratorOnlyAccountFields
         case "node": return caller.account == nil ? ["revision_log"] : []
         case "taxonomy_term": return ["revision_log_message"]
+        case "comment": return ["mail"]
         default: return []
         }
     }

@@ -211,6 +211,7 @@ extension MockState {
         entity["changed"] = MockIdentifiers.timestampField(now)
         if entityType == "node" { addNodeDefaults(&entity) }
         if entityType == "taxonomy_term" { addTermDefaults(&entity) }
+        if entityType == "comment" { addCommentDefaults(&entity) }
         if entityType == "user" { entity = updateAccount(id, entity) }
         entities[entityType, default: [:]][id] = entity
         return (id, entity)

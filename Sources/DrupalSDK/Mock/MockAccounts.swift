@@ -5,8 +5,9 @@ import FoundationEssentials
 /// administrator approves the account, e-mail is verified so no password is taken), and the
 /// password reset request, which sends no mail here.
 extension MockState {
-    /// What only the account itself and administrators see; registration answers without them.
-    static let privateAccountFields = administratorOnlyAccountFields.union(["mail"])
+    /// What only the account itself and administrators see; registration answers without them (50).
+    static let privateAccountFields = administratorOnlyAccountFields.union(["mail", "timezone", "preferred_langcode",
+                                                                             "preferred_admin_langcode"])
 
     mutating func register(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }

@@ -212,7 +212,10 @@ extension MockState {
         if entityType == "node" { addNodeDefaults(&entity) }
         if entityType == "taxonomy_term" { addTermDefaults(&entity) }
         if entityType == "comment" { addCommentDefaults(&entity) }
-        if entityType == "user" { entity = updateAccount(id, entity) }
+        if entityType == "user" {
+            addUserDefaults(&entity)
+            entity = updateAccount(id, entity)
+        }
         entities[entityType, default: [:]][id] = entity
         return (id, entity)
     }

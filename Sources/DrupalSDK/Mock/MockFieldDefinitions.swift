@@ -106,3 +106,19 @@ extension MockState {
         entity.merge(defaults) { given, _ in given }
     }
 }
+
+/// What a new account holds for the fields it was not given (recordings 34, 34c, 50): English
+/// as its languages, UTC, no picture, never seen (access and login 0), and its first mail as `init`.
+extension MockState {
+    func addUserDefaults(_ entity: inout [String: JSONValue]) {
+        let never = MockIdentifiers.timestampField(MockIdentifiers.rfc3339(seconds: 0))
+        var defaults: [String: JSONValue] = [
+            "preferred_langcode": MockFields.single(.string("en")), "preferred_admin_langcode": .array([]),
+            "timezone": MockFields.single(.string("UTC")), "user_picture": .array([]),
+            "access": never, "login": never, "init": .array([]),
+            "default_langcode": MockFields.single(.bool(true)),
+        ]
+        if let mail = MockFields.firstValue(entity["mail"]) { defaults["init"] = MockFields.single(.string(mail)) }
+        entity.merge(defaults) { given, _ in given }
+    }
+}

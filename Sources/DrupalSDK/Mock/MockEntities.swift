@@ -145,8 +145,11 @@ extension MockState {
         let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
         makeReferencedFilesPermanent(entity)
         let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)
-        return MockReply.json(201, .object(viewableFields(entityType, entity, caller)),
-                              headers: HTTPHeaders([("Location", location)]))
+        var answer = viewableFields(entityType, entity, caller)
+        if entityType == "taxonomy_term", answer["description"] == MockState.emptyTermDescription {
+            answer["description"] = .array([])
+        }
+        return MockReply.json(201, .object(answer), headers: HTTPHeaders([("Location", location)]))
     }
 
     private mutating func update(_ entityType: String, _ id: String, _ stored: [String: JSONValue],

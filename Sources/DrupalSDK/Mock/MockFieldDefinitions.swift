@@ -64,7 +64,12 @@ extension MockState {
 
 /// What a new taxonomy term holds for the fields it was not given (recording 33): a revision
 /// (the mock numbers it as the term), no description, weight 0 and no parent (the root).
+/// The description is stored as an empty item, which reads show (33b), while the create answer has
+/// none (33).
 extension MockState {
+    static let emptyTermDescription: JSONValue = .array([.object(["value": .null, "format": .null,
+                                                                  "processed": .string("")])])
+
     func addTermDefaults(_ entity: inout [String: JSONValue]) {
         var defaults = MockState.translationDefaults(entity)
         defaults.merge([
@@ -72,7 +77,7 @@ extension MockState {
             "revision_created": entity["changed"] ?? .array([]),
             "revision_user": .array([]),
             "revision_log_message": .array([]),
-            "description": .array([]),
+            "description": MockState.emptyTermDescription,
             "weight": MockFields.single(.number(0)),
             "parent": .array([.object(["target_id": .null])]),
         ]) { _, term in term }

@@ -658,8 +658,10 @@ final class MockClientTests: XCTestCase {
         let unpublished = await drupalError { _ = try await editor.get("node", draft) }
         XCTAssertEqual(unpublished?.status, 403)
         XCTAssertEqual(unpublished?.drupalMessage, "")
-        let own = try await editor.create("node", json(#"{"type": "article", "title": [{"value": "Mine"}], "status": [{"value": false}]}"#))
-        let ownID = try XCTUnwrap(try own.json()["nid"]?[0]?["value"]?.idString)
+        // Only 'administer nodes' sets `status`, so the editor's draft is seeded.
+        let ownID = site.addEntity("node", .object(["type": .string("article"), "title": .string("Mine"),
+                                                    "uid": .array([.object(["target_id": .number(2)])]),
+                                                    "status": .array([.object(["value": .bool(false)])])]))
         let ownDraft = try await editor.get("node", ownID)
         XCTAssertEqual(ownDraft.status, 200)
 

@@ -94,9 +94,29 @@ extension MockState {
         case "uuid": reason = changed ? " The entity UUID cannot be changed." : nil
         case "changed": reason = changed ? "" : nil
         // An account's: 'administer users' alone sees and sets them.
-        case "roles", "status": reason = entityType == "user" && !caller.isAdmin ? "" : nil
-        default: reason = nil
+        case "roles" where entityType == "user", "status" where entityType == "user": reason = caller.isAdmin ? nil : ""
+        default: reason = changed ? MockState.nodeAdministrationDenial(entityType, field, caller) : nil
         }
         if let reason { throw MockReply.fail(403, "Access denied on updating field '\(field)'.\(reason)") }
+    }
+
+    /// Field create access, as REST's POST checks each field sent: the id cannot be chosen, even
+    /// an existing one's (recording 82d: 403, not 400), and a node's publishing fields are for
+    /// 'administer nodes'.
+    func authorizeFieldCreation(_ entityType: String, _ body: [String: JSONValue], _ caller: MockCaller) throws {
+        for field in body.keys.sorted() {
+            let reason = field == MockEntityKind.idKey(entityType) ? ""
+                : MockState.nodeAdministrationDenial(entityType, field, caller)
+            if let reason { throw MockReply.fail(403, "Access denied on creating field '\(field)'.\(reason)") }
+        }
+    }
+
+    /// Drupal's node field access: the author, publishing status, creation time, promotion and
+    /// stickiness are for 'administer nodes', which only administrators have here.
+    private static func nodeAdministrationDenial(_ entityType: String, _ field: String, _ caller: MockCaller)
+        -> String? {
+        guard entityType == "node", !caller.isAdmin,
+              ["uid", "status", "created", "promote", "sticky"].contains(field) else { return nil }
+        return " The 'administer nodes' permission is required."
     }
 }

@@ -136,10 +136,8 @@ extension MockState {
         let bundle = try requireBundle(entityType, raw)
         // Only POST's answer to an unknown field is recorded (23b), so PATCH takes any.
         let body = try denormalize(entityType, raw, known: knownFields(entityType, bundle))
-        if body[MockEntityKind.idKey(entityType)] != nil {
-            throw MockReply.fail(400, "Only new entities can be created")
-        }
         try authorize(.create, entityType, nil, caller)
+        try authorizeFieldCreation(entityType, body, caller)
         // Only POST's answer to a missing reference is recorded (23e), so PATCH does not check them.
         try validate(entityType, body, references: true)
         let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")

@@ -54,7 +54,7 @@ extension MockState {
             return try create(entityType, request, caller)
         case .canonical(let entityType, let id, let template):
             guard ["GET", "HEAD", "PATCH", "DELETE"].contains(request.method) else {
-                return MockReply.methodNotAllowed(request, allow: ["GET", "PATCH", "DELETE"])
+                return MockReply.methodNotAllowed(request, allow: MockState.canonicalMethods(entityType))
             }
             if request.method == "PATCH" { try requireJSONBody(request) }
             try requireJSONFormat(request)
@@ -76,6 +76,13 @@ extension MockState {
                 return MockReply.json(200, .object(viewableFields(entityType, stored, caller)))
             }
         }
+    }
+
+    /// What a 405 lists on a canonical path, in Drupal's order (recording 180): the HTML page's
+    /// GET and POST (node, comment, term and user have one), HEAD with GET, then REST's DELETE and PATCH.
+    static func canonicalMethods(_ entityType: String) -> [String] {
+        ["node", "comment", "taxonomy_term", "user"].contains(entityType)
+            ? ["GET", "POST", "HEAD", "DELETE", "PATCH"] : ["GET", "HEAD", "DELETE", "PATCH"]
     }
 
     /// /node is also the HTML front page, so a POST there without a JSON body matches that route

@@ -36,10 +36,17 @@ extension MockState {
         let idKey = MockEntityKind.idKey(entityType)
         var row: [String: JSONValue] = [idKey: .string(MockFields.firstValue(entity[idKey]) ?? "")]
         row["uuid"] = .string(MockFields.firstValue(entity["uuid"]) ?? "")
-        row[labelKey] = .string(MockFields.firstValue(entity[labelKey]) ?? "")
+        // A plain-text field's output is escaped HTML.
+        row[labelKey] = .string(MockState.escapeHTML(MockFields.firstValue(entity[labelKey]) ?? ""))
         let created = MockFields.firstValue(entity["created"]) ?? ""
         row["created"] = .string("<time datetime=\"\(created)\">\(created)</time>\n")
         row["body"] = .string(MockFields.firstValue(entity["body"]) ?? "")
         return .object(row)
+    }
+
+    /// Escapes &, < and >, as the fake server renders a label (no recording shows quotes).
+    static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

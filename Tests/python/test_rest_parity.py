@@ -64,6 +64,7 @@ def _error(error):
     if isinstance(error, drupalsdk.ValidationError):
         seen["violations"] = error.violations
     if error.status == 401:
+        # The scheme only: the realm is the site's name ("RealDrupal" on the fake, "Drupal" on the mock).
         seen["challenge"] = (error.headers.get("WWW-Authenticate") or "").split(" ")[0]
     if error.status == 405:
         seen["allow"] = error.headers.get("Allow")

@@ -335,7 +335,9 @@ typedef void (*drupal_callback)(drupal_code code, drupal_response *response, voi
  *  - anything else (NULL client/callback/string, invalid UTF-8, unsafe path...): nothing started,
  *    the callback will never run, and drupal_last_error() says why.
  * @param call  NULL, or receives a handle to cancel the call; owned, free with drupal_call_free()
- *              (at any time, before or after the callback ran).
+ *              (at any time, before or after the callback ran). It is set before the call
+ *              starts, so a callback that runs before drupal_X returns finds it there; NULL when
+ *              nothing started.
  *
  * Every blocking variant drupal_X_sync(drupal_response **out, drupal_client *client, <inputs>)
  * waits for the answer on the calling thread and returns the same code the callback would get;

@@ -16,12 +16,18 @@ enum CallRunner {
         guard let handle = ClientHandle.from(clientPointer) else { return fail(.invalidArgument, "client is NULL") }
         guard let callback else { return fail(.invalidArgument, "callback is NULL") }
         let call = CallHandle(delivery: .callback(callback, UInt(bitPattern: userdata)))
+        // *call is set before the call starts: the callback, on another thread, may run before
+        // this returns, and may look for its call there.
+        callOut?.pointee = OpaquePointer(Unmanaged.passRetained(call).toOpaque())
         do {
             try handle.begin(call, try prepare())
         } catch {
+            if let callOut {
+                callOut.pointee = nil
+                Unmanaged.passUnretained(call).release()
+            }
             return fail(error)
         }
-        callOut?.pointee = OpaquePointer(Unmanaged.passRetained(call).toOpaque())
         return drupalOK
     }
 

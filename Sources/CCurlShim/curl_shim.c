@@ -21,6 +21,9 @@ SHIM CURLMcode shim_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { re
 SHIM CURLcode shim_curl_easy_setopt_read(CURL *h, size_t (*fn)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(h, CURLOPT_READFUNCTION, fn);
 }
+SHIM CURLcode shim_curl_easy_setopt_seek(CURL *h, int (*fn)(void *, curl_off_t, int)) {
+    return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, fn);
+}
 SHIM CURLcode shim_curl_easy_setopt_xferinfo(CURL *h, int (*fn)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
     return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, fn);
 }

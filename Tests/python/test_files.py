@@ -257,3 +257,21 @@ def test_a_downloads_own_file_failing_is_a_file_error(admin_basic, tmp_path):
     assert raised.value.strerror == os.strerror(errno.EISDIR)
     assert drupalsdk.FileError("made by a caller").errno is None
     assert not list(tmp_path.glob("taken.png.*.part"))
+
+
+def test_an_upload_from_a_path_is_sent_again_when_its_reused_connection_closed(admin_basic, server, tmp_path):
+    # A kept-alive connection the server closes as the request goes out: libcurl sends the request
+    # again on a new one, which needs the file read again from its start ("necessary data rewind
+    # wasn't possible": an upload from bytes in memory went through, one from a path failed).
+    path, data = make_file(tmp_path, "again.png", 150_000)
+    admin_basic.request("GET", "/node/1")   # leaves a connection to reuse
+    server.control("POST", "/__fake/faults", {"mode": "stall", "seconds": 0, "path_prefix": "/file/upload",
+                                              "count": 1})
+    steps = []
+    file = admin_basic.upload_file_path("node", "article", "field_image", path,
+                                        progress=lambda done, total: steps.append((done, total)))
+    assert file["filesize"] == [{"value": len(data)}]
+    assert all(a[0] <= b[0] for a, b in zip(steps, steps[1:])) and steps[-1] == (len(data), len(data))
+    target = tmp_path / "copy.png"
+    admin_basic.download(file["uri"][0]["url"], target)
+    assert target.read_bytes() == data

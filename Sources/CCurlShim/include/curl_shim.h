@@ -11,6 +11,7 @@ CURLcode shim_curl_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t v
 CURLcode shim_curl_easy_setopt_write(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 CURLcode shim_curl_easy_setopt_header(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
 CURLcode shim_curl_easy_setopt_read(CURL *handle, size_t (*fn)(char *, size_t, size_t, void *));
+CURLcode shim_curl_easy_setopt_seek(CURL *handle, int (*fn)(void *, curl_off_t, int));
 CURLcode shim_curl_easy_setopt_xferinfo(CURL *handle, int (*fn)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 CURLcode shim_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode shim_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value);

@@ -34,6 +34,10 @@ extension CurlTransfer {
             uploadRemaining = file.size
             _ = shim_curl_easy_setopt_read(easy, curlReadFile)
             _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_READDATA, unmanaged)
+            // libcurl sends a request again on a new connection when a reused one closed before
+            // any answer: without a seek function it cannot read the file again, and fails.
+            _ = shim_curl_easy_setopt_seek(easy, curlSeekFile)
+            _ = shim_curl_easy_setopt_ptr(easy, CURLOPT_SEEKDATA, unmanaged)
             if request.method == "POST" {
                 _ = shim_curl_easy_setopt_long(easy, CURLOPT_POST, 1)
                 _ = shim_curl_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(file.size))
@@ -102,6 +106,14 @@ extension CurlTransfer {
         }
     }
 
+    /// Back to `offset` of the upload (libcurl sends the body again from its start).
+    fileprivate func seekUpload(to offset: Int64, origin: Int32) -> Int32 {
+        guard origin == SEEK_SET, let size = request.bodyFile?.size, offset >= 0, offset <= size,
+              lseek(uploadDescriptor, off_t(offset), SEEK_SET) == off_t(offset) else { return CURL_SEEKFUNC_FAIL }
+        uploadRemaining = size - offset
+        return CURL_SEEKFUNC_OK
+    }
+
     fileprivate func reportProgress(download: (Int64, Int64), upload: (Int64, Int64)) -> Int32 {
         guard let progress = request.progress else { return 0 }
         let total: Int64?, done: Int64
@@ -123,6 +135,12 @@ private let curlReadFile: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int
     buffer, size, count, userdata in
     guard let userdata, let buffer else { return Int(CURL_READFUNC_ABORT) }
     return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().readUpload(into: buffer, size * count)
+}
+
+private let curlSeekFile: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, Int32) -> Int32 = {
+    userdata, offset, origin in
+    guard let userdata else { return CURL_SEEKFUNC_FAIL }
+    return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().seekUpload(to: Int64(offset), origin: origin)
 }
 
 private let curlProgress: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t)

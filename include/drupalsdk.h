@@ -857,6 +857,8 @@ drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *c
  * file as stored: the request asks for no compression (Accept-Encoding: identity) and nothing is
  * decoded, so a .gz file that a server labels Content-Encoding: gzip is saved as the .gz it is.
  * A 206 Partial Content answer (the request asks for no range) is DRUPAL_E_NETWORK, nothing saved.
+ * A 304 Not Modified (to a conditional header a request hook added) is a success that leaves path
+ * as it was (the copy there is current) and creates nothing.
  * Success: the answer's status and headers, an empty body.
  * @param url  a path under the base URL, or an absolute URL on the site's origin: a public file
  *             ("/sites/default/files/2026-12/a.png") or a private one ("/system/files/...", which

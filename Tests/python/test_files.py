@@ -275,3 +275,24 @@ def test_an_upload_from_a_path_is_sent_again_when_its_reused_connection_closed(a
     target = tmp_path / "copy.png"
     admin_basic.download(file["uri"][0]["url"], target)
     assert target.read_bytes() == data
+
+
+def test_a_304_to_a_conditional_download_leaves_the_file_as_it_was(server, tmp_path):
+    # A hook's If-None-Match makes a download conditional: "not modified" means the copy on disk is
+    # current. It was replaced by an empty file (a 304 has no body).
+    path, data = make_file(tmp_path, "kept.png", 5_000)
+    with drupalsdk.Client(server.base_url, on_request=lambda r: r.set_header("If-None-Match", '"v1"')) as client:
+        client.set_basic_auth("admin", "admin")
+        url = client.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
+        target = tmp_path / "copy.png"
+        client.download(url, target)
+        assert target.read_bytes() == data
+        server.control("POST", "/__fake/faults", {"mode": "status", "code": 304, "body": "",
+                                                  "path_prefix": "/sites/default/files"})
+        response = client.download(url, target)
+        assert response.status == 304
+        assert target.read_bytes() == data
+        assert sorted(os.listdir(tmp_path)) == ["copy.png", "kept.png"]
+        assert client.download(url, tmp_path / "new.png").status == 304
+        assert not (tmp_path / "new.png").exists()
+

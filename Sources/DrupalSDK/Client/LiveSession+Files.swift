@@ -55,6 +55,12 @@ extension LiveSession {
                                   + "request for the whole file (a protocol error of the server): nothing was saved",
                                   status: 206, headers: response.headers)
             }
+            // 304 answers a conditional request (a hook's If-None-Match): the copy on disk is
+            // current, and a 304 has no content to replace it with.
+            if response.status == 304 {
+                writer.abandon()
+                return response
+            }
             try writer.finish()
             return response
         } catch {

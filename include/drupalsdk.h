@@ -865,7 +865,9 @@ drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *c
  *             needs credentials that may read it); copied. A file's URL has no language prefix:
  *             with a base URL that ends in one ("https://example.com/fr"), give the absolute URL
  *             (or use drupal_file_entity_download, which reads it from the site's root).
- * @param path the file to write, or NULL with options->write (exactly one of them).
+ * @param path the file to write, or NULL with options->write (exactly one of them). A directory,
+ *             FIFO, device or socket there (or a symbolic link to one) is refused before
+ *             anything is sent (DRUPAL_E_INVALID_ARGUMENT): the rename would replace it.
  */
 drupal_code drupal_file_download(drupal_call **call, drupal_client *client, const char *url, const char *path,
                                  const drupal_transfer_options *options, drupal_callback callback, void *userdata);

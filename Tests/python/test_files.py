@@ -7,6 +7,7 @@ import concurrent.futures
 import errno
 import gzip
 import os
+import stat
 
 import pytest
 
@@ -296,3 +297,19 @@ def test_a_304_to_a_conditional_download_leaves_the_file_as_it_was(server, tmp_p
         assert client.download(url, tmp_path / "new.png").status == 304
         assert not (tmp_path / "new.png").exists()
 
+
+def test_a_download_refuses_a_path_that_is_no_regular_file(admin_basic, server, tmp_path):
+    # A FIFO (or a device: /dev/null run as root) at the path was replaced by a regular file
+    # holding the download.
+    path, _ = make_file(tmp_path, "f.png", 5_000)
+    url = admin_basic.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "link").symlink_to(fifo)
+    before = server.stats()["requests"]
+    for target in (fifo, tmp_path / "link"):
+        with pytest.raises(drupalsdk.InvalidArgumentError, match="not a regular file"):
+            admin_basic.download(url, target)
+    assert server.stats()["requests"] == before
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and (tmp_path / "link").is_symlink()
+    assert sorted(os.listdir(tmp_path)) == ["f.png", "fifo", "link"]

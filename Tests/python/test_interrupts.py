@@ -98,7 +98,7 @@ def test_blocking_calls_do_not_touch_the_wakeup_fd_after_the_first(base_url):
 
 
 CALLBACK_SCRIPT = textwrap.dedent("""
-    import os, signal, sys, threading
+    import os, signal, sys, tempfile, threading
     import drupalsdk
     base, mode = sys.argv[1], sys.argv[2]
     client = drupalsdk.Client(base, timeout=30)
@@ -118,7 +118,8 @@ CALLBACK_SCRIPT = textwrap.dedent("""
         interrupt_once()
     try:
         if mode == "progress":  # the signal's handler raises inside the progress callback
-            big.download("/sites/default/files/x.bin", os.devnull, progress=progress)
+            # (Not os.devnull: a download is renamed over its path, and a device there is refused.)
+            big.download("/sites/default/files/x.bin", os.path.join(tempfile.mkdtemp(), "x.bin"), progress=progress)
         elif mode == "write":
             big.download("/sites/default/files/x.bin", write=write)
         elif mode == "on_request":

@@ -34,7 +34,8 @@ final class DownloadWriter: @unchecked Sendable {
     }
 
     /// Refuses, before anything is sent, a path the download could not end at: its directory
-    /// missing or not writable, or a directory where the file would go.
+    /// missing or not writable, or a directory where the file would go; and one the rename would
+    /// destroy: a FIFO, device or socket (what a symbolic link there points at counts).
     private static func checkWritable(_ path: String) throws {
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
         let directory = slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -46,8 +47,13 @@ final class DownloadWriter: @unchecked Sendable {
             throw DrupalError.invalidArgument("the download's file name is longer than \(maxNameBytes) bytes")
         }
         var info = stat()
-        if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
-            throw DrupalError.invalidArgument("the download path \(path) is a directory")
+        guard stat(path, &info) == 0 else { return }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw DrupalError.invalidArgument("the download path \(path) is a directory")
+        default:
+            throw DrupalError.invalidArgument("the download path \(path) is not a regular file (a FIFO, device "
+                                              + "or socket): the download would replace it")
         }
     }
 

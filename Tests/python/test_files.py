@@ -313,3 +313,17 @@ def test_a_download_refuses_a_path_that_is_no_regular_file(admin_basic, server, 
     assert server.stats()["requests"] == before
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and (tmp_path / "link").is_symlink()
     assert sorted(os.listdir(tmp_path)) == ["f.png", "fifo", "link"]
+
+
+def test_a_downloads_progress_counts_only_the_files_bytes(admin_basic, server, tmp_path):
+    # An answer whose body does not go to the file (a 503 retried, a redirect followed) was
+    # reported as the download's progress: (61, 61) said "all of 61 bytes" before the file came.
+    path, data = make_file(tmp_path, "p.png", 200_000)
+    url = admin_basic.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
+    server.control("POST", "/__fake/faults", {"mode": "status", "code": 503, "retry_after": "0",
+                                              "path_prefix": "/sites/default/files", "count": 1})
+    steps = []
+    admin_basic.download(url, tmp_path / "copy.png", progress=lambda done, total: steps.append((done, total)))
+    assert (tmp_path / "copy.png").read_bytes() == data
+    assert steps and all(total in (None, len(data)) for _, total in steps), steps[:3]
+    assert steps[-1] == (len(data), len(data))

@@ -70,6 +70,13 @@ extension CurlTransfer {
         return streamState.sinking
     }
 
+    /// Whether the answer arriving is a success (or its status has not come yet).
+    private func answerMaySink() -> Bool {
+        var status = 0
+        if let easy { _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
+        return status == 0 || (200..<300).contains(status)
+    }
+
     func appendStreamed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         streamState.sunk += bytes.count
         if streamState.sunk > maxBodySize {
@@ -121,6 +128,9 @@ extension CurlTransfer {
             // An upload's size is known from the start; libcurl reads 0 until it sends.
             (done, total) = (upload.0, size)
         } else {
+            // Only the file's bytes: an answer whose body does not go to the sink (an error about
+            // to be retried, a redirect to follow) is no part of the download.
+            if request.bodySink != nil && !answerMaySink() { return 0 }
             (done, total) = (download.0, download.1 > 0 ? download.1 : nil)
         }
         if streamState.reported == (done, total ?? 0) { return 0 }

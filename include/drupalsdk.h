@@ -808,9 +808,9 @@ typedef int (*drupal_progress_callback)(int64_t done, int64_t total, void *userd
 
 /**
  * Receives a download's content piece by piece as it arrives (the data is borrowed for the call),
- * on the same thread as the progress callback; only the body of a successful answer (2xx) comes
- * here: error answers are read whole for the error model. Return nonzero to stop
- * (DRUPAL_E_CANCELLED).
+ * on the same thread as the progress callback; only the body of a successful answer (2xx, but
+ * not a 206 Partial Content, which fails the call) comes here: error answers are read whole for
+ * the error model. Return nonzero to stop (DRUPAL_E_CANCELLED).
  */
 typedef int (*drupal_write_callback)(const void *data, size_t length, void *userdata);
 

@@ -327,3 +327,17 @@ def test_a_downloads_progress_counts_only_the_files_bytes(admin_basic, server, t
     assert (tmp_path / "copy.png").read_bytes() == data
     assert steps and all(total in (None, len(data)) for _, total in steps), steps[:3]
     assert steps[-1] == (len(data), len(data))
+
+
+def test_a_206_gives_a_write_callable_none_of_its_bytes(admin_basic, server):
+    # 206 Partial Content (to a download that asked for no range) is an error, "nothing saved":
+    # its part of the file went to the write callable first all the same.
+    server.control("POST", "/__fake/faults", {"mode": "status", "code": 206, "body": "part of a file",
+                                              "path_prefix": "/sites/default/files"})
+    chunks = []
+    steps = []
+    with pytest.raises(drupalsdk.NetworkError, match="206 Partial Content") as raised:
+        admin_basic.download("/sites/default/files/any.png", write=chunks.append,
+                             progress=lambda done, total: steps.append((done, total)))
+    assert raised.value.status == 206
+    assert chunks == [] and all(done == 0 for done, _ in steps), (chunks, steps)

@@ -102,7 +102,7 @@ extension LiveSession {
         if let progress = request.progress, !progress(total, total) {
             throw DrupalError(.cancelled, "\(request.method) was stopped by its progress callback")
         }
-        guard let sink = request.bodySink, (200..<300).contains(response.status) else { return }
+        guard let sink = request.bodySink, (200..<300).contains(response.status), response.status != 206 else { return }
         if response.body.count > maxBodySize {
             throw DrupalError(.tooLarge, "the response is larger than the limit of \(maxBodySize) bytes")
         }

@@ -65,7 +65,7 @@ extension CurlTransfer {
             streamState.decided = true
             var status = 0
             if let easy { _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
-            streamState.sinking = (200..<300).contains(status)
+            streamState.sinking = Self.isTheFile(status)
         }
         return streamState.sinking
     }
@@ -74,8 +74,12 @@ extension CurlTransfer {
     private func answerMaySink() -> Bool {
         var status = 0
         if let easy { _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
-        return status == 0 || (200..<300).contains(status)
+        return status == 0 || Self.isTheFile(status)
     }
+
+    /// A success is the file, but for 206: only part of it (a download asks for no range), which
+    /// the download refuses after the transfer, so none of it goes to the sink.
+    private static func isTheFile(_ status: Int) -> Bool { (200..<300).contains(status) && status != 206 }
 
     func appendStreamed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         streamState.sunk += bytes.count

@@ -433,6 +433,12 @@ def test_gzip_fault_compresses_when_asked(server):
     body = r.read()
     assert r.getheader('Content-Encoding') == 'gzip'
     assert json.loads(body)['nid'] == [{'value': 1}]
+    conn.request('GET', '/node/1?_format=json', headers={'X-Fake-Fault': 'gzip;trailing', 'Accept-Encoding': 'gzip'})
+    r = conn.getresponse()
+    body = r.read()
+    stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    assert json.loads(stream.decompress(body))['nid'] == [{'value': 1}]
+    assert stream.eof and stream.unused_data == b'<!-- after the gzip stream -->'
 
 
 def test_global_fault_bodies_are_served_in_turn(server):

@@ -41,3 +41,12 @@ def test_an_answer_that_is_not_what_its_encoding_says_is_a_decode_error(server):
     with drupalsdk.Client(server.base_url, timeout=20, retries=0) as client:
         with pytest.raises(drupalsdk.DecodeError, match="Content-Encoding"):
             client.request("GET", "/node/1", headers={"X-Fake-Fault": "gzip;broken"})
+
+
+def test_bytes_after_the_compressed_stream_are_a_decode_error(server):
+    # libcurl's decoder refuses them with a bare write error, which read as a NetworkError
+    # "Failed writing received data to disk/application": a local disk, and a retry, suggested.
+    with drupalsdk.Client(server.base_url, timeout=20, retries=0) as client:
+        with pytest.raises(drupalsdk.DecodeError, match="Content-Encoding") as raised:
+            client.request("GET", "/node/1", headers={"X-Fake-Fault": "gzip;trailing"})
+        assert "disk" not in str(raised.value)

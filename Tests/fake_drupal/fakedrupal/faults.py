@@ -180,7 +180,8 @@ class Faults:
         Accept-Encoding allows gzip (else as it is). bomb=N: instead a JSON string of N spaces,
         compressed whatever the request allows (a decompression bomb, about 1000:1). broken:
         labelled gzip, but not gzip at all. labelled: the normal answer as it is, labelled gzip
-        whatever the request allows, as Apache with `AddEncoding x-gzip .gz` serves a .gz file."""
+        whatever the request allows, as Apache with `AddEncoding x-gzip .gz` serves a .gz file.
+        trailing: bytes after the end of the gzip stream (an echo after the compressed output)."""
         if 'labelled' in fault:
             resp = produce()
             resp.add_header('Content-Encoding', 'gzip')
@@ -196,6 +197,8 @@ class Faults:
             if not resp.body or 'gzip' not in fault.get('accept_encoding', '').lower():
                 return resp, True
         resp.body = gzip.compress(resp.body, compresslevel=9, mtime=0)
+        if 'trailing' in fault:
+            resp.body += b'<!-- after the gzip stream -->'
         resp.add_header('Content-Encoding', 'gzip')
         resp.add_header('Vary', 'Accept-Encoding')
         return resp, True

@@ -51,7 +51,7 @@ enum CurlErrors {
             // decoder refuses bytes after the end of a compressed (gzip, deflate) stream so.
             return DrupalError(.decode, "\(transfer.request.method) \(url): the answer cannot be decoded as its "
                                + "Content-Encoding says (a protocol error of the server): bytes follow the end of "
-                               + "its compressed data")
+                               + "its compressed data (a second gzip member, which libcurl does not decode, or junk)")
         case CURLE_BAD_CONTENT_ENCODING:
             // The body is not what its Content-Encoding says (or a coding this libcurl lacks).
             return DrupalError(.decode, "\(transfer.request.method) \(url): the answer cannot be decoded as its "

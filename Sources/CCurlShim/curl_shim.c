@@ -16,6 +16,7 @@ SHIM CURLcode shim_curl_easy_setopt_header(CURL *h, size_t (*fn)(char *, size_t,
     return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, fn);
 }
 SHIM CURLcode shim_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+SHIM CURLcode shim_curl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 SHIM CURLcode shim_curl_easy_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 SHIM CURLMcode shim_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 SHIM CURLcode shim_curl_easy_setopt_read(CURL *h, size_t (*fn)(char *, size_t, size_t, void *)) {

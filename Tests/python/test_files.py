@@ -341,3 +341,15 @@ def test_a_206_gives_a_write_callable_none_of_its_bytes(admin_basic, server):
                              progress=lambda done, total: steps.append((done, total)))
     assert raised.value.status == 206
     assert chunks == [] and all(done == 0 for done, _ in steps), (chunks, steps)
+
+
+def test_an_empty_files_progress_has_a_known_total(admin_basic, server, tmp_path):
+    # libcurl's total is 0 both for "Content-Length: 0" and for no length at all: an empty file's
+    # total was reported unknown (None, -1 in C) though its answer said 0.
+    server.control("POST", "/__fake/faults", {"mode": "status", "code": 200, "body": "",
+                                              "path_prefix": "/sites/default/files"})
+    steps = []
+    admin_basic.download("/sites/default/files/empty.txt", tmp_path / "empty.txt",
+                         progress=lambda done, total: steps.append((done, total)))
+    assert (tmp_path / "empty.txt").read_bytes() == b""
+    assert steps and steps[-1] == (0, 0), steps

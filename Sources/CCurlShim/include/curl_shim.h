@@ -14,6 +14,7 @@ CURLcode shim_curl_easy_setopt_read(CURL *handle, size_t (*fn)(char *, size_t, s
 CURLcode shim_curl_easy_setopt_seek(CURL *handle, int (*fn)(void *, curl_off_t, int));
 CURLcode shim_curl_easy_setopt_xferinfo(CURL *handle, int (*fn)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 CURLcode shim_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode shim_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode shim_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value);
 CURLMcode shim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 /* Names the calling thread (at most 15 bytes are kept). */

@@ -14,7 +14,7 @@ struct StreamState {
     var decided = false
     var sinking = false
     var sunk = 0
-    /// The last progress reported, so that an unchanged one is not reported again.
+    /// The last progress reported (total -1: unknown), so that an unchanged one is not reported again.
     var reported: (Int64, Int64) = (-1, -1)
     /// Set when the sink or the progress callback stopped the transfer.
     var stoppedByCaller = false
@@ -68,6 +68,14 @@ extension CurlTransfer {
             streamState.sinking = Self.isTheFile(status)
         }
         return streamState.sinking
+    }
+
+    /// The answer's Content-Length, nil when it has none (yet): libcurl's progress total is 0
+    /// for both, and an empty file's total is known.
+    private func announcedLength() -> Int64? {
+        var length: curl_off_t = -1
+        if let easy { _ = shim_curl_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) }
+        return length >= 0 ? Int64(length) : nil
     }
 
     /// Whether the answer arriving is a success (or its status has not come yet).
@@ -135,10 +143,11 @@ extension CurlTransfer {
             // Only the file's bytes: an answer whose body does not go to the sink (an error about
             // to be retried, a redirect to follow) is no part of the download.
             if request.bodySink != nil && !answerMaySink() { return 0 }
-            (done, total) = (download.0, download.1 > 0 ? download.1 : nil)
+            (done, total) = (download.0, download.1 > 0 ? download.1 : announcedLength())
         }
-        if streamState.reported == (done, total ?? 0) { return 0 }
-        streamState.reported = (done, total ?? 0)
+        // -1 for an unknown total: 0 is a known one (an empty file).
+        if streamState.reported == (done, total ?? -1) { return 0 }
+        streamState.reported = (done, total ?? -1)
         if progress(done, total) { return 0 }
         streamState.stoppedByCaller = true
         return 1

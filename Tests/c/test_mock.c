@@ -114,6 +114,7 @@ static void test_mock(void) {
 #endif
 #endif
 
+#ifndef UNDER_TSAN
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t ended;
@@ -133,7 +134,6 @@ static void note_own_call(drupal_code code, drupal_response *response, void *use
 }
 
 static void test_call_set_before_the_callback(void) {
-#ifndef UNDER_TSAN
     drupal_client *m = NULL;
     own_call c;
     memset(&c, 0, sizeof c);
@@ -157,8 +157,10 @@ static void test_call_set_before_the_callback(void) {
     drupal_client_free(m);
     pthread_cond_destroy(&c.ended);
     pthread_mutex_destroy(&c.lock);
-#endif
 }
+#else
+static void test_call_set_before_the_callback(void) {}
+#endif
 
 int main(void) {
     test_mock();

@@ -439,6 +439,13 @@ def test_gzip_fault_compresses_when_asked(server):
     stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
     assert json.loads(stream.decompress(body))['nid'] == [{'value': 1}]
     assert stream.eof and stream.unused_data == b'<!-- after the gzip stream -->'
+    conn.request('GET', '/node/1?_format=json', headers={'X-Fake-Fault': 'gzip;cut', 'Accept-Encoding': 'gzip'})
+    r = conn.getresponse()
+    body = r.read()
+    assert int(r.getheader('Content-Length')) == len(body)
+    stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    stream.decompress(body)
+    assert not stream.eof
 
 
 def test_global_fault_bodies_are_served_in_turn(server):

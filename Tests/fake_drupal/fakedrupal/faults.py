@@ -181,7 +181,8 @@ class Faults:
         compressed whatever the request allows (a decompression bomb, about 1000:1). broken:
         labelled gzip, but not gzip at all. labelled: the normal answer as it is, labelled gzip
         whatever the request allows, as Apache with `AddEncoding x-gzip .gz` serves a .gz file.
-        trailing: bytes after the end of the gzip stream (an echo after the compressed output)."""
+        trailing: bytes after the end of the gzip stream (an echo after the compressed output).
+        cut: only the first half of the gzip stream, in a whole HTTP answer."""
         if 'labelled' in fault:
             resp = produce()
             resp.add_header('Content-Encoding', 'gzip')
@@ -199,6 +200,9 @@ class Faults:
         resp.body = gzip.compress(resp.body, compresslevel=9, mtime=0)
         if 'trailing' in fault:
             resp.body += b'<!-- after the gzip stream -->'
+        if 'cut' in fault:
+            # The first half of the gzip stream only (the HTTP framing whole: Content-Length counts it).
+            resp.body = resp.body[:len(resp.body) // 2]
         resp.add_header('Content-Encoding', 'gzip')
         resp.add_header('Vary', 'Accept-Encoding')
         return resp, True

@@ -21,8 +21,12 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson",
                        providers: [.apt(["libjansson-dev"])]),
-        // Typed wrappers around libcurl's variadic setopt/getinfo calls.
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // The content codings the client decodes itself (gzip, deflate, br): libcurl's own
+        // dependencies on Debian, so the .so needs nothing libcurl4 does not bring.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotliDec", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
+        // Typed wrappers around libcurl's variadic setopt/getinfo calls, and the content decoders.
+        .target(name: "CCurlShim", dependencies: ["CCurl", "CZlib", "CBrotliDec"]),
         // The parts of the C API written in C: per-thread errors and the Jansson JSON helpers.
         .target(name: "CDrupal", dependencies: ["CJansson"],
                 cSettings: [.headerSearchPath("../../include")]),

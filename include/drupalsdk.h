@@ -211,8 +211,9 @@ typedef struct drupal_client_options {
      * ca_bundle). An https site's traffic stays encrypted through it. */
     const char *proxy;
     /* Version 5: */
-    /* 0 = ask for compressed answers (Accept-Encoding: every encoding libcurl decodes: gzip,
-     * deflate, br, zstd) and decode them as they arrive (the default): a JSON:API page a web
+    /* 0 = ask for compressed answers (Accept-Encoding: gzip, deflate, br: the codings the library
+     * decodes) and decode them as they arrive (the default), a body whose compressed stream does
+     * not end exactly (cut short, bytes after it) failing with DRUPAL_E_DECODE: a JSON:API page a web
      * server compresses crosses the network in a fifth to a tenth of its bytes; max_body_size
      * counts the decoded bytes; the Content-Encoding and Content-Length headers stay as sent.
      * Downloads (drupal_file_download) ask for none whatever this says: they save the file as stored.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import DrupalSDK
 
@@ -72,5 +73,40 @@ final class CompressionTests: FakeDrupalTestCase {
         let bomb = try await client.request(faulted("gzip;bomb=100000"))
         XCTAssertEqual(bomb.headers["Content-Encoding"], "gzip")
         XCTAssertEqual(Array(bomb.body.prefix(2)), [0x1F, 0x8B], "gzip's magic bytes, not decoded")
+    }
+
+    /// Half a gzip body in a whole HTTP answer: libcurl 7.88 returned the first half decoded as a
+    /// success. The client decodes it itself and fails the call.
+    func testAGzipBodyCutShortIsADecodeError() async throws {
+        let client = try makeClient { $0.retry.maxRetries = 0 }
+        let error = await expectError { try await client.request(faulted("gzip;cut")) }
+        XCTAssertEqual(error?.code, .decode, error?.message ?? "")
+        XCTAssertTrue(error?.message.contains("gzip body ends early") ?? false, error?.message ?? "")
+    }
+
+    /// The offered codings are exactly those the client decodes itself.
+    func testTheOfferedCodingsAreTheDecodedOnes() async throws {
+        let client = try makeClient()
+        _ = try await client.get("node", "1")
+        XCTAssertEqual(try sentAcceptEncoding(), "gzip, deflate, br")
+    }
+
+    /// A streamed answer (a body sink) gets the decoded bytes, and a cut one fails.
+    func testAStreamedAnswerGetsTheDecodedBytes() async throws {
+        let client = try makeClient { $0.retry.maxRetries = 0 }
+        let received = Mutex<[UInt8]>([])
+        var request = faulted("gzip")
+        request.bodySink = { bytes in
+            received.withLock { $0.append(contentsOf: bytes) }
+            return true
+        }
+        let response = try await client.request(request)
+        XCTAssertEqual(response.headers["Content-Encoding"], "gzip")
+        let body = received.withLock { String(decoding: $0, as: UTF8.self) }
+        XCTAssertTrue(body.hasPrefix("{") && body.contains("\"nid\""), body)
+        var cut = faulted("gzip;cut")
+        cut.bodySink = { _ in true }
+        let error = await expectError { try await client.request(cut) }
+        XCTAssertEqual(error?.code, .decode, error?.message ?? "")
     }
 }

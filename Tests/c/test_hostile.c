@@ -426,8 +426,32 @@ static void test_fault_modes(void) {
     drupal_client_free(small);
 }
 
+/* A compressed answer is decoded whole or not at all: libcurl 7.88 handed back the first half of
+ * a gzip body cut short (the HTTP framing whole) as a success. */
+static void test_compressed_answers(void) {
+    drupal_client *c = fault_client(0, 0);
+    drupal_response *r = NULL;
+    drupal_code code;
+    CHECK_CODE(get_with_fault(c, "gzip", &r), DRUPAL_OK);
+    CHECK(strstr(drupal_response_body(r, NULL), "Body of article 1") != NULL);
+    drupal_response_free(r);
+    r = NULL;
+    code = get_with_fault(c, "gzip;cut", &r);
+    check_record(code == DRUPAL_E_DECODE && strstr(drupal_last_error(), "gzip body ends early") != NULL, __FILE__,
+                 __LINE__, "half a gzip body is a decode error", code == DRUPAL_OK
+                     ? drupal_response_body(r, NULL) : drupal_last_error());
+    drupal_response_free(r);
+    r = NULL;
+    code = get_with_fault(c, "gzip;trailing", &r);
+    check_record(code == DRUPAL_E_DECODE && strstr(drupal_last_error(), "follow the end") != NULL, __FILE__,
+                 __LINE__, "bytes after the gzip stream are a decode error", drupal_last_error());
+    drupal_response_free(r);
+    drupal_client_free(c);
+}
+
 int main(void) {
     fake_reset();
+    test_compressed_answers();
     test_credentials_stay_on_the_site();
     test_cookies_of_another_origin_are_not_kept();
     test_a_combining_mark_cannot_disguise_another_origin();

@@ -3,6 +3,8 @@
 #define CURL_SHIM_H
 
 #include <curl/curl.h>
+/* The content decoders (content_decoder.c), for the Swift core too. */
+#include "content_decoder.h"
 
 CURLcode shim_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode shim_curl_easy_setopt_ptr(CURL *handle, CURLoption option, void *value);

@@ -68,6 +68,7 @@ extension CurlEngine {
     private func outcome(of transfer: CurlTransfer, easy: UnsafeMutableRawPointer,
                          code: CURLcode) -> Result<HTTPResponse, any Error> {
         if code == CURLE_OK {
+            if let error = transfer.finishDecoding() { return .failure(error) }
             var status = 0
             _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             let body = transfer.responseBody.take()

@@ -46,12 +46,9 @@ enum CurlErrors {
             // The answer was not HTTP (a bad status line, another protocol): the server's fault.
             return DrupalError(.network, "\(transfer.request.method) \(url): the server's answer is not valid HTTP "
                                + "(a protocol error): \(detail)")
-        case CURLE_WRITE_ERROR:
-            // Not one of ours (each refusal of the callbacks above sets its flag): libcurl's
-            // decoder refuses bytes after the end of a compressed (gzip, deflate) stream so.
-            return DrupalError(.decode, "\(transfer.request.method) \(url): the answer cannot be decoded as its "
-                               + "Content-Encoding says (a protocol error of the server): bytes follow the end of "
-                               + "its compressed data (a second gzip member, which libcurl does not decode, or junk)")
+        case CURLE_WRITE_ERROR where transfer.decodeFailure != 0:
+            // The client's own decoder refused the body (ContentDecoding.swift).
+            return transfer.decodeError()
         case CURLE_BAD_CONTENT_ENCODING:
             // The body is not what its Content-Encoding says (or a coding this libcurl lacks).
             return DrupalError(.decode, "\(transfer.request.method) \(url): the answer cannot be decoded as its "

@@ -41,6 +41,15 @@ final class CurlTransfer: @unchecked Sendable {
     var uploadShrank = false
     var uploadReadError: Int32 = 0
     var streamState = StreamState()
+    /// Content decoding (ContentDecoding.swift): whether this transfer decodes the answer's
+    /// content coding itself (compression on, the body not kept as stored), the final answer's
+    /// coding (from its Content-Encoding), the decoder once its body started, and why decoding
+    /// failed (a content_decoder result, or `ContentCoding.unknownFailure`).
+    var decodesContent = false
+    var contentCoding = ContentCoding.none
+    var unknownCodingName: String?
+    var contentDecoder: OpaquePointer?
+    var decodeFailure: Int32 = 0
     /// Who gets the outcome: the waiting task, or (callback mode) a completion.
     var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     var completion: Transport.Completion?
@@ -55,6 +64,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
+        content_decoder_free(contentDecoder)
         responseHeaderRecords.release()
         responseBody.release()
     }
@@ -101,7 +111,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.handle?.setPipeWait(options.http2 && isHTTPS)
         if !handle.configured { CurlTransfer.configureFixedOptions(handle, options: options, maxBodySize: maxBodySize) }
         configureMethodAndBody(easy)
-        if keepsContentEncoded { _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0) }
+        decodesContent = options.compression && !keepsContentEncoded
         if let timeout = request.timeout, !isFileTransfer {
             _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, milliseconds(timeout)))
         }
@@ -138,10 +148,11 @@ final class CurlTransfer: @unchecked Sendable {
         // libcurl's default is HTTP/2 over TLS when the server offers it (CURL_HTTP_VERSION_2TLS).
         _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
                                        Int(options.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1))
-        // Decoding on ("": every coding this libcurl decodes); the Accept-Encoding line itself is
-        // a default line (DefaultHeaderLine), which libcurl sends instead of formatting its own.
-        // The write callback gets the decoded bytes, which appendBody holds to maxBodySize.
-        if options.compression { _ = shim_curl_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "") }
+        // libcurl decodes nothing (no CURLOPT_ACCEPT_ENCODING): 7.88 returns a compressed body cut
+        // short as a success holding a prefix. The client decodes the codings it asks for itself
+        // (ContentDecoding.swift), checking that each stream ends; the Accept-Encoding line is a
+        // default line (DefaultHeaderLine). The decoded bytes are held to maxBodySize.
+        _ = shim_curl_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
         // Unset, libcurl reads the proxy environment variables at each request; "" turns them
         // off, as it is when the environment had none (ProxyEnvironment).
         if let proxy = options.proxy ?? (options.proxyEnvironment.namesProxy ? nil : "") {
@@ -214,12 +225,20 @@ final class CurlTransfer: @unchecked Sendable {
     func releaseResources() {
         handle?.transferSlot.pointee = nil
         closeUpload()
+        content_decoder_free(contentDecoder)   // its outcome was read (the engine's `outcome`)
+        contentDecoder = nil
         curl_slist_free_all(headerList)
         headerList = nil
         handle = nil
     }
 
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if contentCoding != .none && decodesContent { return decodeBody(bytes) }
+        return appendDecodedBody(bytes)
+    }
+
+    /// Bytes of the body as the caller gets them (decoded, when the client decodes them).
+    func appendDecodedBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if request.bodySink != nil, sinksBody() { return appendStreamed(bytes) }
         if responseBody.count + bytes.count > maxBodySize {
             exceededMaxBody = true
@@ -250,6 +269,7 @@ final class CurlTransfer: @unchecked Sendable {
             // A new status line ("HTTP/", after 100 Continue or a redirect): start over.
             responseHeaderRecords.removeAll()
             headerSectionEnded = false
+            if contentCoding != .none { forgetContentCoding() }
             return true
         }
         if count >= 1 && count <= 2 && (0..<count).allSatisfy({ line[$0] == 0x0D || line[$0] == 0x0A }) {
@@ -266,6 +286,8 @@ final class CurlTransfer: @unchecked Sendable {
             if let length = decimal(line + value.lowerBound, value.count), length > 0, length <= maxBodySize {
                 _ = responseBody.reserve(length)   // a failure shows when the body arrives
             }
+        } else if count > 17 && line[16] == 0x3A && asciiLowercaseEquals(line, "content-encoding") {
+            noteContentEncoding(UnsafeBufferPointer(start: line, count: count))
         }
         guard RawHeaderBlock.append(line: bytes, to: &responseHeaderRecords) else {
             outOfMemory = true
@@ -314,7 +336,7 @@ private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, 
 }
 
 /// Whether the bytes equal a lower-case ASCII word, ignoring case.
-private func asciiLowercaseEquals(_ bytes: UnsafePointer<UInt8>, _ word: StaticString) -> Bool {
+func asciiLowercaseEquals(_ bytes: UnsafePointer<UInt8>, _ word: StaticString) -> Bool {
     let expected = word.utf8Start
     for index in 0..<word.utf8CodeUnitCount where bytes[index] | 0x20 != expected[index] { return false }
     return true

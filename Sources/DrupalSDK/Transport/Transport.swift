@@ -89,8 +89,9 @@ public struct TransportOptions: Sendable {
     /// connection (transfers started while it is being set up wait for it, CURLOPT_PIPEWAIT).
     /// Off: HTTP/1.1 only. Plain http is always HTTP/1.1.
     public var http2: Bool = true
-    /// Ask for compressed answers (`Accept-Encoding` with every encoding libcurl decodes: gzip,
-    /// deflate, br, zstd) and decode them as they arrive: a JSON:API page a web server compresses
+    /// Ask for compressed answers (`Accept-Encoding: gzip, deflate, br`, the codings the client
+    /// decodes itself) and decode them as they arrive, a body whose compressed stream does not end
+    /// exactly failing with `.decode`: a JSON:API page a web server compresses
     /// crosses the network in a fifth to a tenth of its bytes. `maxBodySize` counts the decoded
     /// bytes (a small answer that decodes to gigabytes fails with `.tooLarge`). The response's
     /// `Content-Encoding` and `Content-Length` headers stay as the server sent them. Off: no

@@ -85,8 +85,9 @@ class _ClientBase(Managed, Hooks):
                 ``socks4a://``, ``socks5://`` or ``socks5h://``, with the proxy's credentials if it
                 needs them (never logged or shown in errors); ``no_proxy`` still applies. An https
                 proxy is verified as the site is (``verify``, ``ca_file``).
-            compression: ask for compressed answers (``Accept-Encoding``: gzip, deflate, br, zstd)
-                and decode them as they arrive (default True): a JSON:API page a web server
+            compression: ask for compressed answers (``Accept-Encoding``: gzip, deflate, br)
+                and decode them as they arrive (default True; a body whose compressed stream
+                does not end exactly is a :class:`DecodeError`): a JSON:API page a web server
                 compresses crosses the network in a fifth to a tenth of its bytes.
                 ``max_body_size`` counts the decoded bytes; the ``Content-Encoding`` and
                 ``Content-Length`` headers stay as sent. False: ask for none (an answer compressed

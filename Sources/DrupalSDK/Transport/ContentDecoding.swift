@@ -1,0 +1,137 @@
+import CCurlShim
+import FoundationEssentials
+
+/// The content coding of an answer, from its Content-Encoding (RFC 9110 §8.4): the codings the
+/// client asks for (DefaultHeaderLine) and decodes itself, with the C decoders of CCurlShim.
+enum ContentCoding: UInt8 {
+    case none = 0   // no Content-Encoding, or only `identity`
+    case gzip = 1   // gzip, x-gzip
+    case deflate = 2
+    case br = 3
+    /// One the client does not decode, or several stacked.
+    case unknown = 0xFF
+
+    /// The `decodeFailure` of an answer in a coding the client does not decode.
+    static let unknownFailure: Int32 = 100
+
+    var name: String {
+        switch self {
+        case .gzip: "gzip"
+        case .deflate: "deflate"
+        case .br: "br"
+        case .none, .unknown: "identity"
+        }
+    }
+}
+
+extension CurlTransfer {
+    /// One Content-Encoding line ("Content-Encoding: gzip\r\n") of the answer arriving.
+    func noteContentEncoding(_ line: UnsafeBufferPointer<UInt8>) {
+        let value = headerValueRange(line, colonAt: 16)
+        var start = value.lowerBound
+        while start < value.upperBound {
+            var end = start
+            while end < value.upperBound && line[end] != 0x2C { end += 1 }
+            var first = start, last = end
+            while first < last && (line[first] == 0x20 || line[first] == 0x09) { first += 1 }
+            while last > first && (line[last - 1] == 0x20 || line[last - 1] == 0x09) { last -= 1 }
+            if last > first { noteCoding(UnsafeBufferPointer(rebasing: line[first..<last])) }
+            start = end + 1
+        }
+    }
+
+    private func noteCoding(_ token: UnsafeBufferPointer<UInt8>) {
+        func named(_ word: StaticString) -> Bool {
+            token.count == word.utf8CodeUnitCount && asciiLowercaseEquals(token.baseAddress!, word)
+        }
+        if named("identity") { return }
+        let coding: ContentCoding = named("gzip") || named("x-gzip") ? .gzip : named("deflate") ? .deflate
+            : named("br") ? .br : .unknown
+        // Several codings applied one after another (rare; libcurl 7.88 decoded them): not decoded.
+        let name = String(decoding: token, as: UTF8.self)
+        if contentCoding != .none || coding == .unknown {
+            unknownCodingName = contentCoding == .none ? name : "\(unknownCodingName ?? contentCoding.name), \(name)"
+            contentCoding = .unknown
+        } else {
+            contentCoding = coding
+        }
+    }
+
+    /// A new status line (after 100 Continue, or another interim answer): only the final answer's
+    /// coding counts.
+    func forgetContentCoding() {
+        contentCoding = .none
+        unknownCodingName = nil
+        content_decoder_free(contentDecoder)
+        contentDecoder = nil
+    }
+
+    /// Body bytes in the answer's coding, decoded into `appendDecodedBody`; false stops the transfer
+    /// (its reason in a flag: `decodeFailure`, or those of `appendDecodedBody`).
+    func decodeBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if contentCoding == .unknown {
+            decodeFailure = ContentCoding.unknownFailure
+            return false
+        }
+        if contentDecoder == nil {
+            guard let made = content_decoder_new(Int32(contentCoding.rawValue)) else {
+                outOfMemory = true
+                return false
+            }
+            contentDecoder = made
+        }
+        let result = content_decoder_feed(contentDecoder, bytes.baseAddress, bytes.count, decodedBytesSink,
+                                          Unmanaged.passUnretained(self).toOpaque())
+        switch Int(result) {
+        case CONTENT_DECODER_OK: return true
+        case CONTENT_DECODER_STOPPED: return false   // appendDecodedBody set its flag
+        case CONTENT_DECODER_NO_MEMORY: outOfMemory = true
+        default: decodeFailure = result
+        }
+        return false
+    }
+
+    /// The end of a transfer libcurl completed: an error when the body's compressed stream did
+    /// not end with it (cut short, its gzip trailer missing).
+    func finishDecoding() -> DrupalError? {
+        guard let decoder = contentDecoder else { return nil }
+        let result = content_decoder_finish(decoder)
+        if result == Int32(CONTENT_DECODER_OK) { return nil }
+        decodeFailure = result
+        return decodeError()
+    }
+
+    /// The DRUPAL_E_DECODE for `decodeFailure`.
+    func decodeError() -> DrupalError {
+        let call = "\(request.method) \(Redaction.redactURL(request.url))"
+        let coding = contentCoding.name
+        let says = "\(call): the answer cannot be decoded as its Content-Encoding (\(coding)) says (a protocol "
+            + "error of the server)"
+        switch decodeFailure {
+        case ContentCoding.unknownFailure:
+            let name = (unknownCodingName ?? "").escapingControlCharacters()
+            return DrupalError(.decode, "\(call): the answer's Content-Encoding \"\(name)\" is not a coding this "
+                               + "client decodes (gzip, deflate, br; a protocol error of the server, which was "
+                               + "not asked for it)")
+        case Int32(CONTENT_DECODER_TRUNCATED):
+            return DrupalError(.decode, "\(call): the answer's \(coding) body ends early: its compressed data stops "
+                               + "before the end of its stream (Content-Encoding: \(coding); a protocol error of "
+                               + "the server, or a connection cut short)")
+        case Int32(CONTENT_DECODER_TRAILING):
+            let what = contentCoding == .gzip ? "bytes that are not another gzip member" : "bytes"
+            return DrupalError(.decode, "\(says): \(what) follow the end of its compressed data")
+        default:
+            let detail = contentDecoder.map { String(cString: content_decoder_detail($0)) } ?? ""
+            return DrupalError(.decode, "\(says)" + (detail.isEmpty ? "" : ": \(detail)"))
+        }
+    }
+}
+
+/// The decoder's output, into the transfer whose body it is (the engine holds the transfer).
+private let decodedBytesSink: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int) -> Int32 = {
+    context, bytes, count in
+    guard let context else { return 0 }
+    return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+        $0.appendDecodedBody(UnsafeRawBufferPointer(start: bytes, count: count))
+    } ? 1 : 0
+}

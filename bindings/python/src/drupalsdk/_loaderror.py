@@ -13,6 +13,9 @@ from typing import Iterable, Optional
 DEPENDENCIES = {
     "libcurl.so.4": "libcurl4 on Debian/Ubuntu (apt-get install libcurl4), libcurl on Fedora/RHEL",
     "libjansson.so.4": "libjansson4 on Debian/Ubuntu (apt-get install libjansson4), jansson on Fedora/RHEL",
+    # libcurl4 needs these two itself: missing, they are a broken system rather than a step skipped.
+    "libz.so.1": "zlib1g on Debian/Ubuntu (apt-get install zlib1g), zlib on Fedora/RHEL",
+    "libbrotlidec.so.1": "libbrotli1 on Debian/Ubuntu (apt-get install libbrotli1), libbrotli on Fedora/RHEL",
 }
 
 #: The oldest glibc the prebuilt library runs on (see docs/ABI.md).

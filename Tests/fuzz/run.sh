@@ -70,8 +70,11 @@ build_swift_module() {   # the DrupalSDK module, instrumented once for every Swi
     printf 'module CCurlShim {\n    header "%s"\n    export *\n}\nmodule CSDKVersion {\n    header "%s"\n    export *\n}\n' \
         "$root/Sources/CCurlShim/include/curl_shim.h" "$root/Sources/CSDKVersion/include/sdk_version.h" \
         > "$out/modulemap/module.modulemap"
-    $CLANG $CFLAGS -fsanitize=address,fuzzer-no-link -I Sources/CCurlShim/include \
-        -c Sources/CCurlShim/curl_shim.c -o "$out/obj/curl_shim.o" || return 1
+    local shim
+    for shim in curl_shim content_decoder; do
+        $CLANG $CFLAGS -fsanitize=address,fuzzer-no-link -I Sources/CCurlShim/include \
+            -c "Sources/CCurlShim/$shim.c" -o "$out/obj/$shim.o" || return 1
+    done
     local sources
     mapfile -t sources < <(find Sources/DrupalSDK -name '*.swift' | sort)
     (cd "$out/obj" && $SWIFTC -parse-as-library -module-name DrupalSDK $SWIFTFLAGS -enable-testing \
@@ -93,8 +96,8 @@ build_target() {   # build_target <name> <kind> <source>
         build_swift_module || return 1
         $SWIFTC -parse-as-library $SWIFTFLAGS -sanitize=fuzzer,address -module-name "fuzz_$name" \
             -I "$out/obj" -I Sources/CCurl -I "$out/modulemap" $SWIFT_JANSSON \
-            Tests/fuzz/swift/FuzzSupport.swift "$src" "$out/obj/libDrupalSDK.a" "$out/obj/curl_shim.o" -lcurl \
-            -use-ld=lld -o "$bin"
+            Tests/fuzz/swift/FuzzSupport.swift "$src" "$out/obj/libDrupalSDK.a" "$out/obj/curl_shim.o" \
+            "$out/obj/content_decoder.o" -lcurl -lz -lbrotlidec -use-ld=lld -o "$bin"
         ;;
     esac
 }

@@ -48,8 +48,8 @@ extension CurlTransfer {
         let coding: ContentCoding = named("gzip") || named("x-gzip") ? .gzip : named("deflate") ? .deflate
             : named("br") ? .br : .unknown
         // Several codings applied one after another (rare; libcurl 7.88 decoded them): not decoded.
-        let name = String(decoding: token, as: UTF8.self)
         if contentCoding != .none || coding == .unknown {
+            let name = String(decoding: token, as: UTF8.self)
             unknownCodingName = contentCoding == .none ? name : "\(unknownCodingName ?? contentCoding.name), \(name)"
             contentCoding = .unknown
         } else {
@@ -111,8 +111,8 @@ extension CurlTransfer {
         case ContentCoding.unknownFailure:
             let name = (unknownCodingName ?? "").escapingControlCharacters()
             return DrupalError(.decode, "\(call): the answer's Content-Encoding \"\(name)\" is not a coding this "
-                               + "client decodes (gzip, deflate, br; a protocol error of the server, which was "
-                               + "not asked for it)")
+                               + "client decodes (\(DefaultHeaderLine.decodedCodings); a protocol error of the "
+                               + "server, which was not asked for it)")
         case Int32(CONTENT_DECODER_TRUNCATED):
             return DrupalError(.decode, "\(call): the answer's \(coding) body ends early: its compressed data stops "
                                + "before the end of its stream (Content-Encoding: \(coding); a protocol error of "

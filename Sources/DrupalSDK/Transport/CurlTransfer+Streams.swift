@@ -63,9 +63,7 @@ extension CurlTransfer {
     func sinksBody() -> Bool {
         if !streamState.decided {
             streamState.decided = true
-            var status = 0
-            if let easy { _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
-            streamState.sinking = Self.isTheFile(status)
+            streamState.sinking = Self.isTheFile(answerStatus())
         }
         return streamState.sinking
     }
@@ -80,9 +78,15 @@ extension CurlTransfer {
 
     /// Whether the answer arriving is a success (or its status has not come yet).
     private func answerMaySink() -> Bool {
+        let status = answerStatus()
+        return status == 0 || Self.isTheFile(status)
+    }
+
+    /// The status of the answer arriving (0 before its status line).
+    private func answerStatus() -> Int {
         var status = 0
         if let easy { _ = shim_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
-        return status == 0 || Self.isTheFile(status)
+        return status
     }
 
     /// A success is the file, but for 206: only part of it (a download asks for no range), which

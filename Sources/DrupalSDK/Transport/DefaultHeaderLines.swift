@@ -15,11 +15,11 @@ struct DefaultHeaderLine: Sendable {
     static func lines(for options: TransportOptions) -> [DefaultHeaderLine] {
         var lines: [DefaultHeaderLine] = []
         if !options.userAgent.isEmpty { lines.append(DefaultHeaderLine("User-Agent", options.userAgent)) }
-        if options.compression, let codings = decodedCodings { lines.append(DefaultHeaderLine("Accept-Encoding", codings)) }
+        if options.compression { lines.append(DefaultHeaderLine("Accept-Encoding", decodedCodings)) }
         return lines
     }
 
     /// The codings the client decodes itself (ContentDecoding.swift), with the end-of-stream
     /// checks libcurl 7.88's decoders lack; zstd is not among them.
-    static let decodedCodings: String? = "gzip, deflate, br"
+    static let decodedCodings = "gzip, deflate, br"
 }

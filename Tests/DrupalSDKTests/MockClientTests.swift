@@ -319,6 +319,39 @@ final class MockClientTests: XCTestCase {
                        #"The "comment" parameter was not converted for the path "/comment/{comment}" (route name: "rest.entity.comment.GET")"#)
     }
 
+    /// Drupal's Comment::preSave numbering (the fake server's test_comment_threads_number_as_drupal_does):
+    /// alphadecimal ("09/", "0a/"), one past the highest after a delete, "02.00/" for a reply to "02/".
+    func testCommentThreadsNumberAsDrupalDoes() async throws {
+        let client = try await loggedInAdmin()
+        _ = try await client.create("node", article("Host"))
+        func post(_ extra: String = "") async throws -> [String: JSONValue] {
+            let body = json(#"{"entity_id": [{"target_id": 1}], "entity_type": [{"value": "node"}], "#
+                            + #""comment_type": [{"target_id": "comment"}], "field_name": [{"value": "comment"}], "#
+                            + #""comment_body": [{"value": "hi"}]"# + extra + "}")
+            guard case .object(let comment) = try await client.create("comment", body).json() else { throw DrupalError(.decode, "no object") }
+            return comment
+        }
+        func thread(_ comment: [String: JSONValue]) -> JSONValue? { comment["thread"]?[0]?["value"] }
+        var threads: [JSONValue?] = []
+        for _ in 0..<11 {
+            let comment = try await post()
+            threads.append(thread(comment))
+        }
+        XCTAssertEqual(threads[8...].map { $0 }, [.string("09/"), .string("0a/"), .string("0b/")])
+        _ = try await client.delete("comment", "1")
+        let afterDelete = try await post()
+        XCTAssertEqual(thread(afterDelete), .string("0c/"))
+        let reply = try await post(#", "pid": [{"target_id": 2}]"#)
+        XCTAssertEqual(thread(reply), .string("02.00/"))
+        let secondReply = try await post(#", "pid": [{"target_id": 2}]"#)
+        XCTAssertEqual(thread(secondReply), .string("02.01/"))
+        let replyID = try XCTUnwrap(reply["cid"]?[0]?["value"]?.idString)
+        let replyToReply = try await post(#", "pid": [{"target_id": \#(replyID)}]"#)
+        XCTAssertEqual(thread(replyToReply), .string("02.00.00/"))
+        let last = try await post()
+        XCTAssertEqual(thread(last), .string("0d/"))
+    }
+
     func testTaxonomyTermCRUD() async throws {
         let client = try await loggedInAdmin()
         let first = try await client.create("taxonomy_term", json(#"{"vid": [{"target_id": "tags"}], "name": [{"value": "alpha"}]}"#))

@@ -533,6 +533,27 @@ def test_editor_may_not_delete_a_comment(server):
     assert (r.status, r.json()) == (403, {'message': ''})
 
 
+def test_comment_threads_number_as_drupal_does(server):
+    """Comment::preSave: the next alphadecimal number at the comment's depth ("09/", "0a/"...),
+    one past the highest (not the count, after a delete), and "01.00/" for a reply to "01/"."""
+    def post(**extra):
+        fields = {'entity_id': [{'target_id': 1}], 'entity_type': [{'value': 'node'}],
+                  'field_name': [{'value': 'comment'}], 'comment_type': [{'target_id': 'comment'}],
+                  'comment_body': [{'value': 'hi'}], **extra}
+        r = call(server, 'POST', '/comment?_format=json', fields, headers={'Authorization': ADMIN})
+        assert r.status == 201, r.body
+        return r.json()
+    threads = [post()['thread'][0]['value'] for _ in range(11)]
+    assert threads[8:] == ['09/', '0a/', '0b/']
+    assert call(server, 'DELETE', '/comment/1?_format=json', headers={'Authorization': ADMIN}).status == 204
+    assert post()['thread'][0]['value'] == '0c/'
+    reply = post(pid=[{'target_id': 2}])
+    assert reply['thread'][0]['value'] == '02.00/'
+    assert post(pid=[{'target_id': 2}])['thread'][0]['value'] == '02.01/'
+    assert post(pid=[{'target_id': reply['cid'][0]['value']}])['thread'][0]['value'] == '02.00.00/'
+    assert post()['thread'][0]['value'] == '0d/'
+
+
 def test_comment_statistics_appear_after_create(server):
     r = call(server, 'POST', '/node?_format=json', {'type': 'article', 'title': [{'value': 's'}]},
              headers={'Authorization': EDITOR})

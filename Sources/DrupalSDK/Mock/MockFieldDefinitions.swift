@@ -96,19 +96,16 @@ extension MockState {
 }
 
 /// What a new comment holds for the fields it was not given (recordings 32, 32b): no parent, no
-/// anonymous author's name, mail or homepage, and its place in the host's thread ("01/", "02/"...
-/// for top-level comments, in order).
+/// anonymous author's name, mail or homepage, and its place in the host's thread
+/// (MockCommentThreads).
 extension MockState {
     func addCommentDefaults(_ entity: inout [String: JSONValue]) {
-        let host = entity["entity_id"]?[0]?["target_id"]?.idString
-        let siblings = (entities["comment"] ?? [:]).values.filter { $0["entity_id"]?[0]?["target_id"]?.idString == host }
-        let position = siblings.count + 1
         let defaults: [String: JSONValue] = [
             "pid": .array([]), "name": .array([]), "mail": .array([]), "homepage": .array([]),
-            "thread": MockFields.single(.string((position < 10 ? "0" : "") + "\(position)/")),
             "default_langcode": MockFields.single(.bool(true)),
         ]
         entity.merge(defaults) { given, _ in given }
+        if entity["thread"] == nil { entity["thread"] = MockFields.single(.string(nextThread(for: entity))) }
     }
 }
 

@@ -27,6 +27,21 @@ def config_uuid(kind, name):
     return CONFIG_UUIDS[key]
 
 
+def int_to_alphadecimal(n):
+    """Drupal's Number::intToAlphadecimal: base 36 after a digit giving its length less one,
+    so that the strings sort as the numbers do (9 "09", 10 "0a", 35 "0z", 36 "110")."""
+    digits = ''
+    while True:
+        n, d = divmod(n, 36)
+        digits = '0123456789abcdefghijklmnopqrstuvwxyz'[d] + digits
+        if n == 0:
+            return chr(ord('0') + len(digits) - 1) + digits
+
+
+def alphadecimal_to_int(text):
+    return int(text[1:], 36)
+
+
 def new_uuid():
     return str(uuidlib.uuid4())
 
@@ -169,19 +184,17 @@ class Store:
         now = now or int(time.time())
         cid = self._take_id('comment')
         host_id = fields['entity_id'][0]['target_id']
-        siblings = [c for c in self.entities['comment'].values()
-                    if c['entity_id'][0]['target_id'] == host_id]
         comment = {
             'cid': [{'value': cid}], 'uuid': [{'value': new_uuid()}], 'langcode': [{'value': 'en'}],
             'comment_type': [{'target_id': fields['comment_type'][0]['target_id']}],
             'status': [{'value': True}], 'uid': [{'target_id': uid}], 'pid': [],
             'entity_id': [{'target_id': host_id}], 'subject': [], 'name': [], 'mail': [],
             'homepage': [], 'created': [{'value': now}], 'changed': [{'value': now}],
-            'thread': [{'value': '%02d/' % (len(siblings) + 1)}],
             'entity_type': [{'value': 'node'}], 'field_name': [{'value': 'comment'}],
             'default_langcode': [{'value': True}], 'comment_body': [],
         }
         self._apply(comment, fields, skip=('comment_type', 'entity_id', 'entity_type', 'field_name'))
+        comment['thread'] = [{'value': self._next_thread(host_id, comment['pid'])}]
         if not comment['subject'] and comment['comment_body']:
             import re
             text = re.sub(r'<[^>]*>', '', comment['comment_body'][0].get('value') or '').strip()
@@ -227,6 +240,20 @@ class Store:
         }
         self.file_data[uri] = (mime, data)
         return fid
+
+    def _next_thread(self, host_id, pid):
+        """Drupal's place for a new comment in its host's thread (Comment::preSave): one more
+        than the highest number at its depth, "01/", "02/"... for top-level comments and
+        "01.00/", "01.01/"... for replies to "01/", in alphadecimal (after "09" comes "0a")."""
+        parent = self.entities['comment'].get(pid[0]['target_id']) if pid else None
+        prefix = parent['thread'][0]['value'].rstrip('/') + '.' if parent else ''
+        depth = prefix.count('.')
+        highest = -1 if parent else 0
+        for c in self.entities['comment'].values():
+            thread = c['thread'][0]['value'].rstrip('/')
+            if c['entity_id'][0]['target_id'] == host_id and thread.startswith(prefix):
+                highest = max(highest, alphadecimal_to_int(thread.split('.')[depth]))
+        return prefix + int_to_alphadecimal(highest + 1) + '/'
 
     @staticmethod
     def _apply(entity, fields, skip=()):

@@ -313,3 +313,21 @@ def test_stalls_trickles_and_endless_answers(base_url):
         for fault in ("endless", "endless;chunked=1"):
             with pytest.raises(drupalsdk.TooLargeError):
                 client.request("GET", "/node/1", headers={"X-Fake-Fault": fault})
+
+
+# ---- Folded header lines (obs-fold, RFC 9112 §5.2) ---------------------------------------------
+# A line that starts with a space or tab continues the field before it; a client replaces the fold
+# with a space. libcurl hands each line to the library as it came.
+
+def test_a_folded_header_keeps_its_continuation(client):
+    response = client.request("GET", "/node/1", headers={"X-Fake-Fault": "folded;value=first|second: 2|third"})
+    assert response.headers["X-Folded"] == "first second: 2 third"
+    # No field made of a continuation line (the colon in "second: 2" made one).
+    assert [name for name, _ in response.headers.items_raw() if name[:1] in (" ", "\t")] == []
+
+
+def test_a_folded_content_encoding_is_decoded(client):
+    # "identity," then "gzip" on the folded line: the body is gzip, as the whole field says.
+    response = client.request("GET", "/node/1",
+                              headers={"X-Fake-Fault": "folded;name=Content-Encoding;value=identity,|gzip;gzip"})
+    assert response.json()["nid"] == [{"value": 1}]

@@ -107,6 +107,27 @@ struct RawHeaderBlock: Sendable {
         return true
     }
 
+    /// Joins `text` to the line of the record at `offset`, the buffer's last, with a space (a
+    /// folded line, RFC 9112 §5.2): "Name: first\r\n" and "second" make "Name: first second\r\n".
+    /// False when the buffer could not grow.
+    static func continueLastRecord(at offset: Int, with text: UnsafeRawBufferPointer, in buffer: inout ReceiveBuffer) -> Bool {
+        guard let record = buffer.address(of: offset) else { return true }
+        let length = Int(record.loadUnaligned(as: UInt32.self))
+        guard offset + 4 + length == buffer.count else { return true }   // not the last record
+        var ending = 0
+        while ending < length {
+            let byte = record.load(fromByteOffset: 4 + length - ending - 1, as: UInt8.self)
+            guard byte == 0x0D || byte == 0x0A else { break }
+            ending += 1
+        }
+        buffer.removeLast(ending)
+        let space: StaticString = " ", lineEnd: StaticString = "\r\n"
+        guard buffer.append(UnsafeRawBufferPointer(start: space.utf8Start, count: 1)), buffer.append(text),
+              buffer.append(UnsafeRawBufferPointer(start: lineEnd.utf8Start, count: 2)) else { return false }
+        buffer.address(of: offset)?.storeBytes(of: UInt32(truncatingIfNeeded: buffer.count - offset - 4), as: UInt32.self)
+        return true
+    }
+
     var count: Int {
         var count = 0
         forEachField { _, _ in

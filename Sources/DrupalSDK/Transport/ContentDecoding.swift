@@ -25,9 +25,9 @@ enum ContentCoding: UInt8 {
 }
 
 extension CurlTransfer {
-    /// One Content-Encoding line ("Content-Encoding: gzip\r\n") of the answer arriving.
-    func noteContentEncoding(_ line: UnsafeBufferPointer<UInt8>) {
-        let value = headerValueRange(line, colonAt: 16)
+    /// The codings listed in `value` of a Content-Encoding line of the answer arriving (after its
+    /// colon, or the whole of a line folded from it).
+    func noteContentCodings(_ line: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) {
         var start = value.lowerBound
         while start < value.upperBound {
             var end = start

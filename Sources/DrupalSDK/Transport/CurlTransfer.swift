@@ -31,6 +31,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// The blank line that ends a header section has arrived: lines until the next status line
     /// are trailers (after a chunked body), which are not the response's headers.
     var headerSectionEnded = false
+    /// Where the last field's record starts in `responseHeaderRecords` (-1: no field to continue),
+    /// and whether that field is Content-Encoding: a folded line continues it.
+    var lastFieldRecord = -1
+    var lastFieldIsContentEncoding = false
     /// A receive buffer could not grow (malloc failed): the transfer stops with `.noMemory`.
     var outOfMemory = false
     /// Streams (CurlTransfer+Streams): the upload file's descriptor, the bytes of it still to
@@ -256,7 +260,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// header of every response, so it uses plain byte loops. False when the line could not be
     /// kept (out of memory): the transfer then stops.
     func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let line = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+        guard let line = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return true }
         let count = bytes.count
         // A server's endless headers would grow without bound (libcurl's own limit depends on its
         // version): what is received is capped as the body is.
@@ -269,6 +273,7 @@ final class CurlTransfer: @unchecked Sendable {
             // A new status line ("HTTP/", after 100 Continue or a redirect): start over.
             responseHeaderRecords.removeAll()
             headerSectionEnded = false
+            lastFieldRecord = -1
             if contentCoding != .none { forgetContentCoding() }
             return true
         }
@@ -278,8 +283,15 @@ final class CurlTransfer: @unchecked Sendable {
         }
         // A trailer field is not merged into the headers (RFC 9110 §6.5.1): a Set-Cookie there
         // would be stored, and other fields would change what the answer seemed to be.
-        // A line without a colon is no field.
-        guard !headerSectionEnded, memchr(line, 0x3A, count) != nil else { return true }
+        if headerSectionEnded { return true }
+        // A line folded from the one before (obs-fold: it starts with a space or tab).
+        if line[0] == 0x20 || line[0] == 0x09 { return continueLastField(UnsafeBufferPointer(start: line, count: count)) }
+        // A line without a colon is no field (and nothing folds onto it).
+        guard memchr(line, 0x3A, count) != nil else {
+            lastFieldRecord = -1
+            return true
+        }
+        lastFieldIsContentEncoding = false
         // Size the body buffer once instead of growing it chunk by chunk.
         if count > 15 && line[14] == 0x3A && asciiLowercaseEquals(line, "content-length") {
             let value = headerValueRange(UnsafeBufferPointer(start: line, count: count), colonAt: 14)
@@ -287,9 +299,28 @@ final class CurlTransfer: @unchecked Sendable {
                 _ = responseBody.reserve(length)   // a failure shows when the body arrives
             }
         } else if count > 17 && line[16] == 0x3A && asciiLowercaseEquals(line, "content-encoding") {
-            noteContentEncoding(UnsafeBufferPointer(start: line, count: count))
+            let line = UnsafeBufferPointer(start: line, count: count)
+            noteContentCodings(line, headerValueRange(line, colonAt: 16))
+            lastFieldIsContentEncoding = true
         }
+        lastFieldRecord = responseHeaderRecords.count
         guard RawHeaderBlock.append(line: bytes, to: &responseHeaderRecords) else {
+            outOfMemory = true
+            return false
+        }
+        return true
+    }
+
+    /// A folded line (obs-fold): RFC 9112 §5.2 has a client replace the fold with a space, so its
+    /// text joins the field before it. One with no field before it in the section is dropped,
+    /// as the RFC allows. (libcurl 7.88 hands each line over as it came.)
+    private func continueLastField(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lastFieldRecord >= 0 else { return true }
+        let text = headerValueRange(line, colonAt: -1)
+        if text.isEmpty { return true }
+        if lastFieldIsContentEncoding { noteContentCodings(line, text) }
+        guard RawHeaderBlock.continueLastRecord(at: lastFieldRecord, with: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[text])),
+                                                in: &responseHeaderRecords) else {
             outOfMemory = true
             return false
         }

@@ -44,6 +44,16 @@ struct ReceiveBuffer {
     /// Forgets the bytes, keeping the memory for the next ones.
     mutating func removeAll() { count = 0 }
 
+    /// Forgets the last `byteCount` bytes (at most all of them).
+    mutating func removeLast(_ byteCount: Int) { count -= min(max(byteCount, 0), count) }
+
+    /// Where the byte at `offset` lies, for rewriting bytes already appended; nil past the end.
+    /// Valid until the buffer next grows.
+    func address(of offset: Int) -> UnsafeMutableRawPointer? {
+        guard let bytes, offset >= 0, offset < count else { return nil }
+        return bytes + offset
+    }
+
     /// The bytes as `Data`, which now owns them, and where they lie, followed by a NUL (C callers
     /// borrow them as a string: `HTTPResponse.receivedBody`); the buffer is left empty.
     mutating func take() -> (data: Data, start: UnsafePointer<CChar>?) {

@@ -17,7 +17,7 @@ from .responses import GENERIC_5XX, REASONS, Response, JSON, TEXT
 
 MODES = ('stall', 'reset', 'status', 'malformed', 'huge', 'delay', 'slow_body', 'redirect',
          'trickle', 'bad_length', 'bad_chunked', 'garbage', 'bad_status', 'endless', 'huge_header',
-         'endless_headers', 'setcookie', 'gzip', 'trailer')
+         'endless_headers', 'setcookie', 'gzip', 'trailer', 'folded')
 TRUNCATED_JSON = b'{"nid":[{"value":1}],"uuid":[{"value":"d1c4e6a0-trunc'
 GARBAGE = 'SSH-2.0-OpenSSH_9.6 this is not an HTTP server\r\n'
 # Broken status lines (bad_status;kind=...).
@@ -289,6 +289,18 @@ class Faults:
         sock.sendall(head + (b'%x\r\n' % len(body) + body + b'\r\n' if body else b'')
                      + b'0\r\n' + ('%s: %s\r\n' % (name, value)).encode('latin-1') + b'\r\n')
         return None, True
+
+    def _folded(self, fault, sock, produce):
+        """The normal answer with one header field folded over several lines (obs-fold, RFC 9112
+        §5.2: a line that starts with a space or tab continues the field before it): name=N
+        (default X-Folded), value=V with a '|' where each fold goes (default 'first|second').
+        gzip: the body gzip-compressed whatever the request allows (for a folded
+        Content-Encoding)."""
+        resp = produce()
+        if 'gzip' in fault:
+            resp.body = gzip.compress(resp.body, mtime=0)
+        resp.add_header(fault.get('name', 'X-Folded'), '\r\n\t'.join(fault.get('value', 'first|second').split('|')))
+        return resp, True
 
     def _bad_chunked(self, fault, sock, produce):
         """Transfer-Encoding: chunked, broken: kind=size (a chunk size that is not hex,

@@ -12,7 +12,8 @@
 //    first ":", the value after it without surrounding SP, HT, CR, LF; a line without ":" is
 //    skipped; a status line ("HTTP/...") starts over; after a blank line (1 or 2 bytes, CR and LF
 //    only: the end of a header section) the lines until the next status line are trailers,
-//    skipped;
+//    skipped; a line starting with a space or tab (obs-fold) joins the field line before it with
+//    one space (RFC 9112 §5.2), and is dropped when no field line came just before it;
 //  - headers as received (raw bytes) and the same headers built from Strings are equal and answer
 //    every lookup (subscript, values(for:), contains) alike, and as the spec says: the fields whose
 //    name equals the asked one ASCII case-insensitively, in order (for names that are valid UTF-8;
@@ -68,27 +69,48 @@ private func checkValidation(_ pieces: [[UInt8]]) {
 
 private func isHeaderSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
 
+/// The bytes without the SP, HT, CR and LF around them.
+private func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    var start = bytes.startIndex, end = bytes.endIndex
+    while start < end && isHeaderSpace(bytes[start]) { start += 1 }
+    while end > start && isHeaderSpace(bytes[end - 1]) { end -= 1 }
+    return Array(bytes[start..<end])
+}
+
 /// Feeds every piece to a transfer as a received header line; returns what it kept.
 private func checkReceivedLines(_ pieces: [[UInt8]]) -> HTTPHeaders {
     let transfer = CurlTransfer(request: HTTPRequest(method: "GET", url: "http://fuzz.invalid/"), maxBodySize: 1 << 16)
-    var expected: [(name: [UInt8], value: [UInt8])] = []
+    // The field lines as kept, a folded line (one starting with a space or tab) joined to the
+    // field line before it with a space (RFC 9112 §5.2), unless a line that is no field came between.
+    var kept: [[UInt8]] = []
+    var canFold = false
     var inTrailers = false
     for line in pieces {
         require(line.withUnsafeBytes { transfer.appendHeaderLine($0) }, "a header line was refused (out of memory)")
         if line.starts(with: "HTTP/".utf8) {
-            expected.removeAll()
-            inTrailers = false
+            kept.removeAll()
+            (inTrailers, canFold) = (false, false)
             continue
         }
         if !line.isEmpty && line.count <= 2 && line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
             inTrailers = true
             continue
         }
-        guard !inTrailers, let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-        var start = colon + 1, end = line.count
-        while start < end && isHeaderSpace(line[start]) { start += 1 }
-        while end > start && isHeaderSpace(line[end - 1]) { end -= 1 }
-        expected.append((Array(line[..<colon]), Array(line[start..<end])))
+        guard !inTrailers, let first = line.first else { continue }
+        if first == 0x20 || first == 0x09 {
+            let text = trimmed(line[...])
+            guard canFold, !text.isEmpty else { continue }
+            var joined = kept.removeLast()
+            while let last = joined.last, last == 0x0D || last == 0x0A { joined.removeLast() }
+            kept.append(joined + [0x20] + text + [0x0D, 0x0A])
+            continue
+        }
+        canFold = line.contains(UInt8(ascii: ":"))
+        if canFold { kept.append(line) }
+    }
+    let expected = kept.map { line -> (name: [UInt8], value: [UInt8]) in
+        let colon = line.firstIndex(of: UInt8(ascii: ":"))!
+        return (Array(line[..<colon]), trimmed(line[(colon + 1)...]))
     }
     let received = transfer.takeHeaders()
     let fields = received.fields

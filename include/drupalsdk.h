@@ -9,6 +9,9 @@
  *    last-error message (drupal_last_error()) says what went wrong. No function aborts the
  *    process on bad input: NULL handles and strings, invalid UTF-8 and malformed JSON are
  *    reported as DRUPAL_E_INVALID_ARGUMENT (or DRUPAL_E_DECODE for bodies).
+ *  - A local file's path (the `path` of the streamed file calls) is bytes, as the system takes
+ *    it: UTF-8 or not (a Latin-1 "caf\xe9.png"). Messages show bytes that are not UTF-8 as
+ *    "\xE9" and control characters as escapes.
  *  - Output parameters come first, then the handle, then inputs, then (callback, userdata).
  *  - Input strings are copied before a call returns; the caller keeps ownership of them.
  *  - Returned pointers are either borrowed (valid until a named event) or owned (released with
@@ -830,10 +833,14 @@ typedef struct drupal_transfer_options {
 
 /**
  * drupal_file_upload with the file at path streamed as it is sent (never read whole into memory).
- * @param filename the name Drupal stores; NULL = path's base name. Only its base name is sent, in
- *                 `Content-Disposition: file; filename="..."`: quotes, CR, LF and other control
- *                 characters are refused (DRUPAL_E_INVALID_ARGUMENT; Drupal cannot take them),
- *                 other characters, non-ASCII included, go as UTF-8 (which Drupal keeps).
+ * @param path     the file to send: any bytes (not necessarily UTF-8).
+ * @param filename the name Drupal stores (UTF-8); NULL = path's base name. Only its base name is
+ *                 sent, in `Content-Disposition: file; filename="..."`: quotes, CR, LF and other
+ *                 control characters are refused (DRUPAL_E_INVALID_ARGUMENT; Drupal cannot take
+ *                 them), other characters, non-ASCII included, go as UTF-8 (which Drupal keeps).
+ *                 A NULL filename with a path whose base name is not UTF-8 is
+ *                 DRUPAL_E_INVALID_ARGUMENT, nothing sent: Drupal stores text, and the name's
+ *                 encoding is not known (give the name to store).
  * @param options  NULL, or a progress callback (done = bytes sent, total = the file's size);
  *                 options->write must be NULL. Copied.
  * A path that is not a readable regular file: DRUPAL_E_INVALID_ARGUMENT before anything is sent.
@@ -854,9 +861,9 @@ drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *c
  * origin), no _format and no language prefix, the body streamed to path (written to a new file
  * beside it, "<path>.<random>.part", made by this download alone and never through a symbolic
  * link, and renamed to path once complete; on any failure it is removed and nothing else is
- * touched) or to options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). The bytes are the
- * file as stored: the request asks for no compression (Accept-Encoding: identity) and nothing is
- * decoded, so a .gz file that a server labels Content-Encoding: gzip is saved as the .gz it is.
+ * touched) or to options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). The bytes are the file as stored: the request asks for no
+ * compression (Accept-Encoding: identity) and nothing is decoded, so a .gz file that a server
+ * labels Content-Encoding: gzip is saved as the .gz it is.
  * A 206 Partial Content answer (the request asks for no range) is DRUPAL_E_NETWORK, nothing saved.
  * A 304 Not Modified (to a conditional header a request hook added) is a success that leaves path
  * as it was (the copy there is current) and creates nothing.
@@ -866,9 +873,10 @@ drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *c
  *             needs credentials that may read it); copied. A file's URL has no language prefix:
  *             with a base URL that ends in one ("https://example.com/fr"), give the absolute URL
  *             (or use drupal_file_entity_download, which reads it from the site's root).
- * @param path the file to write, or NULL with options->write (exactly one of them). A directory,
- *             FIFO, device or socket there (or a symbolic link to one) is refused before
- *             anything is sent (DRUPAL_E_INVALID_ARGUMENT): the rename would replace it.
+ * @param path the file to write (any bytes, not necessarily UTF-8), or NULL with options->write
+ *             (exactly one of them). A directory, FIFO, device or socket there (or a symbolic
+ *             link to one) is refused before anything is sent (DRUPAL_E_INVALID_ARGUMENT): the
+ *             rename would replace it.
  */
 drupal_code drupal_file_download(drupal_call **call, drupal_client *client, const char *url, const char *path,
                                  const drupal_transfer_options *options, drupal_callback callback, void *userdata);
@@ -1120,8 +1128,10 @@ drupal_code drupal_jsonapi_upload_sync(drupal_response **out, drupal_client *cli
 /**
  * drupal_jsonapi_upload with the file at path streamed as it is sent (never read whole into
  * memory); same routes and answers (id NULL: /{field}, 201; an id: /{id}/{field}, 200).
- * @param filename the name Drupal stores; NULL = path's base name. Only its base name is sent;
- *                 quotes and control characters are refused (DRUPAL_E_INVALID_ARGUMENT).
+ * @param path     the file to send: any bytes (not necessarily UTF-8).
+ * @param filename the name Drupal stores (UTF-8); NULL = path's base name, which must then be
+ *                 UTF-8. Only its base name is sent; quotes and control characters are refused
+ *                 (DRUPAL_E_INVALID_ARGUMENT), as drupal_file_upload_path().
  * @param options  NULL, or a progress callback (done = bytes sent, total = the file's size);
  *                 options->write must be NULL. Copied.
  * A path that is not a readable regular file: DRUPAL_E_INVALID_ARGUMENT before anything is sent.

@@ -22,6 +22,19 @@ enum CInput {
         return value
     }
 
+    /// A file system path: its bytes as they are, UTF-8 or not (a Linux name is any bytes but
+    /// NUL); what opens it decides the rest.
+    static func path(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> LocalPath {
+        guard let pointer else { throw DrupalError(.invalidArgument, "\(name) is NULL") }
+        return LocalPath(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                                    count: strlen(pointer)))
+    }
+
+    static func optionalPath(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> LocalPath? {
+        guard pointer != nil else { return nil }
+        return try path(pointer, name)
+    }
+
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         for byte in bytes where byte >= 0x80 { return false }
         return true

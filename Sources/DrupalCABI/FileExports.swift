@@ -48,7 +48,7 @@ private func uploadPathOperation(_ type: UnsafePointer<CChar>?, _ bundle: Unsafe
     if callbacks.write != nil { throw DrupalError(.invalidArgument, "options.write is for downloads") }
     return .uploadFile(FileUpload(entityType: try CInput.string(type, "entity_type"),
                                   bundle: try CInput.string(bundle, "bundle"), field: try CInput.string(field, "field"),
-                                  path: try CInput.string(path, "path"),
+                                  path: try CInput.path(path, "path"),
                                   filename: try CInput.optionalString(filename, "filename"),
                                   progress: callbacks.progress))
 }
@@ -58,7 +58,7 @@ private func downloadOperation(_ source: () throws -> FileDownload.Source, _ pat
     -> DrupalOperation {
     let callbacks = try transferCallbacks(options, of: client)
     let destination: FileDownload.Destination
-    switch (try CInput.optionalString(path, "path"), callbacks.write) {
+    switch (try CInput.optionalPath(path, "path"), callbacks.write) {
     case (let path?, nil): destination = .file(path)
     case (nil, let write?): destination = .sink(write)
     case (nil, nil): throw DrupalError(.invalidArgument, "path is NULL and options has no write callback")

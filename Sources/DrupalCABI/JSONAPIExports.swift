@@ -77,7 +77,7 @@ private func uploadPathCall(_ type: UnsafePointer<CChar>?, _ id: UnsafePointer<C
     let callbacks = try transferCallbacks(options, of: client)
     if callbacks.write != nil { throw DrupalError(.invalidArgument, "options.write is for downloads") }
     return .jsonAPI(.upload(try resourceType(type), id: try CInput.optionalString(id, "id"),
-                            field: try CInput.string(field, "field"), path: try CInput.string(path, "path"),
+                            field: try CInput.string(field, "field"), path: try CInput.path(path, "path"),
                             filename: try CInput.optionalString(filename, "filename"), progress: callbacks.progress))
 }
 

@@ -159,6 +159,36 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertEqual(stopped?.code, .cancelled)
     }
 
+    /// Regression: a path was a String, so a Linux name that is not UTF-8 (Latin-1 "caf\xE9.png")
+    /// could not be named. A LocalPath holds its bytes; the name sent to Drupal must still be text.
+    func testPathsThatAreNotUTF8() async throws {
+        let (path, data) = try makeFile("source.png", 30_000)
+        let directoryBytes = Array(directory.path.utf8)
+        let latin1 = LocalPath(bytes: directoryBytes + Array("/caf".utf8) + [0xE9] + Array(".png".utf8))
+        XCTAssertEqual(try latin1.withCString { Glibc.rename(path, $0) }, 0)
+        XCTAssertEqual(latin1.description, directory.path + "/caf\\xE9.png")
+        let client = try admin()
+        let unnamed = await expectError {
+            try await client.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image", path: latin1))
+        }
+        XCTAssertEqual(unnamed?.code, .invalidArgument)
+        XCTAssertTrue(unnamed?.message.contains("\"caf\\xE9.png\" is not UTF-8") ?? false, unnamed?.message ?? "")
+        let file = try await client.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                          path: latin1, filename: "cafe.png")).json()
+        XCTAssertEqual(file["filename"]?[0]?["value"]?.stringValue, "cafe.png")
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let target = LocalPath(bytes: directoryBytes + Array("/t".utf8) + [0xE9, 0x0A] + Array(".png".utf8))
+        _ = try await client.download(FileDownload(.url(url), to: .file(target)))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        XCTAssertEqual(names.count, 2, "\(names)")
+        var info = stat()
+        XCTAssertEqual(try target.withCString { stat($0, &info) }, 0)
+        XCTAssertEqual(Int(info.st_size), data.count)
+        XCTAssertThrowsError(try LocalPath("a\0b").withCString { _ in 0 }) {
+            XCTAssertEqual(($0 as? DrupalError)?.code, .invalidArgument)
+        }
+    }
+
     func testTheSizeCapAndErrorsLeaveNoFile() async throws {
         let (path, _) = try makeFile("large.png", 50_000)
         let file = try await admin().uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
@@ -271,7 +301,8 @@ final class FileTests: FakeDrupalTestCase {
         XCTAssertTrue(Array("content".utf8).withUnsafeBytes { writer.sink($0) })
         try writer.finish()
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "content")
-        let part = URL(fileURLWithPath: DownloadWriter.partPath(for: target)).lastPathComponent
+        let partPath = DownloadWriter.partPath(for: LocalPath(target)).bytes
+        let part = URL(fileURLWithPath: String(decoding: partPath, as: UTF8.self)).lastPathComponent
         XCTAssertLessThanOrEqual(part.utf8.count, 255)
         XCTAssertTrue(part.hasSuffix(".part") && part.hasPrefix("é"), part)
         XCTAssertThrowsError(try DownloadWriter(.file(directory.path + "/" + String(repeating: "b", count: 256)))) {

@@ -450,6 +450,60 @@ static void test_private_files(void) {
     drupal_client_free(owner);
 }
 
+/* Linux file names are bytes, not always UTF-8: a Latin-1 "caf\xe9.png" (from an old archive) is
+ * uploaded from and downloaded to as it is. The name sent to Drupal must be text: such a base name
+ * needs an explicit filename. Messages show the bytes escaped. */
+static void test_paths_that_are_not_utf8(void) {
+    drupal_client *c = admin_client();
+    drupal_response *r = (drupal_response *)&c;
+    char source[512], target[512], by_id[512], missing[512], fid[32];
+    const char *message;
+    char *url;
+    fake_reset();
+    path_in(source, sizeof source, "caf\xe9.png");
+    make_file(source, 50000);
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", source, NULL, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    message = drupal_last_error();
+    CHECK(strstr(message, "caf\\xE9.png") != NULL && strstr(message, "filename") != NULL);
+    CHECK(strchr(message, '\xe9') == NULL);
+    url = upload(c, source, "cafe.png", fid, sizeof fid);
+    CHECK(url != NULL && strstr(url, "cafe.png") != NULL);
+    if (url == NULL) {
+        drupal_client_free(c);
+        return;
+    }
+
+    path_in(target, sizeof target, "t\xe9l\xe9" "charg\xe9.png");
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, target, NULL), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK(same_content(source, target));
+    CHECK_INT(part_files("t\xe9l\xe9" "charg\xe9.png"), 0);
+    path_in(by_id, sizeof by_id, "\xff\xfe.png");
+    CHECK_CODE(drupal_file_entity_download_sync(&r, c, fid, by_id, NULL), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK(same_content(source, by_id));
+
+    /* Refused before anything is sent: a missing directory, named with its bytes escaped. */
+    path_in(missing, sizeof missing, "gon\xe9/x.png");
+    r = (drupal_response *)&c;
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, missing, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(r == NULL);
+    CHECK(strstr(drupal_last_error(), "gon\\xE9") != NULL);
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", missing, "x.png", NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "gon\\xE9/x.png") != NULL);
+    /* An explicit filename is the caller's text: it must be UTF-8. */
+    CHECK_CODE(drupal_file_upload_path_sync(&r, c, "node", "article", "field_image", source, "caf\xe9.png", NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    unlink(source);
+    unlink(target);
+    unlink(by_id);
+    free(url);
+    drupal_client_free(c);
+}
+
 int main(void) {
     char command[300];
     snprintf(dir, sizeof dir, "/tmp/drupalsdk-files-%ld", (long)getpid());
@@ -458,6 +512,7 @@ int main(void) {
     test_upload_refusals();
     test_downloads();
     test_private_files();
+    test_paths_that_are_not_utf8();
     test_free_from_a_progress_callback();
     snprintf(command, sizeof command, "rm -rf %s", dir);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);

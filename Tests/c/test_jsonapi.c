@@ -336,7 +336,7 @@ static void check_file_document(const drupal_response *r, const char *filename, 
 }
 
 static void test_upload_from_path(drupal_client *c) {
-    char dir[] = "/tmp/drupalsdk-jsonapi-XXXXXX", path[300], missing[300];
+    char dir[] = "/tmp/drupalsdk-jsonapi-XXXXXX", path[300], missing[300], latin1[300];
     const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     const int64_t size = 150000;
     drupal_transfer_options o = DRUPAL_TRANSFER_OPTIONS_INIT;
@@ -404,6 +404,19 @@ static void test_upload_from_path(drupal_client *c) {
     o.version = 7;
     CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", path, NULL, &o),
                DRUPAL_E_INVALID_ARGUMENT);
+
+    /* A path that is not UTF-8 (a Latin-1 name) is read as it is; its base name is no text to
+     * send, so the upload needs an explicit filename. */
+    snprintf(latin1, sizeof latin1, "%s/caf\xe9.png", dir);
+    CHECK_INT(rename(path, latin1), 0);
+    CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", latin1, NULL, NULL),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "caf\\xE9.png") != NULL);
+    CHECK_CODE(drupal_jsonapi_upload_path_sync(&r, c, ARTICLE, NULL, "field_image", latin1, "cafe.png", NULL), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 201);
+    if (r != NULL) check_file_document(r, "cafe.png", size);
+    drupal_response_free(r);
+    unlink(latin1);
     unlink(path);
     rmdir(dir);
 }

@@ -353,3 +353,32 @@ def test_an_empty_files_progress_has_a_known_total(admin_basic, server, tmp_path
                          progress=lambda done, total: steps.append((done, total)))
     assert (tmp_path / "empty.txt").read_bytes() == b""
     assert steps and steps[-1] == (0, 0), steps
+
+
+def test_a_path_that_is_not_utf8_is_the_file_systems_name(admin_basic, tmp_path):
+    # On Linux a file name is bytes: a Latin-1 "café.png" (from an old archive) was refused ("path
+    # is not valid UTF-8"), as bytes and as the str os.listdir gives for it (surrogate escapes).
+    directory = os.fsencode(tmp_path)
+    source = directory + b"/caf\xe9.png"
+    data = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 100
+    with open(source, "wb") as f:
+        f.write(data)
+    # The name sent to Drupal must be text: the base name is none, so a filename is asked for.
+    with pytest.raises(drupalsdk.InvalidArgumentError, match=r"caf\\xE9\.png.*filename"):
+        admin_basic.upload_file_path("node", "article", "field_image", source)
+    file = admin_basic.upload_file_path("node", "article", "field_image", os.fsdecode(source), "cafe.png")
+    assert file["filename"] == [{"value": "cafe.png"}]
+    document = admin_basic.jsonapi_upload_path("node--article", "field_image", source, filename="café.png")
+    assert document.data["filename"] == "café.png"
+    url = file["uri"][0]["url"]
+    admin_basic.download(url, os.fsdecode(directory + b"/t\xe9l\xe9charg\xe9.png"))
+    admin_basic.download_file(file["fid"][0]["value"], directory + b"/\xff.png")
+    assert sorted(os.listdir(directory)) == [b"caf\xe9.png", b"t\xe9l\xe9charg\xe9.png", b"\xff.png"]
+    with open(directory + b"/t\xe9l\xe9charg\xe9.png", "rb") as f:
+        assert f.read() == data
+    with open(directory + b"/\xff.png", "rb") as f:
+        assert f.read() == data
+    # A path refused before anything is sent is named with its bytes escaped.
+    with pytest.raises(drupalsdk.InvalidArgumentError, match=r"gon\\xE9"):
+        admin_basic.download(url, directory + b"/gon\xe9/x.png")
+

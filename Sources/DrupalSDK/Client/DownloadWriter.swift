@@ -16,7 +16,7 @@ final class DownloadWriter: @unchecked Sendable {
     private struct State {
         var descriptor: Int32 = -1
         /// The part file this download made (nil until the first byte, or after it was renamed).
-        var partPath: String?
+        var partPath: LocalPath?
         var delivered = false
         var failure: DrupalError?
     }
@@ -27,7 +27,6 @@ final class DownloadWriter: @unchecked Sendable {
     init(_ destination: FileDownload.Destination) throws {
         if case .file(let path) = destination {
             if path.isEmpty { throw DrupalError.invalidArgument("the download's file path is empty") }
-            try PathSafety.rejectControlCharacters(path, what: "download path")
             try Self.checkWritable(path)
         }
         self.destination = destination
@@ -36,18 +35,16 @@ final class DownloadWriter: @unchecked Sendable {
     /// Refuses, before anything is sent, a path the download could not end at: its directory
     /// missing or not writable, or a directory where the file would go; and one the rename would
     /// destroy: a FIFO, device or socket (what a symbolic link there points at counts).
-    private static func checkWritable(_ path: String) throws {
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-        let directory = slash.map { $0 == path.utf8.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        guard access(directory, W_OK | X_OK) == 0 else {
+    private static func checkWritable(_ path: LocalPath) throws {
+        let directory = path.directory
+        guard try directory.withCString({ access($0, W_OK | X_OK) }) == 0 else {
             throw DrupalError.invalidArgument("cannot write the download into \(directory): " + String(cString: strerror(errno)))
         }
-        let name = slash.map { path.utf8[path.utf8.index(after: $0)...] } ?? path.utf8[...]
-        guard name.count <= maxNameBytes else {
+        guard path.name.count <= maxNameBytes else {
             throw DrupalError.invalidArgument("the download's file name is longer than \(maxNameBytes) bytes")
         }
         var info = stat()
-        guard stat(path, &info) == 0 else { return }
+        guard try path.withCString({ stat($0, &info) }) == 0 else { return }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw DrupalError.invalidArgument("the download path \(path) is a directory")
@@ -91,15 +88,24 @@ final class DownloadWriter: @unchecked Sendable {
         try lock.withLock { state in
             try Self.openPart(for: path, in: &state)
             guard let part = state.partPath else { return }
-            let closed = close(state.descriptor)
-            state.descriptor = -1
-            guard closed == 0, rename(part, path) == 0 else {
+            do throws(DrupalError) {
+                let closed = close(state.descriptor)
                 let number = errno
-                unlink(part)
+                state.descriptor = -1
+                guard closed == 0 else { throw DrupalError.file("cannot complete \(path)", errno: number) }
+                let renamed = try part.withCString { from in try? path.withCString { rename(from, $0) } }
+                guard renamed == 0 else {
+                    let number = errno
+                    throw DrupalError.file("cannot complete \(path)", errno: number)
+                }
                 state.partPath = nil
-                throw DrupalError.file("cannot complete \(path)", errno: number)
+            } catch {
+                if state.descriptor >= 0 { close(state.descriptor) }
+                state.descriptor = -1
+                _ = try? part.withCString { unlink($0) }
+                state.partPath = nil
+                throw error
             }
-            state.partPath = nil
         }
     }
 
@@ -110,18 +116,18 @@ final class DownloadWriter: @unchecked Sendable {
                 close(state.descriptor)
                 state.descriptor = -1
             }
-            if let part = state.partPath { unlink(part) }
+            if let part = state.partPath { _ = try? part.withCString { unlink($0) } }
             state.partPath = nil
         }
     }
 
     /// Makes this download's part file, once.
-    private static func openPart(for path: String, in state: inout State) throws(DrupalError) {
+    private static func openPart(for path: LocalPath, in state: inout State) throws(DrupalError) {
         guard state.descriptor < 0 else { return }
         // A name that exists already is someone else's: another random one is tried.
         for _ in 0..<16 {
             let part = partPath(for: path)
-            let descriptor = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            let descriptor = try part.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666) }
             if descriptor >= 0 {
                 state.descriptor = descriptor
                 state.partPath = part
@@ -132,15 +138,19 @@ final class DownloadWriter: @unchecked Sendable {
         throw DrupalError(.file, "cannot create a part file for \(path): every name tried exists")
     }
 
-    /// "<path>.<8 hex digits>.part", its name cut (at a character) to fit the file system's
-    /// 255 bytes: a destination name near that limit is valid, its part file's must be too.
-    static func partPath(for path: String) -> String {
+    /// "<path>.<8 hex digits>.part", its name cut (before a UTF-8 character's first byte) to
+    /// fit the file system's 255 bytes: a destination name near that limit is valid, its part
+    /// file's must be too.
+    static func partPath(for path: LocalPath) -> LocalPath {
         let hex = String(UInt32.random(in: .min ... .max), radix: 16)
         let suffix = "." + String(repeating: "0", count: 8 - hex.utf8.count) + hex + ".part"
-        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.utf8.startIndex
-        var name = path[slash...]
-        while name.utf8.count + suffix.utf8.count > maxNameBytes { name = name.dropLast() }
-        return path[..<slash] + name + suffix
+        let name = path.name
+        var end = name.endIndex
+        while end - name.startIndex + suffix.utf8.count > maxNameBytes {
+            end -= 1
+            while end > name.startIndex && name[end] & 0xC0 == 0x80 { end -= 1 }
+        }
+        return LocalPath(bytes: path.bytes[..<end] + suffix.utf8)
     }
 
     static let maxNameBytes = 255
@@ -151,7 +161,7 @@ final class DownloadWriter: @unchecked Sendable {
             let count = Glibc.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw DrupalError.file("writing \(state.partPath ?? "the download") failed", errno: errno)
+                throw DrupalError.file("writing \(state.partPath?.description ?? "the download") failed", errno: errno)
             }
             offset += count
         }

@@ -11,11 +11,12 @@ public struct FileUpload: Sendable {
     public var bundle: String
     public var field: String
     /// The name Drupal stores (only its base name is sent; quotes and control characters are
-    /// refused, other characters, non-ASCII included, are sent as UTF-8).
-    public var filename: String
+    /// refused, other characters, non-ASCII included, are sent as UTF-8). nil: the base name of
+    /// `path`, which must then be UTF-8 (see `sentName`).
+    public var filename: String?
     public var data: Data
     /// A file to stream instead of `data`.
-    public var path: String?
+    public var path: LocalPath?
     /// Bytes sent so far and the total, on the thread sending them; false cancels the upload.
     public var progress: TransferProgress?
 
@@ -28,12 +29,21 @@ public struct FileUpload: Sendable {
     }
 
     /// An upload streamed from the file at `path`, named `filename` (default: the path's base name).
-    public init(entityType: String, bundle: String, field: String, path: String, filename: String? = nil,
+    public init(entityType: String, bundle: String, field: String, path: LocalPath, filename: String? = nil,
                 progress: TransferProgress? = nil) {
-        self.init(entityType: entityType, bundle: bundle, field: field,
-                  filename: filename ?? FileUpload.lastComponent(path), data: Data())
+        self.entityType = entityType
+        self.bundle = bundle
+        self.field = field
+        self.filename = filename
+        self.data = Data()
         self.path = path
         self.progress = progress
+    }
+
+    public init(entityType: String, bundle: String, field: String, path: String, filename: String? = nil,
+                progress: TransferProgress? = nil) {
+        self.init(entityType: entityType, bundle: bundle, field: field, path: LocalPath(path), filename: filename,
+                  progress: progress)
     }
 
     /// Throws `.invalidArgument` for a file name or path part that cannot be sent safely, or a
@@ -45,12 +55,25 @@ public struct FileUpload: Sendable {
         let segments = try [entityType, bundle, field].map(PathSafety.encodeSegment)
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/octet-stream")
-        headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.baseName(filename))\"")
+        headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.sentName(filename, path: path))\"")
         var request = DrupalRequest(method: "POST", path: "/file/upload/" + segments.joined(separator: "/"),
                                     headers: headers, body: path == nil ? data : nil, expectedBody: .object)
         if let path { request.bodyFile = HTTPBodyFile(path: path, size: try LocalFiles.regularFileSize(path)) }
         request.progress = progress
         return request
+    }
+
+    /// The name an upload sends: the base name of `filename`, else of the file's `path`. Drupal
+    /// stores text, so a path's name that is not UTF-8 (Latin-1 "caf\xE9.png") is refused, not
+    /// guessed at: its encoding is unknown, and U+FFFD would store a name the caller never gave.
+    static func sentName(_ filename: String?, path: LocalPath?) throws -> String {
+        if let filename { return try baseName(filename) }
+        let last = path?.bytes.split(whereSeparator: isSeparator).last ?? []
+        guard let name = String(validating: last, as: UTF8.self) else {
+            throw DrupalError.invalidArgument("the file's name \"\(LocalPath(bytes: last))\" is not UTF-8, and the "
+                                              + "name Drupal stores is text: give that name as the filename")
+        }
+        return try baseName(name)
     }
 
     /// Split on the bytes: "/" followed by a combining mark is no Character of its own.
@@ -89,9 +112,11 @@ public struct FileDownload: Sendable {
 
     public enum Destination: Sendable {
         /// Written to a new file beside it, `<path>.<random>.part`, and renamed to `path` once
-        /// complete (removed on failure).
-        case file(String)
+        /// complete (removed on failure), with the permission bits of a regular file it replaces.
+        case file(LocalPath)
         case sink(BodySink)
+
+        public static func file(_ path: String) -> Destination { .file(LocalPath(path)) }
     }
 
     public var source: Source
@@ -109,24 +134,23 @@ public struct FileDownload: Sendable {
 /// Local files: the checks made before anything is sent, and reading a file whole for transports
 /// that cannot stream.
 enum LocalFiles {
-    static func regularFileSize(_ path: String) throws -> Int64 {
+    static func regularFileSize(_ path: LocalPath) throws -> Int64 {
         if path.isEmpty { throw DrupalError.invalidArgument("the file path is empty") }
-        try PathSafety.rejectControlCharacters(path, what: "file path")
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard try path.withCString({ stat($0, &info) }) == 0 else {
             throw DrupalError.invalidArgument("cannot read \(path): " + String(cString: strerror(errno)))
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw DrupalError.invalidArgument("\(path) is not a regular file")
         }
-        guard access(path, R_OK) == 0 else {
+        guard try path.withCString({ access($0, R_OK) }) == 0 else {
             throw DrupalError.invalidArgument("cannot read \(path): " + String(cString: strerror(errno)))
         }
         return Int64(info.st_size)
     }
 
-    static func read(_ path: String) throws -> Data {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    static func read(_ path: LocalPath) throws -> Data {
+        let descriptor = try path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             throw DrupalError.invalidArgument("cannot open the upload file \(path): " + String(cString: strerror(errno)))
         }

@@ -5,11 +5,11 @@
 
 /// A request body read from a file as it is sent.
 public struct HTTPBodyFile: Sendable, Equatable {
-    public var path: String
+    public var path: LocalPath
     /// Its size in bytes when the request was made (sent as Content-Length).
     public var size: Int64
 
-    public init(path: String, size: Int64) {
+    public init(path: LocalPath, size: Int64) {
         self.path = path
         self.size = size
     }

@@ -28,16 +28,16 @@ public struct JSONAPICall: Sendable {
     public var query: JSONAPIQuery
     /// A JSON:API document (or identifiers, for relationship writes), checked JSON.
     public var document: JSONBody?
-    /// The file of an upload (`fileField` targets).
-    public var file: (filename: String, data: Data)?
+    /// The file of an upload (`fileField` targets); a nil filename is the base name of `filePath`.
+    public var file: (filename: String?, data: Data)?
     /// A file on disk streamed as the upload's body instead of `file.data` (never read whole).
-    public var filePath: String?
+    public var filePath: LocalPath?
     /// Bytes sent so far and the total (the file's size), on the thread sending them; false
     /// cancels the upload.
     public var progress: TransferProgress?
 
     init(method: String, target: Target, query: JSONAPIQuery = JSONAPIQuery(), document: JSONBody? = nil,
-         file: (filename: String, data: Data)? = nil) {
+         file: (filename: String?, data: Data)? = nil) {
         self.method = method
         self.target = target
         self.query = query
@@ -121,14 +121,19 @@ public struct JSONAPICall: Sendable {
 
     /// `upload` with the file at `path` streamed as it is sent, named `filename` (default: the
     /// path's base name), with progress (total = the file's size). A path that is not a readable
-    /// regular file is `.invalidArgument` before anything is sent.
-    public static func upload(_ type: JSONAPIResourceType, id: String? = nil, field: String, path: String,
+    /// regular file is `.invalidArgument` before anything is sent, and so is a default name that
+    /// is not UTF-8 (`FileUpload.sentName`).
+    public static func upload(_ type: JSONAPIResourceType, id: String? = nil, field: String, path: LocalPath,
                               filename: String? = nil, progress: TransferProgress? = nil) -> JSONAPICall {
-        var call = JSONAPICall(method: "POST", target: .fileField(type, id: id, field: field),
-                               file: (filename ?? FileUpload.lastComponent(path), Data()))
+        var call = JSONAPICall(method: "POST", target: .fileField(type, id: id, field: field), file: (filename, Data()))
         call.filePath = path
         call.progress = progress
         return call
+    }
+
+    public static func upload(_ type: JSONAPIResourceType, id: String? = nil, field: String, path: String,
+                              filename: String? = nil, progress: TransferProgress? = nil) -> JSONAPICall {
+        upload(type, id: id, field: field, path: LocalPath(path), filename: filename, progress: progress)
     }
 
     /// GET a link a document gave (`links.next`, `links.related`), as given.
@@ -155,7 +160,7 @@ public struct JSONAPICall: Sendable {
         if let file {
             guard case .fileField = target else { throw DrupalError.invalidArgument("a file goes to a file field") }
             headers.add("Content-Type", "application/octet-stream")
-            headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.baseName(file.filename))\"")
+            headers.add("Content-Disposition", "file; filename=\"\(try FileUpload.sentName(file.filename, path: filePath))\"")
             body = filePath == nil ? file.data : nil
         }
         var path = try targetPath()

@@ -16,11 +16,11 @@ enum CurlErrors {
         case CURLE_ABORTED_BY_CALLBACK where transfer.uploadShrank:
             let file = transfer.request.bodyFile
             return DrupalError(.file, "\(transfer.request.method) \(url): the upload file "
-                               + "\(file?.path ?? "") ended before the \(file?.size ?? 0) bytes it had when the call "
+                               + "\(file?.path.description ?? "") ended before the \(file?.size ?? 0) bytes it had when the call "
                                + "started: it changed while it was sent")
         case CURLE_ABORTED_BY_CALLBACK where transfer.uploadReadError != 0:
             return DrupalError.file("\(transfer.request.method) \(url): reading the upload file "
-                                    + "\(transfer.request.bodyFile?.path ?? "") failed", errno: transfer.uploadReadError)
+                                    + "\(transfer.request.bodyFile?.path.description ?? "") failed", errno: transfer.uploadReadError)
         case CURLE_ABORTED_BY_CALLBACK,
              CURLE_WRITE_ERROR where transfer.streamState.stoppedByCaller:
             return DrupalError(.cancelled, "\(transfer.request.method) \(url) was stopped by its progress or write "

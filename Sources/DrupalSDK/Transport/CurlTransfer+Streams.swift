@@ -26,7 +26,12 @@ extension CurlTransfer {
     func configureStreams(_ easy: UnsafeMutableRawPointer) -> DrupalError? {
         let unmanaged = Unmanaged.passUnretained(self).toOpaque()
         if let file = request.bodyFile {
-            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            let descriptor: Int32
+            do {
+                descriptor = try file.path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+            } catch {
+                return error
+            }
             guard descriptor >= 0 else {
                 return DrupalError.file("cannot open the upload file \(file.path)", errno: errno)
             }

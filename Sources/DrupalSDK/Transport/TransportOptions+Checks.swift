@@ -14,7 +14,7 @@ extension TransportOptions {
             // libcurl reads it only when a TLS connection starts: a typo would show as a TLS
             // failure of the first https request. The check an upload's file gets.
             do {
-                _ = try LocalFiles.regularFileSize(path)
+                _ = try LocalFiles.regularFileSize(LocalPath(path))
             } catch let error as DrupalError {
                 throw DrupalError.invalidArgument("the CA bundle: " + error.message)
             }

@@ -79,8 +79,8 @@ def not_text(value: Any, what: str, wanted: str) -> Any:
 
 def path_text(path: Any, what: str = "path") -> bytes:
     """A file system path (str, bytes or os.PathLike) as the bytes the C API opens: what
-    ``open()`` would use, not ``str(path)`` (a bytes path's repr). A NUL is refused, and so (by
-    the C API) is a name that is not UTF-8."""
+    ``open()`` would use, not ``str(path)`` (a bytes path's repr), UTF-8 or not (a str from
+    ``os.listdir`` carries such bytes as surrogate escapes). A NUL is refused."""
     try:
         return text(os.fsencode(path), what)
     except TypeError:

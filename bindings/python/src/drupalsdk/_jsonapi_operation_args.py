@@ -132,13 +132,13 @@ def _jsonapi_upload(type: ResourceType, field: str, filename: str, data: bytes, 
 
 def _jsonapi_upload_path(type: ResourceType, field: str, path: FilePath, *, id: Optional[str] = None,
                          filename: Optional[str] = None, progress: Optional[Progress] = None) -> Tuple[Any, ...]:
-    """Uploads the file at ``path`` (str, bytes or os.PathLike; a UTF-8 name) to a JSON:API file
+    """Uploads the file at ``path`` (str, bytes or os.PathLike; UTF-8 or not) to a JSON:API file
     field, streamed as it is sent (never read whole): to ``/{field}`` (a temporary file to reference), or with ``id``
     to ``/{id}/{field}`` (attached to that resource).
 
     Args:
-        filename: the name Drupal stores (default: the path's base name); quotes and control
-            characters are refused (InvalidArgumentError).
+        filename: the name Drupal stores (default: the path's base name, which must then be
+            UTF-8); quotes and control characters are refused (InvalidArgumentError).
         progress: ``progress(sent, total)`` on a library thread as the bytes go (total: the file's
             size); return False to cancel (:class:`CancelledError`). One that raises cancels
             too, its exception the CancelledError's ``__cause__``.

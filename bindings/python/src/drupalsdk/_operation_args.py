@@ -74,13 +74,16 @@ def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data:
 
 def _upload_file_path(entity_type: str, bundle: str, field: str, path: FilePath, filename: Optional[str] = None, *,
                       progress: Optional[Progress] = None) -> Tuple[Any, ...]:
-    """Uploads the file at ``path`` (str, bytes or os.PathLike; a UTF-8 name) to a file field,
-    streamed as it is sent (never read whole). The size sent is the file's when the call starts: a
-    file that grows meanwhile is sent up to that size, one that shrinks raises :class:`FileError`.
+    """Uploads the file at ``path`` (str, bytes or os.PathLike: the file system's name, UTF-8 or
+    not, as ``open()`` takes it) to a file field, streamed as it is sent (never read whole). The
+    size sent is the file's when the call starts: a file that grows meanwhile is sent up to that
+    size, one that shrinks raises :class:`FileError`.
 
     Args:
         filename: the name Drupal stores (default: the path's base name); quotes and control
-            characters are refused (InvalidArgumentError), non-ASCII goes as UTF-8.
+            characters are refused (InvalidArgumentError), non-ASCII goes as UTF-8. A base name
+            that is not UTF-8 (``b"caf\\xe9.png"``) is InvalidArgumentError: Drupal stores text,
+            and the name's encoding is not known; give ``filename``.
         progress: ``progress(sent, total)`` on a library thread as the bytes go; return False to
             cancel (:class:`CancelledError`). One that raises cancels too, its exception the
             CancelledError's ``__cause__`` (a future then fails with it, not cancelled).
@@ -100,7 +103,7 @@ def _download(url: str, path: Optional[FilePath] = None, *, write: Optional[Writ
     """Downloads a file's content (a public ``/sites/default/files/...`` or private ``/system/files/...``
     path under the base URL, or an absolute URL on the site's origin, which a base URL ending in a
     language prefix needs; fetched with the client's credentials) to ``path`` (str, bytes or
-    os.PathLike, a UTF-8 name; written to a new ``<path>.<random>.part`` beside it, renamed once
+    os.PathLike, UTF-8 or not; written to a new ``<path>.<random>.part`` beside it, renamed once
     complete, removed on failure; its own failures raise :class:`FileError`) or to
     ``write(chunk)`` (return False to stop), streamed, within ``max_body_size``
     (:class:`TooLargeError`). The bytes are the file as stored: no compression is asked for and

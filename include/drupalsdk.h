@@ -861,7 +861,11 @@ drupal_code drupal_file_upload_path_sync(drupal_response **out, drupal_client *c
  * origin), no _format and no language prefix, the body streamed to path (written to a new file
  * beside it, "<path>.<random>.part", made by this download alone and never through a symbolic
  * link, and renamed to path once complete; on any failure it is removed and nothing else is
- * touched) or to options->write. The client's max_body_size caps it (DRUPAL_E_TOO_LARGE). The bytes are the file as stored: the request asks for no
+ * touched) or to options->write. Over an existing regular file, the new file gets that file's
+ * permission bits (rwx of owner, group and others; never set-user-ID, set-group-ID or sticky),
+ * as `curl -o` keeps them: a private 0600 file stays private, an executable executable; its
+ * owner is the caller's process. A new file gets 0666 less the umask. The client's max_body_size
+ * caps it (DRUPAL_E_TOO_LARGE). The bytes are the file as stored: the request asks for no
  * compression (Accept-Encoding: identity) and nothing is decoded, so a .gz file that a server
  * labels Content-Encoding: gzip is saved as the .gz it is.
  * A 206 Partial Content answer (the request asks for no range) is DRUPAL_E_NETWORK, nothing saved.

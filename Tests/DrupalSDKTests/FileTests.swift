@@ -189,6 +189,23 @@ final class FileTests: FakeDrupalTestCase {
         }
     }
 
+    /// Regression: a download over a file replaced it with a file of mode 0666 less the umask.
+    func testADownloadKeepsThePermissionsOfTheFileItReplaces() async throws {
+        let (path, _) = try makeFile("mode.png", 10_000)
+        let client = try admin()
+        let file = try await client.uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",
+                                                          path: path)).json()
+        let url = try XCTUnwrap(file["uri"]?[0]?["url"]?.stringValue)
+        let target = directory.appendingPathComponent("private.png").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        XCTAssertEqual(chmod(target, 0o600), 0)
+        _ = try await client.download(FileDownload(.url(url), to: .file(target)))
+        var info = stat()
+        XCTAssertEqual(stat(target, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o7777, 0o600)
+        XCTAssertEqual(info.st_size, 10_000)
+    }
+
     func testTheSizeCapAndErrorsLeaveNoFile() async throws {
         let (path, _) = try makeFile("large.png", 50_000)
         let file = try await admin().uploadFile(FileUpload(entityType: "node", bundle: "article", field: "field_image",

@@ -504,6 +504,54 @@ static void test_paths_that_are_not_utf8(void) {
     drupal_client_free(c);
 }
 
+/* A download replaces its file by a rename: the new file got 0666 less the umask, so a private
+ * 0600 file became readable by others and an executable lost its x bits. It keeps the permission
+ * bits of the file it replaces (as `curl -o`, which writes in place), never set-user-ID; a new
+ * file still gets 0666 less the umask. */
+static void test_a_download_keeps_the_permissions_of_the_file_it_replaces(void) {
+    drupal_client *c = admin_client();
+    drupal_response *r = NULL;
+    const mode_t modes[][2] = {{0600, 0600}, {0755, 0755}, {0640, 0640}, {0400, 0400}, {04755, 0755}};
+    char source[512], target[512], fid[32];
+    struct stat info;
+    mode_t mask;
+    size_t i;
+    char *url;
+    fake_reset();
+    path_in(source, sizeof source, "kept.png");
+    make_file(source, 20000);
+    url = upload(c, source, NULL, fid, sizeof fid);
+    CHECK(url != NULL);
+    if (url == NULL) {
+        drupal_client_free(c);
+        return;
+    }
+    path_in(target, sizeof target, "kept-copy.png");
+    for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        FILE *f = fopen(target, "wb");
+        CHECK(f != NULL);
+        if (f == NULL) break;
+        fputs("old content", f);
+        fclose(f);
+        CHECK_INT(chmod(target, modes[i][0]), 0);
+        CHECK_CODE(drupal_file_download_sync(&r, c, url, target, NULL), DRUPAL_OK);
+        drupal_response_free(r);
+        CHECK(same_content(source, target));
+        CHECK_INT(stat(target, &info), 0);
+        CHECK_INT(info.st_mode & 07777, modes[i][1]);
+        unlink(target);
+    }
+    mask = umask(022);
+    umask(mask);
+    CHECK_CODE(drupal_file_download_sync(&r, c, url, target, NULL), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_INT(stat(target, &info), 0);
+    CHECK_INT(info.st_mode & 07777, 0666 & ~mask);
+    unlink(target);
+    free(url);
+    drupal_client_free(c);
+}
+
 int main(void) {
     char command[300];
     snprintf(dir, sizeof dir, "/tmp/drupalsdk-files-%ld", (long)getpid());
@@ -513,6 +561,7 @@ int main(void) {
     test_downloads();
     test_private_files();
     test_paths_that_are_not_utf8();
+    test_a_download_keeps_the_permissions_of_the_file_it_replaces();
     test_free_from_a_progress_callback();
     snprintf(command, sizeof command, "rm -rf %s", dir);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);

@@ -382,3 +382,22 @@ def test_a_path_that_is_not_utf8_is_the_file_systems_name(admin_basic, tmp_path)
     with pytest.raises(drupalsdk.InvalidArgumentError, match=r"gon\\xE9"):
         admin_basic.download(url, directory + b"/gon\xe9/x.png")
 
+
+@pytest.mark.parametrize("mode, kept", [(0o600, 0o600), (0o755, 0o755), (0o640, 0o640), (0o4755, 0o755)])
+def test_a_download_over_a_file_keeps_its_permissions(admin_basic, tmp_path, mode, kept):
+    # The download's new file replaced the old one with 0666 less the umask: a private 0600 file
+    # became readable by others, an executable lost its x bits. As `curl -o` (which writes in
+    # place), the permission bits stay; a set-user-ID bit does not come along.
+    path, data = make_file(tmp_path, "source.png", 20_000)
+    url = admin_basic.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
+    target = tmp_path / "target.png"
+    target.write_bytes(b"old content")
+    os.chmod(target, mode)
+    admin_basic.download(url, target)
+    assert target.read_bytes() == data
+    assert stat.S_IMODE(os.stat(target).st_mode) == kept
+    new = tmp_path / "new.png"
+    admin_basic.download(url, new)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE(os.stat(new).st_mode) == 0o666 & ~mask

@@ -11,7 +11,8 @@ import Glibc
 ///
 /// The part file is `<path>.<random>.part`, created with O_EXCL and O_NOFOLLOW: never a file
 /// that was there already (a user's own `x.part`, another download's to the same path) and never
-/// through a symbolic link, so a failure removes only what this download made.
+/// through a symbolic link, so a failure removes only what this download made. Over an existing
+/// regular file, the renamed file gets that file's permission bits (`keepPermissions`).
 final class DownloadWriter: @unchecked Sendable {
     private struct State {
         var descriptor: Int32 = -1
@@ -89,6 +90,7 @@ final class DownloadWriter: @unchecked Sendable {
             try Self.openPart(for: path, in: &state)
             guard let part = state.partPath else { return }
             do throws(DrupalError) {
+                try Self.keepPermissions(of: path, on: state.descriptor, part: part)
                 let closed = close(state.descriptor)
                 let number = errno
                 state.descriptor = -1
@@ -106,6 +108,20 @@ final class DownloadWriter: @unchecked Sendable {
                 state.partPath = nil
                 throw error
             }
+        }
+    }
+
+    /// A download over an existing regular file keeps its permission bits, as `curl -o` (which
+    /// writes in place) does: a private 0600 file stays private, an executable stays executable.
+    /// Only rwx of owner, group and others: a set-user-ID, set-group-ID or sticky bit was set for
+    /// the old content, not this one. The owner is this process, as of any file it makes.
+    /// Nothing there (or no regular file): the part file keeps 0666 less the umask.
+    private static func keepPermissions(of path: LocalPath, on descriptor: Int32, part: LocalPath) throws(DrupalError) {
+        var info = stat()
+        guard try path.withCString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        guard fchmod(descriptor, info.st_mode & 0o777) == 0 else {
+            let number = errno
+            throw DrupalError.file("cannot give \(part) the permissions of \(path)", errno: number)
         }
     }
 

@@ -104,9 +104,10 @@ def _download(url: str, path: Optional[FilePath] = None, *, write: Optional[Writ
     path under the base URL, or an absolute URL on the site's origin, which a base URL ending in a
     language prefix needs; fetched with the client's credentials) to ``path`` (str, bytes or
     os.PathLike, UTF-8 or not; written to a new ``<path>.<random>.part`` beside it, renamed once
-    complete, removed on failure; its own failures raise :class:`FileError`) or to
-    ``write(chunk)`` (return False to stop), streamed, within ``max_body_size``
-    (:class:`TooLargeError`). The bytes are the file as stored: no compression is asked for and
+    complete, removed on failure; its own failures raise :class:`FileError`; over an existing
+    regular file, with that file's permission bits, as ``curl -o`` keeps them, never set-user-ID;
+    a new file gets 0666 less the umask) or to ``write(chunk)`` (return False to stop), streamed,
+    within ``max_body_size`` (:class:`TooLargeError`). The bytes are the file as stored: no compression is asked for and
     nothing is decoded, so a ``.gz`` file that a server labels ``Content-Encoding: gzip`` is saved
     as the ``.gz`` it is.
 

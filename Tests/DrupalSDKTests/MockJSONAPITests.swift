@@ -479,6 +479,39 @@ final class MockJSONAPITests: XCTestCase {
         XCTAssertNotNil(anonymous?.headers["WWW-Authenticate"])
     }
 
+    /// A name the article lacks, or a relationship sent as an attribute: Drupal's 422 (the fake
+    /// server's texts, from JSON:API's denormalizer); a write with the article's names works.
+    func testUnknownFieldNamesAreRefused() async throws {
+        let site = baseline()
+        let refusals = [
+            (#"{"data": {"type": "node--article", "attributes": {"title": "x", "nosuch": 1}}}"#,
+             "The attribute nosuch does not exist on the node--article resource type."),
+            (#"{"data": {"type": "node--article", "attributes": {"title": "x"}, "relationships": {"nosuch": {"data": null}}}}"#,
+             "The relationship nosuch does not exist on the node--article resource type."),
+            (#"{"data": {"type": "node--article", "attributes": {"title": "x", "uid": "1"}}}"#,
+             "The following relationship fields were provided as attributes: [ uid ]"),
+        ]
+        for (document, detail) in refusals {
+            let refused = await drupalError {
+                _ = try await self.client(site).jsonAPICreate(self.article, document: try self.document(document))
+            }
+            XCTAssertEqual(refused?.status, 422, document)
+            XCTAssertEqual(refused?.jsonAPIErrors.first?.detail, detail)
+            XCTAssertNil(refused?.jsonAPIErrors.first?.member("links.info.href"))
+        }
+        let node = uuid(site, "node", "1")
+        let patched = await drupalError {
+            _ = try await self.client(site).jsonAPIUpdate(self.article, id: node, document: try self.document(
+                #"{"data": {"type": "node--article", "id": "\#(node)", "attributes": {"titel": "typo"}}}"#))
+        }
+        XCTAssertEqual(patched?.jsonAPIErrors.first?.detail, "The attribute titel does not exist on the node--article resource type.")
+        let created = try await client(site).jsonAPICreate(article, document: document(#"""
+            {"data": {"type": "node--article", "attributes": {"title": "Known", "body": {"value": "b", "format": "basic_html"},
+             "promote": false, "revision_log": "r"}}}
+            """#))
+        XCTAssertEqual(created.resource?.raw["attributes"]?["title"], .string("Known"))
+    }
+
     /// 44e, 44g: a cookie session needs X-CSRF-Token; the client fetches it and the write works.
     func testCookieWritesNeedTheCSRFToken() async throws {
         let site = baseline()

@@ -106,19 +106,28 @@ extension MockState {
 
     /// The document's attributes and relationships as stored fields. A relationship item names
     /// an entity by UUID, which must exist (126b); only administrators may set a node's owner (127).
+    /// Where the mock knows the bundle's fields (`knownFields`), a name that is none of them is
+    /// Drupal's 422, as is a relationship sent as an attribute.
     private func jsonAPIFields(_ data: [String: JSONValue], _ type: JSONAPIType, _ caller: MockCaller,
                                _ request: MockRequest) throws -> [String: JSONValue] {
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+                                             query: try MockJSONAPIQuery(request))
+        let known = documents.relationships(type.entityType, nil, bundle: type.bundle)
+        let attributes = data["attributes"]?.objectValue ?? [:]
+        if let fieldNames = knownFields(type.entityType, type.bundle) {
+            try checkJSONAPIFieldNames(attributes: attributes.keys.sorted(),
+                                       relationships: (data["relationships"]?.objectValue ?? [:]).keys.sorted(),
+                                       known: fieldNames, relationshipNames: known.map { MockJSONAPIFields.publicName(type.entityType, $0.field) },
+                                       type, request)
+        }
         var fields: [String: JSONValue] = [:]
-        for (name, value) in data["attributes"]?.objectValue ?? [:] {
+        for (name, value) in attributes {
             let field = MockJSONAPIFields.internalName(type.entityType, name)
             // Ids are the site's; JSON:API ignores them here.
             if field == MockEntityKind.idKey(type.entityType) || field == "uuid" { continue }
             let items: [JSONValue] = value == .null ? [] : (value.arrayValue ?? [value])
             fields[field] = MockFields.normalize(field, .array(items.map { $0.objectValue == nil ? .object(["value": $0]) : $0 }))
         }
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
-                                             query: try MockJSONAPIQuery(request))
-        let known = documents.relationships(type.entityType, nil, bundle: type.bundle)
         for (name, value) in (data["relationships"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let (field, target) = known.first(where: { MockJSONAPIFields.publicName(type.entityType, $0.field) == name }),
                   !MockJSONAPIFields.configTypes.contains(target.entityType) else { continue }
@@ -133,6 +142,25 @@ extension MockState {
             fields[field] = .array(try identifiers.map { try jsonAPIReferenceItem($0, target, request) })
         }
         return fields
+    }
+
+    /// Drupal's 422s for names the resource type lacks: relationships sent as attributes (all of
+    /// them in one message; in name order, where Drupal keeps the document's), then the first
+    /// unknown attribute, then the first unknown relationship.
+    private func checkJSONAPIFieldNames(attributes: [String], relationships: [String], known: Set<String>,
+                                        relationshipNames: [String], _ type: JSONAPIType, _ request: MockRequest) throws {
+        let misplaced = attributes.filter(relationshipNames.contains)
+        if !misplaced.isEmpty {
+            throw MockJSONAPIReply.fail(422, "The following relationship fields were provided as attributes: [ "
+                                        + misplaced.joined(separator: ", ") + " ]", request)
+        }
+        for name in attributes where !known.contains(MockJSONAPIFields.internalName(type.entityType, name)) {
+            throw MockJSONAPIReply.fail(422, "The attribute \(name) does not exist on the \(type.name) resource type.", request)
+        }
+        for name in relationships where !relationshipNames.contains(name) {
+            throw MockJSONAPIReply.fail(422, "The relationship \(name) does not exist on the \(type.name) resource type.",
+                                        request)
+        }
     }
 
     /// The stored reference item a resource identifier names (by UUID, which must exist: 126b).

@@ -48,9 +48,9 @@ class FakeDrupal:
     def __init__(self, process: subprocess.Popen, base_url: str) -> None:
         self.process = process
         self.base_url = base_url
-        match = re.match(r"http://([^:/]+):(\d+)$", base_url)
+        match = re.match(r"http://(\[[0-9a-f:]+\]|[^:/]+):(\d+)$", base_url)
         assert match, base_url
-        self.host, self.port = match.group(1), int(match.group(2))
+        self.host, self.port = match.group(1).strip("[]"), int(match.group(2))
 
     def control(self, method: str, path: str, body: Optional[Dict[str, Any]] = None) -> Any:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
@@ -76,7 +76,7 @@ def _start_fake(*arguments: str) -> FakeDrupal:
     process = subprocess.Popen([sys.executable, SERVER_SCRIPT, "--port", "0", "--exit-with-stdin", *arguments],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()  # type: ignore[union-attr]
-    match = re.fullmatch(r"LISTENING (http://127\.0\.0\.1:\d+)\n", line)
+    match = re.fullmatch(r"LISTENING (http://(?:127\.0\.0\.1|\[::1\]):\d+)\n", line)
     if not match:
         process.kill()
         raise RuntimeError("fake Drupal did not start: %r %s" % (line, process.stderr.read()))  # type: ignore[union-attr]

@@ -160,6 +160,8 @@ class FakeDrupalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
         self.verbose = verbose
         self.stats = Stats()
         self.faults = Faults()
+        if ':' in address[0]:   # an IPv6 address such as ::1
+            self.address_family = socket.AF_INET6
         super().__init__(address, Connection)
 
     def get_request(self):

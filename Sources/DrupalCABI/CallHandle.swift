@@ -45,7 +45,14 @@ final class CallHandle: @unchecked Sendable {
             return
         }
         deliver(ResponseHandle.from(outcome))
-        owner.take()?.end(self)
+        // Leaves the calls in flight no longer holding the client: drupal_client_free, waiting for
+        // them, must let go of it last, so that the client's end joins this thread. Let go of
+        // last here, on the curl thread, the thread could not be joined and ran on after
+        // drupal_client_free returned.
+        guard let owner = owner.take() else { return }
+        let inFlight = owner.unregister(self)
+        _ = consume owner
+        inFlight.leave()
     }
 
     /// Hands the outcome over; runs once, on the thread that completed the call.

@@ -93,10 +93,14 @@ final class ClientHandle: @unchecked Sendable {
         return ResponseHandle.from(try client.run(operation) { call.attach($0) })
     }
 
-    func end(_ call: CallHandle) {
+    func end(_ call: CallHandle) { unregister(call).leave() }
+
+    /// Takes a call out of the calls in flight; leaving the group returned ends it for
+    /// `drupal_client_free`, which may then return and free the client at once.
+    func unregister(_ call: CallHandle) -> DispatchGroup {
         call.finish()
         registry.withLock { $0.remove(call) }
-        inFlight.leave()
+        return inFlight
     }
 
     func opened(_ pager: DrupalPager) { pagers.withLock { $0[ObjectIdentifier(pager)] = pager } }

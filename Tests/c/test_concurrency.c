@@ -1,6 +1,8 @@
 /* Failures of the transport and concurrency: cancellation, timeouts, max body size, connection
  * reset, refused connections, drupal_client_free with calls in flight, many threads sharing one
  * client, and _sync calls from inside a callback. */
+#define _GNU_SOURCE   /* RTLD_NEXT */
+#include <dlfcn.h>
 #include "check.h"
 
 static drupal_request_options fault(const char *const *headers) {
@@ -156,6 +158,41 @@ static void test_free_in_flight(void) {
     pthread_mutex_unlock(&t.lock);
     CHECK_INT(total, STALLED);
     pthread_mutex_destroy(&t.lock);
+}
+
+/* ---- drupal_client_free right after a callback joins the client's thread -------------------- */
+
+/* Joins that returned, the library's included: this definition comes before libc's (and ASan's). */
+static int joins;
+int pthread_join(pthread_t thread, void **result) {
+    static int (*real)(pthread_t, void **);
+    int rc;
+    if (real == NULL) *(void **)(&real) = dlsym(RTLD_NEXT, "pthread_join");
+    rc = real(thread, result);
+    if (rc == 0) __atomic_add_fetch(&joins, 1, __ATOMIC_SEQ_CST);
+    return rc;
+}
+
+/* Freed right after its last callback ran, a client's call is still ending on the curl thread.
+ * drupal_client_free waits for that, and must then be the one that lets go of the client last, so
+ * that it joins the thread. When the ending call let go of it last, on the curl thread itself, the
+ * thread was not joined: it ran on after drupal_client_free returned, still holding the response
+ * it had delivered, which LeakSanitizer reported as a leak (a body's 65-byte Data storage) when
+ * the program exited at once. A race (lost in ~1 round in 10): many rounds. */
+static void test_free_right_after_a_callback(void) {
+    enum { ROUNDS = 100 };
+    int i, unjoined = 0, before;
+    waiter w;
+    for (i = 0; i < ROUNDS; i++) {
+        drupal_client *c = new_client();
+        ASYNC(w, drupal_entity_get(NULL, c, "node", "1", waiter_callback, &w));
+        before = __atomic_load_n(&joins, __ATOMIC_SEQ_CST);
+        drupal_client_free(c);
+        if (__atomic_load_n(&joins, __ATOMIC_SEQ_CST) <= before) unjoined++;
+        CHECK_INT(w.code, DRUPAL_OK);
+        waiter_clear(&w);
+    }
+    CHECK_INT(unjoined, 0);
 }
 
 /* ---- drupal_client_free of a client from inside another client's callback ------------------- */
@@ -432,6 +469,7 @@ int main(void) {
     test_cancel();
     test_timeout_too_large_reset();
     test_free_in_flight();
+    test_free_right_after_a_callback();
     test_free_from_another_clients_callback();
     test_free_a_language_view_from_its_clients_callback();
     test_sync_in_callback();

@@ -162,11 +162,15 @@ static void test_free_in_flight(void) {
 
 /* ---- drupal_client_free right after a callback joins the client's thread -------------------- */
 
-/* Joins that returned, the library's included: this definition comes before libc's (and ASan's). */
+/* Joins that returned, the library's included: this definition comes before libc's. It calls the
+ * sanitizer's when its runtime is in the program itself (clang's TSan: skipped, it would lose
+ * track of the threads), else the next one (gcc's libasan, or libc). */
+extern int __interceptor_pthread_join(pthread_t, void **) __attribute__((weak));
 static int joins;
 int pthread_join(pthread_t thread, void **result) {
     static int (*real)(pthread_t, void **);
     int rc;
+    if (real == NULL && __interceptor_pthread_join != NULL) real = __interceptor_pthread_join;
     if (real == NULL) *(void **)(&real) = dlsym(RTLD_NEXT, "pthread_join");
     rc = real(thread, result);
     if (rc == 0) __atomic_add_fetch(&joins, 1, __ATOMIC_SEQ_CST);

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import drupalsdk
+from parity import article as _article, assert_parity, run_both
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
 
@@ -21,23 +22,6 @@ ACCEPTED = {
 
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
 NOT_FIXED: set = set()
-
-
-def _article(title, **fields):
-    body = {"type": [{"target_id": "article"}], "title": [{"value": title}]}
-    body.update(fields)
-    return body
-
-
-def _seed_mock_baseline(mock):
-    """The fake's baseline (the recorded site's, README "Baseline content") on a mock."""
-    for name in ("alpha", "beta"):
-        mock.add_entity("taxonomy_term", {"vid": [{"target_id": "tags"}], "name": [{"value": name}]})
-    for n in range(1, 6):
-        mock.add_entity("node", _article("Article %d" % n,
-                                         body=[{"value": "<p>Body of article %d</p>" % n, "format": "basic_html"}],
-                                         uid=[{"target_id": 1 if n <= 3 else 2}],
-                                         field_tags=[{"target_id": 2 if n % 2 else 1}]))
 
 
 def _values(entity, *names):
@@ -269,25 +253,6 @@ def _rest_tour(c):
     return seen
 
 
-def _differences(fake, mocked):
-    return {name: (fake.get(name), mocked.get(name)) for name in fake.keys() | mocked.keys()
-            if fake.get(name) != mocked.get(name)}
-
-
 def test_the_mock_answers_core_rest_as_the_fake_does(server):
-    # The mock answers with Drupal 10.3's texts; the suites also run the fake as Drupal 11.2.
-    server.control("POST", "/__fake/config", {"drupal": "10"})
-    try:
-        with drupalsdk.Client(server.base_url, timeout=20) as live:
-            fake = _rest_tour(live)
-    finally:
-        server.control("POST", "/__fake/config", {"defaults": True})
-    with drupalsdk.MockClient() as mock:
-        _seed_mock_baseline(mock)
-        mocked = _rest_tour(mock)
-    differences = _differences(fake, mocked)
-    unexpected = {name: pair for name, pair in differences.items() if name not in ACCEPTED.keys() | NOT_FIXED}
-    assert not unexpected, "\n".join("%s:\n  fake: %r\n  mock: %r" % (name, *pair)
-                                     for name, pair in sorted(unexpected.items()))
-    assert ACCEPTED.keys() | NOT_FIXED <= differences.keys(), "differences that are gone: %s" % (
-        (ACCEPTED.keys() | NOT_FIXED) - differences.keys())
+    fake, mocked = run_both(server, _rest_tour)
+    assert_parity(fake, mocked, ACCEPTED, NOT_FIXED)

@@ -190,9 +190,16 @@ enum MockJSONAPIReply {
                     + "</head>\n<body>\n<h1>Page not found</h1>\n<p>The requested page could not be found.</p>\n"
                     + "</body>\n</html>\n").utf8))
 
-    /// The request URL as sent, which error documents name in `links.via`.
+    /// The request URL as Symfony normalizes it, which error documents name in `links.via`: the
+    /// parameters sorted by name and re-encoded, brackets as %5B %5D (115, 130d).
     static func via(_ request: MockRequest) -> String {
-        request.origin + request.path + (request.rawQuery.isEmpty ? "" : "?" + request.rawQuery)
+        url(request, MockQueryTree.parse(request.query).sorted { $0.key < $1.key })
+    }
+
+    /// The request URL with its parameters re-encoded, in the order they came.
+    static func url(_ request: MockRequest, _ entries: [(key: String, value: MockQueryTree)]) -> String {
+        let query = MockQueryTree.build(entries)
+        return request.origin + request.path + (query.isEmpty ? "" : "?" + query)
     }
 
     /// The RFC 2616 section Drupal links as `links.info` (none for 422: 122b).
@@ -202,13 +209,13 @@ enum MockJSONAPIReply {
         return sections[status].map { "http://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html#sec\($0)" }
     }
 
-    static func errorEntry(_ status: Int, _ detail: String, _ request: MockRequest?, pointer: String? = nil)
-        -> JSONValue {
+    static func errorEntry(_ status: Int, _ detail: String, _ request: MockRequest?, pointer: String? = nil,
+                           info: String? = nil) -> JSONValue {
         var entry: [String: JSONValue] = ["title": .string(reasonPhrase(status)), "status": .string(String(status)),
                                           "detail": .string(detail)]
         if let request {
             var links: [String: JSONValue] = ["via": link(via(request))]
-            if let info = infoLink(status) { links["info"] = link(info) }
+            if let info = info ?? infoLink(status) { links["info"] = link(info) }
             entry["links"] = .object(links)
         }
         if let pointer { entry["source"] = .object(["pointer": .string(pointer)]) }
@@ -216,9 +223,9 @@ enum MockJSONAPIReply {
     }
 
     static func error(_ status: Int, _ detail: String, _ request: MockRequest, pointer: String? = nil,
-                      headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        document(status, ["errors": .array([errorEntry(status, detail, request, pointer: pointer)])], request,
-                 headers: headers)
+                      info: String? = nil, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        document(status, ["errors": .array([errorEntry(status, detail, request, pointer: pointer, info: info)])],
+                 request, headers: headers)
     }
 
     static func fail(_ status: Int, _ detail: String, _ request: MockRequest, pointer: String? = nil) -> MockAnswer {
@@ -251,10 +258,13 @@ enum MockJSONAPIReply {
     static func formatRefusal(_ request: MockRequest) -> HTTPResponse? {
         guard let format = request.format else { return nil }
         if format == "api_json" {
+            // The URL without its query, as a bare `Link` header and as the error's `links.info` (130d).
+            let bare = request.origin + request.path
             return error(400, "JSON:API does not need that ugly '_format' query string! 🤘 Use the URL provided in "
-                         + "'links' 🙏", request)
+                         + "'links' 🙏", request, info: bare, headers: HTTPHeaders([("Link", bare)]))
         }
-        let alternate = via(request).replacingOccurrences(of: "_format=\(format)", with: "_format=api_json")
+        let alternate = url(request, MockQueryTree.parse(request.query))
+            .replacingOccurrences(of: "_format=\(format)", with: "_format=api_json")
         let link = "<\(alternate)>; rel=\"alternate\"; type=\"\(mediaType)\""
         return MockReply.message(406, "No route found for the specified format \(format). Supported formats: api_json.",
                                  headers: HTTPHeaders([("Link", link)]))

@@ -154,6 +154,7 @@ func reasonPhrase(_ status: Int) -> String {
     case 422: return "Unprocessable Content"
     case 429: return "Too Many Requests"
     case 500: return "Internal Server Error"
+    case 501: return "Not Implemented"
     case 502: return "Bad Gateway"
     case 503: return "Service Unavailable"
     case 504: return "Gateway Timeout"

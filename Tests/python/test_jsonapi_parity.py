@@ -30,7 +30,6 @@ NOT_FIXED: set = {
     'collection after',
     'collection delete',
     'collection page 1',
-    'create relationship violation',
     'create term',
     'create two violations',
     "editor patch editor's node",

@@ -164,11 +164,16 @@ extension MockState {
     }
 
     /// The stored reference item a resource identifier names (by UUID, which must exist: 126b).
+    /// Drupal looks the UUID up in the entity type the identifier's `type` names, unchecked
+    /// against the field's target, and keeps that entity's id: a node's UUID in `field_tags`
+    /// becomes a term id, which validation then finds missing (126).
     func jsonAPIReferenceItem(_ identifier: JSONValue, _ target: MockJSONAPIFields.Target, _ request: MockRequest)
         throws -> JSONValue {
         let uuid = identifier["id"]?.stringValue ?? ""
         let typeName = identifier["type"]?.stringValue ?? ""
-        guard let (id, _) = (entities[target.entityType] ?? [:])
+        let named = typeName.components(separatedBy: "--").first ?? ""
+        let lookedUp = entities[named] != nil ? named : target.entityType
+        guard let (id, _) = (entities[lookedUp] ?? [:])
             .first(where: { MockFields.firstValue($0.value["uuid"]) == uuid }) else {
             throw MockJSONAPIReply.fail(404, "The resource identified by `\(typeName):\(uuid)` (given as a "
                                         + "relationship item) could not be found.", request)

@@ -224,7 +224,8 @@ extension MockState {
             addUserDefaults(&entity)
             entity = updateAccount(id, entity)
         }
-        entities[entityType, default: [:]][id] = entity
+        // The answer to the create is the entity as saved; what later reads find may differ.
+        entities[entityType, default: [:]][id] = entityType == "node" ? MockState.withCommentStatistics(entity) : entity
         return (id, entity)
     }
 

@@ -44,6 +44,21 @@ enum MockIdentifiers {
             + "\(pad(secondOfDay % 3600 / 60)):\(pad(secondOfDay % 60))+00:00"
     }
 
+    /// Seconds since 1970 of an RFC 3339 time in UTC as `rfc3339(seconds:)` writes it, or nil.
+    static func seconds(rfc3339 text: String) -> Int64? {
+        let digits = text.split(whereSeparator: { "-T:+".contains($0) }).prefix(6).compactMap { Int64($0) }
+        guard digits.count == 6, text.hasSuffix("+00:00") else { return nil }
+        let (month, day) = (digits[1], digits[2])
+        let year = digits[0] - (month <= 2 ? 1 : 0)
+        // Days since 1970-01-01 from a civil date (Howard Hinnant's algorithm, as above reversed).
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + digits[3] * 3600 + digits[4] * 60 + digits[5]
+    }
+
     /// A timestamp field item: `{"value": "...", "format": "Y-m-d\\TH:i:sP"}`.
     static func timestampField(_ value: String) -> JSONValue {
         .array([.object(["value": .string(value), "format": .string("Y-m-d\\TH:i:sP")])])

@@ -24,20 +24,13 @@ ACCEPTED: Dict[str, str] = {
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
 NOT_FIXED: set = {
     'anonymous get draft',
-    'anonymous terms',
     'bad password create',
     'collection after',
     'collection delete',
-    'create term',
     'create two violations',
     "editor patch editor's node",
-    'get include',
-    'get term version',
     'include nested',
     'put individual',
-    'related tags',
-    'sparse include',
-    'tags collection',
     'unknown type',
 }
 

@@ -66,9 +66,13 @@ enum MockJSONAPIFields {
     /// Fields that never show as attributes: the UUID (the resource id), the password.
     static func isHidden(_ field: String) -> Bool { field == "uuid" || field == "pass" }
 
-    /// A field's attribute value: null when empty, the item when single, else the list.
+    /// A field's attribute value: null when empty, the item when single, else the list. A text
+    /// item without its value (a term's stored empty description) is empty: `"description": null`
+    /// (104, 172).
     static func attribute(_ field: JSONValue?) -> JSONValue {
-        let items = (field?.arrayValue ?? field.map { [$0] } ?? []).map(attributeItem)
+        let items = (field?.arrayValue ?? field.map { [$0] } ?? [])
+            .filter { item in !(item["format"] != nil && item["value"] == .null) }
+            .map(attributeItem)
         switch items.count {
         case 0: return .null
         case 1: return items[0]

@@ -21,9 +21,17 @@ from parity import assert_parity, run_both
 ACCEPTED: Dict[str, str] = {
 }
 
+#: Steps where the fake and the mock disagree, no recording settles it, and Drupal's source does
+#: not side with the fake: each with why, for a recording to decide.
+UNSETTLED: Dict[str, str] = {
+    "anonymous get draft": "the fake answers 403 (JSON:API's own refusal, pointer /data), the mock a 401 "
+                           "challenge; in Drupal 10.3 EntityAccessDeniedHttpException is an "
+                           "AccessDeniedHttpException, which basic_auth (on every JSON:API route) turns into "
+                           "the challenge for anonymous callers, as it does for the anonymous create (44c)",
+}
+
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
 NOT_FIXED: set = {
-    'anonymous get draft',
     'bad password create',
     'collection after',
     'collection delete',
@@ -391,7 +399,7 @@ def test_the_mock_answers_jsonapi_as_the_fake_does(server):
     # The tour reached what it is about: created, related, refused, filtered.
     assert fake["create with relationships"]["status"] == 201
     assert fake["relationship add"]["status"] == 200 and fake["relationship replace"]["status"] == 204
-    assert fake["anonymous get draft"]["status"] == 403
+    assert fake["editor patch admin node"]["status"] == 403
     assert [item["attributes"]["title"] for item in fake["filter nested groups"]["body"]["data"]] == \
         ["Article 1", "Article 5"]
-    assert_parity(fake, mocked, ACCEPTED, NOT_FIXED)
+    assert_parity(fake, mocked, {**ACCEPTED, **UNSETTLED}, NOT_FIXED)

@@ -39,7 +39,6 @@ NOT_FIXED: set = {
     "editor patch editor's node",
     'include nested',
     'put individual',
-    'unknown type',
 }
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

@@ -19,7 +19,11 @@ extension MockState {
         if segments.count == 1 {
             return MockJSONAPIReply.formatRefusal(request) ?? jsonAPIEntryPoint(request, caller)
         }
-        guard (3...6).contains(segments.count), let type = jsonAPIType(segments[1], segments[2]) else { return nil }
+        // A path under /jsonapi that names no resource type matches no route: the site's HTML 404,
+        // as for an unknown relationship (158).
+        guard (3...6).contains(segments.count), let type = jsonAPIType(segments[1], segments[2]) else {
+            return MockJSONAPIReply.htmlNotFound
+        }
         // Relationship names are part of the route: an unknown one is the site's HTML 404 (158, 158c).
         if segments.count == 6, segments[4] != "relationships" || !isJSONAPIRelationship(type, segments[5]) {
             return MockJSONAPIReply.htmlNotFound

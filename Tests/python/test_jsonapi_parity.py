@@ -34,11 +34,9 @@ UNSETTLED: Dict[str, str] = {
 NOT_FIXED: set = {
     'bad password create',
     'collection after',
-    'collection delete',
     'create two violations',
     "editor patch editor's node",
     'include nested',
-    'put individual',
 }
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

@@ -43,7 +43,9 @@ extension MockState {
                 case "GET", "HEAD": return try jsonAPIIndividual(request, caller, type, uuid: segments[3])
                 case "PATCH": return try jsonAPIUpdate(request, caller, type, uuid: segments[3])
                 case "DELETE": return try jsonAPIDelete(request, caller, type, uuid: segments[3])
-                default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "PATCH", "DELETE"])
+                // `/{file_field_name}` has the same shape: its upload route takes POST (160), unmodelled.
+                case "POST": return nil
+                default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "PATCH", "DELETE", "POST"])
                 }
             case 5:
                 // `/{id}/{field}` that names no relationship has the shape of a file upload, which
@@ -52,7 +54,8 @@ extension MockState {
                     return request.method == "POST" ? nil : MockJSONAPIReply.methodNotAllowed(request, allow: ["POST"])
                 }
                 guard request.method == "GET" || request.method == "HEAD" else {
-                    return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET"])
+                    // Uploads to the entity's file field share the path (161), and take POST.
+                    return request.method == "POST" ? nil : MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "POST"])
                 }
                 return try jsonAPIRelated(request, caller, type, uuid: segments[3], name: segments[4])
             default:
@@ -242,8 +245,10 @@ enum MockJSONAPIReply {
         return MockAnswer(response: document(422, ["errors": .array(entries)], request))
     }
 
+    /// 405 with the methods of the routes on the path; as core's MethodFilter, a GET route also
+    /// allows HEAD (180).
     static func methodNotAllowed(_ request: MockRequest, allow: [String]) -> HTTPResponse {
-        let list = allow.joined(separator: ", ")
+        let list = allow.flatMap { $0 == "GET" ? ["GET", "HEAD"] : [$0] }.joined(separator: ", ")
         return error(405, "No route found for \"\(request.routeDescription)\": Method Not Allowed (Allow: \(list))",
                      request, headers: HTTPHeaders([("Allow", list)]))
     }

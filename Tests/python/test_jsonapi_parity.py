@@ -34,7 +34,6 @@ UNSETTLED: Dict[str, str] = {
 NOT_FIXED: set = {
     'bad password create',
     'collection after',
-    'create two violations',
     "editor patch editor's node",
     'include nested',
 }

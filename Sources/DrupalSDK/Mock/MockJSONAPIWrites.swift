@@ -57,7 +57,8 @@ extension MockState {
         }
         var entity = stored
         for (field, value) in try jsonAPIFields(data, type, caller, request) { entity[field] = value }
-        try validateJSONAPI(type.entityType, entity, request)
+        // Only a langcode sent is checked: a stored one is the site's business.
+        try validateJSONAPI(type.entityType, entity, request, langcode: data["attributes"]?["langcode"] != nil)
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         if type.entityType == "node" {
             // Every PATCH of a node is a new revision by its sender (123, 124); the old one stays
@@ -187,10 +188,20 @@ extension MockState {
         return .object(item)
     }
 
-    /// Required fields and references to missing entities: one 422 entry each, pointing into
-    /// `/data/attributes/` (125, 126, 44d).
-    private func validateJSONAPI(_ entityType: String, _ entity: [String: JSONValue], _ request: MockRequest) throws {
+    /// Languages a `langcode` may name: the site's one language and the two special codes.
+    static let jsonAPILangcodes: Set<String> = ["en", "und", "zxx"]
+
+    /// A language the site lacks, required fields and references to missing entities: one 422
+    /// entry each, in field order (langcode first), pointing into `/data/attributes/` with the
+    /// item's delta where Drupal keeps it (125, 126, 44d).
+    private func validateJSONAPI(_ entityType: String, _ entity: [String: JSONValue], _ request: MockRequest,
+                                 langcode: Bool = true) throws {
         var lines: [(detail: String, pointer: String)] = []
+        for (delta, item) in (langcode ? entity["langcode"]?.arrayValue ?? [] : []).enumerated()
+        where !MockState.jsonAPILangcodes.contains(item["value"]?.stringValue ?? "") {
+            lines.append(("langcode.\(delta): The value you selected is not a valid choice.",
+                          "/data/attributes/langcode/\(delta)"))
+        }
         for field in MockEntityKind.requiredFields(entityType) where MockFields.isEmpty(entity[field]) {
             lines.append(("\(field): This value should not be null.", "/data/attributes/\(field)"))
         }

@@ -33,8 +33,6 @@ UNSETTLED: Dict[str, str] = {
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
 NOT_FIXED: set = {
     'bad password create',
-    'collection after',
-    "editor patch editor's node",
     'include nested',
 }
 

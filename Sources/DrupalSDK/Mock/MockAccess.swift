@@ -113,7 +113,7 @@ extension MockState {
 
     /// Drupal's node field access: the author, publishing status, creation time, promotion and
     /// stickiness are for 'administer nodes', which only administrators have here.
-    private static func nodeAdministrationDenial(_ entityType: String, _ field: String, _ caller: MockCaller)
+    static func nodeAdministrationDenial(_ entityType: String, _ field: String, _ caller: MockCaller)
         -> String? {
         guard entityType == "node", !caller.isAdmin,
               ["uid", "status", "created", "promote", "sticky"].contains(field) else { return nil }

@@ -18,7 +18,7 @@ extension MockState {
                 throw MockJSONAPIReply.fail(409, "Conflict: Entity already exists.", request)
             }
         }
-        var body = try jsonAPIFields(data, type, caller, request)
+        var body = try jsonAPIFields(data, type, caller, request, stored: nil)
         // The type in the document is not checked: the URL decides the bundle (44f).
         if let key = MockEntityKind.bundleKey(type.entityType) { body[key] = MockFields.single(.string(type.bundle)) }
         if let uuid = data["id"] { body["uuid"] = MockFields.single(uuid) }
@@ -56,7 +56,7 @@ extension MockState {
                                         request)
         }
         var entity = stored
-        for (field, value) in try jsonAPIFields(data, type, caller, request) { entity[field] = value }
+        for (field, value) in try jsonAPIFields(data, type, caller, request, stored: stored) { entity[field] = value }
         // Only a langcode sent is checked: a stored one is the site's business.
         try validateJSONAPI(type.entityType, entity, request, langcode: data["attributes"]?["langcode"] != nil)
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
@@ -106,11 +106,12 @@ extension MockState {
     }
 
     /// The document's attributes and relationships as stored fields. A relationship item names
-    /// an entity by UUID, which must exist (126b); only administrators may set a node's owner (127).
+    /// an entity by UUID, which must exist (126b); only administrators may set a node's owner (127)
+    /// or its other administration fields, unless a PATCH (`stored`) leaves the value as it is.
     /// Where the mock knows the bundle's fields (`knownFields`), a name that is none of them is
     /// Drupal's 422, as is a relationship sent as an attribute.
     private func jsonAPIFields(_ data: [String: JSONValue], _ type: JSONAPIType, _ caller: MockCaller,
-                               _ request: MockRequest) throws -> [String: JSONValue] {
+                               _ request: MockRequest, stored: [String: JSONValue]?) throws -> [String: JSONValue] {
         let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
                                              query: try MockJSONAPIQuery(request))
         let known = documents.relationships(type.entityType, nil, bundle: type.bundle)
@@ -128,21 +129,42 @@ extension MockState {
             if field == MockEntityKind.idKey(type.entityType) || field == "uuid" { continue }
             let items: [JSONValue] = value == .null ? [] : (value.arrayValue ?? [value])
             fields[field] = MockFields.normalize(field, .array(items.map { $0.objectValue == nil ? .object(["value": $0]) : $0 }))
+            try authorizeJSONAPIField(type, field, name, "attributes", fields[field], stored, caller, request)
         }
         for (name, value) in (data["relationships"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let (field, target) = known.first(where: { MockJSONAPIFields.publicName(type.entityType, $0.field) == name }),
                   !MockJSONAPIFields.configTypes.contains(target.entityType) else { continue }
-            if type.entityType == "node", field == "uid", !caller.isAdmin {
-                let method = request.method
-                throw MockJSONAPIReply.fail(403, "The current user is not allowed to \(method) the selected field (uid). "
-                                            + "The 'administer nodes' permission is required.", request,
-                                            pointer: "/data/relationships/uid")
-            }
             let linkage = value["data"] ?? .null
             let identifiers = linkage == .null ? [] : (linkage.arrayValue ?? [linkage])
+            if type.entityType == "node", field == "uid", stored == nil {
+                try authorizeJSONAPIField(type, field, name, "relationships", nil, nil, caller, request)
+            }
             fields[field] = .array(try identifiers.map { try jsonAPIReferenceItem($0, target, request) })
+            try authorizeJSONAPIField(type, field, name, "relationships", fields[field], stored, caller, request)
         }
         return fields
+    }
+
+    /// Field edit access of one field sent: a node's administration fields are for administrators
+    /// (127, 403 with the field's pointer); a PATCH that keeps the stored value passes.
+    private func authorizeJSONAPIField(_ type: JSONAPIType, _ field: String, _ name: String, _ member: String,
+                                       _ items: JSONValue?, _ stored: [String: JSONValue]?, _ caller: MockCaller,
+                                       _ request: MockRequest) throws {
+        guard let reason = MockState.nodeAdministrationDenial(type.entityType, field, caller) else { return }
+        if let stored, let items, MockState.sameItems(items, stored[field]) { return }
+        throw MockJSONAPIReply.fail(403, "The current user is not allowed to \(request.method) the selected field "
+                                    + "(\(name)).\(reason)", request, pointer: "/data/\(member)/\(name)")
+    }
+
+    /// Whether the items sent are the stored ones: each sent item's members as stored (a stored
+    /// reference also has its type, UUID and URL).
+    static func sameItems(_ sent: JSONValue, _ stored: JSONValue?) -> Bool {
+        let sent = sent.arrayValue ?? [], stored = stored?.arrayValue ?? []
+        return sent.count == stored.count && zip(sent, stored).allSatisfy { pair in
+            (pair.0.objectValue ?? [:]).allSatisfy { key, value in
+                pair.1[key] == value || (pair.1[key]?.idString != nil && pair.1[key]?.idString == value.idString)
+            }
+        }
     }
 
     /// Drupal's 422s for names the resource type lacks: relationships sent as attributes (all of

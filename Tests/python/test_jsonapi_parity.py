@@ -35,7 +35,6 @@ UNSETTLED: Dict[str, str] = {
 
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
 NOT_FIXED: set = {
-    'bad password create',
 }
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

@@ -7,7 +7,7 @@ extension MockState {
     mutating func jsonAPICreate(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType) throws -> HTTPResponse {
         try requireJSONAPIBody(request)
         try checkCSRF(request, caller)
-        try authorize(.create, type.entityType, nil, caller)
+        try authorizeJSONAPICreate(type, caller, request)
         let data = try jsonAPIData(request)
         if let id = data["id"] {
             guard let uuid = id.stringValue, MockState.isUUID(uuid) else {

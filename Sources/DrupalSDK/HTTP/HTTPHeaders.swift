@@ -111,13 +111,11 @@ struct RawHeaderBlock: Sendable {
     /// folded line, RFC 9112 §5.2): "Name: first\r\n" and "second" make "Name: first second\r\n".
     /// False when the buffer could not grow.
     static func continueLastRecord(at offset: Int, with text: UnsafeRawBufferPointer, in buffer: inout ReceiveBuffer) -> Bool {
-        guard let record = buffer.address(of: offset) else { return true }
-        let length = Int(record.loadUnaligned(as: UInt32.self))
-        guard offset + 4 + length == buffer.count else { return true }   // not the last record
+        guard let line = recordLine(at: offset, in: buffer), offset + 4 + line.count == buffer.count else {
+            return true   // not the last record
+        }
         var ending = 0
-        while ending < length {
-            let byte = record.load(fromByteOffset: 4 + length - ending - 1, as: UInt8.self)
-            guard byte == 0x0D || byte == 0x0A else { break }
+        while ending < line.count && (line[line.count - ending - 1] == 0x0D || line[line.count - ending - 1] == 0x0A) {
             ending += 1
         }
         buffer.removeLast(ending)
@@ -126,6 +124,13 @@ struct RawHeaderBlock: Sendable {
               buffer.append(UnsafeRawBufferPointer(start: lineEnd.utf8Start, count: 2)) else { return false }
         buffer.address(of: offset)?.storeBytes(of: UInt32(truncatingIfNeeded: buffer.count - offset - 4), as: UInt32.self)
         return true
+    }
+
+    /// The line of the record at `offset` (nil when none starts there); valid until the buffer grows.
+    static func recordLine(at offset: Int, in buffer: ReceiveBuffer) -> UnsafeBufferPointer<UInt8>? {
+        guard let record = buffer.address(of: offset) else { return nil }
+        return UnsafeBufferPointer(start: (record + 4).assumingMemoryBound(to: UInt8.self),
+                                   count: Int(record.loadUnaligned(as: UInt32.self)))
     }
 
     var count: Int {

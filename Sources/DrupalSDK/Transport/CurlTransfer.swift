@@ -31,10 +31,9 @@ final class CurlTransfer: @unchecked Sendable {
     /// The blank line that ends a header section has arrived: lines until the next status line
     /// are trailers (after a chunked body), which are not the response's headers.
     var headerSectionEnded = false
-    /// Where the last field's record starts in `responseHeaderRecords` (-1: no field to continue),
-    /// and whether that field is Content-Encoding: a folded line continues it.
+    /// Where the last field's record starts in `responseHeaderRecords` (-1: no field to continue):
+    /// a folded line continues it.
     var lastFieldRecord = -1
-    var lastFieldIsContentEncoding = false
     /// A receive buffer could not grow (malloc failed): the transfer stops with `.noMemory`.
     var outOfMemory = false
     /// Streams (CurlTransfer+Streams): the upload file's descriptor, the bytes of it still to
@@ -291,17 +290,15 @@ final class CurlTransfer: @unchecked Sendable {
             lastFieldRecord = -1
             return true
         }
-        lastFieldIsContentEncoding = false
         // Size the body buffer once instead of growing it chunk by chunk.
-        if count > 15 && line[14] == 0x3A && asciiLowercaseEquals(line, "content-length") {
+        if isField(line, count, named: "content-length") {
             let value = headerValueRange(UnsafeBufferPointer(start: line, count: count), colonAt: 14)
             if let length = decimal(line + value.lowerBound, value.count), length > 0, length <= maxBodySize {
                 _ = responseBody.reserve(length)   // a failure shows when the body arrives
             }
-        } else if count > 17 && line[16] == 0x3A && asciiLowercaseEquals(line, "content-encoding") {
+        } else if isField(line, count, named: "content-encoding") {
             let line = UnsafeBufferPointer(start: line, count: count)
             noteContentCodings(line, headerValueRange(line, colonAt: 16))
-            lastFieldIsContentEncoding = true
         }
         lastFieldRecord = responseHeaderRecords.count
         guard RawHeaderBlock.append(line: bytes, to: &responseHeaderRecords) else {
@@ -318,7 +315,11 @@ final class CurlTransfer: @unchecked Sendable {
         guard lastFieldRecord >= 0 else { return true }
         let text = headerValueRange(line, colonAt: -1)
         if text.isEmpty { return true }
-        if lastFieldIsContentEncoding { noteContentCodings(line, text) }
+        // Folds are rare: the field's name is read back from its record.
+        if let field = RawHeaderBlock.recordLine(at: lastFieldRecord, in: responseHeaderRecords),
+           let start = field.baseAddress, isField(start, field.count, named: "content-encoding") {
+            noteContentCodings(line, text)
+        }
         guard RawHeaderBlock.continueLastRecord(at: lastFieldRecord, with: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line[text])),
                                                 in: &responseHeaderRecords) else {
             outOfMemory = true
@@ -364,6 +365,12 @@ private let curlWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, 
     return CurlTransfer.inSlot(userdata)._withUnsafeGuaranteedRef {
         $0.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
     } ? length : 0
+}
+
+/// Whether a header line of `count` bytes is the field `word` (lower-case): the name, then its colon.
+private func isField(_ line: UnsafePointer<UInt8>, _ count: Int, named word: StaticString) -> Bool {
+    let length = word.utf8CodeUnitCount
+    return count > length + 1 && line[length] == 0x3A && asciiLowercaseEquals(line, word)
 }
 
 /// Whether the bytes equal a lower-case ASCII word, ignoring case.

@@ -65,7 +65,7 @@ enum HTTPDate {
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (the days-from-civil formula: 400-year
     /// eras of 146,097 days, years starting in March so the leap day comes last).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -48,14 +48,7 @@ enum MockIdentifiers {
     static func seconds(rfc3339 text: String) -> Int64? {
         let digits = text.split(whereSeparator: { "-T:+".contains($0) }).prefix(6).compactMap { Int64($0) }
         guard digits.count == 6, text.hasSuffix("+00:00") else { return nil }
-        let (month, day) = (digits[1], digits[2])
-        let year = digits[0] - (month <= 2 ? 1 : 0)
-        // Days since 1970-01-01 from a civil date (Howard Hinnant's algorithm, as above reversed).
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = HTTPDate.daysSinceEpoch(year: Int(digits[0]), month: Int(digits[1]), day: Int(digits[2]))
         return days * 86_400 + digits[3] * 3600 + digits[4] * 60 + digits[5]
     }
 

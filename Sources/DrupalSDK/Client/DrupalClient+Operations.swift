@@ -11,6 +11,9 @@ extension DrupalClient {
         let cancellation = Mutex<(action: Cancel?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<DrupalResponse?, any Error>) in
+                // A task cancelled already starts nothing: a call started as a task of its own
+                // would hear of the cancel only after it began (it could run a token provider).
+                if cancellation.withLock({ $0.cancelled }) { return continuation.resume(throwing: DrupalError.cancelled()) }
                 do {
                     let action = try start(operation) { outcome in continuation.resume(with: outcome) }
                     let cancelNow = cancellation.withLock { state -> Bool in

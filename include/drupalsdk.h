@@ -903,7 +903,8 @@ drupal_code drupal_file_entity_download_sync(drupal_response **out, drupal_clien
  * GETs a Views REST export (e.g. "/api/articles") with query parameters (exposed filters,
  * "page" for paged displays). The body is a JSON array of rows (empty past the last page).
  * @param query NULL, or a NULL-terminated array of alternating names and values:
- *              {"title", "Article", "page", "1", NULL}; copied. Names must not be empty.
+ *              {"title", "Article", "page", "1", NULL}; copied. Names must not be empty nor hold
+ *              control characters; values are percent-encoded, tabs and line breaks included.
  */
 drupal_code drupal_view(drupal_call **call, drupal_client *client, const char *path, const char *const *query,
                         drupal_callback callback, void *userdata);
@@ -984,7 +985,8 @@ void drupal_jsonapi_query_free(drupal_jsonapi_query *query);
  * @param op        "=", "<>", ">", ">=", "<", "<=", "STARTS_WITH", "CONTAINS", "ENDS_WITH",
  *                  "IS NULL", "IS NOT NULL"; NULL for "=". (IN, NOT IN, BETWEEN, NOT BETWEEN take
  *                  drupal_jsonapi_query_filter_values().)
- * @param value     the value; NULL only for IS NULL and IS NOT NULL.
+ * @param value     the value; NULL only for IS NULL and IS NOT NULL. Percent-encoded, so any text
+ *                  goes as given, tabs and line breaks too (names hold no control character).
  * @param member_of NULL, or the condition group this condition joins.
  * @param key       NULL, or the condition's name in the query (default: the path).
  */

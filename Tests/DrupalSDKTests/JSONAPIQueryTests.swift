@@ -142,7 +142,10 @@ final class JSONAPIQueryTests: XCTestCase {
         XCTAssertThrowsError(try query.filter("nid", values: [], operator: .in))
         XCTAssertThrowsError(try query.filter("nid", values: ["1", "2"], operator: .equal))
         XCTAssertThrowsError(try query.filter("", "x"))
-        XCTAssertThrowsError(try query.filter("title", "a\nb"))
+        XCTAssertThrowsError(try query.filter("title", "a\0b"))
+        XCTAssertThrowsError(try query.filter("nid", values: ["1", "\0"], operator: .in))
+        XCTAssertThrowsError(try query.parameter("q", "a\0"))
+        XCTAssertThrowsError(try query.filter("tit\nle", "x"), "a name holds no control character")
         XCTAssertThrowsError(try query.pageLimit(0))
         XCTAssertThrowsError(try query.pageOffset(-1))
         XCTAssertThrowsError(try query.resourceVersion("latest"))
@@ -151,6 +154,20 @@ final class JSONAPIQueryTests: XCTestCase {
         XCTAssertThrowsError(try JSONAPIQuery.Conjunction(name: "XOR"))
         XCTAssertTrue(query.isEmpty, "nothing refused was kept")
         XCTAssertNoThrow(try query.resourceVersion("id:12"))
+    }
+
+    /// Regression: a value with a tab or a line break was refused; percent-encoded, it is
+    /// sent as given (drupal-jsonapi-params' string: Python's test_jsonapi compares them).
+    func testValuesMayHoldControlCharactersButNUL() throws {
+        var query = JSONAPIQuery()
+        try query.filter("title", "a\tb\r\nc")
+        try query.filter("body.value", values: ["x\u{7F}", "\u{1B}"], operator: .in)
+        try query.parameter("q", "line\nbreak")
+        XCTAssertEqual(query.queryString, "filter%5Btitle%5D=a%09b%0D%0Ac"
+            + "&filter%5Bbody.value%5D%5Bcondition%5D%5Bpath%5D=body.value"
+            + "&filter%5Bbody.value%5D%5Bcondition%5D%5Bvalue%5D%5B0%5D=x%7F"
+            + "&filter%5Bbody.value%5D%5Bcondition%5D%5Bvalue%5D%5B1%5D=%1B"
+            + "&filter%5Bbody.value%5D%5Bcondition%5D%5Boperator%5D=IN&q=line%0Abreak")
     }
 
     func testResourceTypes() throws {

@@ -77,6 +77,16 @@ def test_view_pages_and_filter(client):
     assert [row["title"] for row in filtered] == ["Article 5"]
 
 
+def test_a_view_query_value_may_hold_a_line_break(admin):
+    """Regression: a query value with a line break was refused before sending; it is
+    percent-encoded, so the site gets it as given. A NUL is still refused."""
+    title = "two\nlines\tand a tab"
+    admin.create("node", {"type": [{"target_id": "article"}], "title": [{"value": title}]})
+    assert [row["title"] for row in admin.view("/api/articles", {"title": title})] == [title]
+    with pytest.raises(drupalsdk.InvalidArgumentError):
+        admin.view("/api/articles", {"title": "a\x00b"})
+
+
 def test_view_all_iterates_every_page(client):
     rows = list(client.view_all("/api/articles"))
     assert [row["title"] for row in rows] == ["Article %d" % n for n in range(1, 6)]

@@ -265,7 +265,7 @@ final class LiveSession: Sendable {
         }
         for (key, value) in request.query {
             try PathSafety.rejectControlCharacters(key, what: "query")
-            try PathSafety.rejectControlCharacters(value, what: "query")
+            try PathSafety.rejectNUL(value, what: "query value")
         }
         var url = ""
         url.reserveCapacity(baseURL.utf8.count + path.utf8.count + (targetQuery?.utf8.count ?? 0) + 32)

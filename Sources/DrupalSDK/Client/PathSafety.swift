@@ -234,6 +234,12 @@ public enum PathSafety {
         text += percentEncode(value)
     }
 
+    /// A query value is percent-encoded, so it carries any character a caller's data holds (a
+    /// title with a tab or a line break) but NUL, which no C caller can give.
+    static func rejectNUL(_ text: String, what: String) throws {
+        if !text.utf8AllSatisfy({ $0 != 0 }) { throw DrupalError.invalidArgument("the \(what) contains a NUL") }
+    }
+
     static func rejectControlCharacters(_ text: String, what: String) throws {
         if !text.utf8AllSatisfy({ $0 >= 0x20 && $0 != 0x7F }) {
             throw DrupalError.invalidArgument("the \(what) contains control characters (CR, LF, NUL...)")

@@ -76,6 +76,7 @@ public struct JSONAPIQuery: Sendable, Equatable {
     /// and `key`, and for a path not filtered yet, it is written in the shorthand form.
     /// - Parameters:
     ///   - path: a field, or a path through relationships (`uid.name`).
+    ///   - value: percent-encoded, so any text goes as given, tabs and line breaks too (not NUL).
     ///   - key: the condition's name in the query; by default the path, or a generated one when
     ///     the path is taken (as drupal-jsonapi-params does).
     public mutating func filter(_ path: String, _ value: String?, operator op: Operator = .equal,
@@ -93,7 +94,7 @@ public struct JSONAPIQuery: Sendable, Equatable {
         guard let value else {
             throw DrupalError.invalidArgument("the filter operator \(op.rawValue) needs a value")
         }
-        try PathSafety.rejectControlCharacters(value, what: "filter value")
+        try PathSafety.rejectNUL(value, what: "filter value")
         if op.takesList {
             throw DrupalError.invalidArgument("the filter operator \(op.rawValue) takes a list of values")
         }
@@ -123,7 +124,7 @@ public struct JSONAPIQuery: Sendable, Equatable {
         default:
             throw DrupalError.invalidArgument("the filter operator \(op.rawValue) takes one value, not a list")
         }
-        for value in values { try PathSafety.rejectControlCharacters(value, what: "filter value") }
+        for value in values { try PathSafety.rejectNUL(value, what: "filter value") }
         let name = try filterKey(key ?? path, enforced: key != nil)
         filters.append((name, .condition(path: path, values: values, single: nil, operator: op, memberOf: memberOf)))
     }
@@ -232,7 +233,7 @@ public struct JSONAPIQuery: Sendable, Equatable {
     /// replaced). `filter`, `include`, `page`, `sort` and `fields` have their own methods.
     public mutating func parameter(_ name: String, _ value: String) throws {
         try JSONAPIQuery.checkName(name, "parameter name")
-        try PathSafety.rejectControlCharacters(value, what: "query")
+        try PathSafety.rejectNUL(value, what: "query value")
         let base = name.split(separator: "[", maxSplits: 1).first.map(String.init) ?? name
         guard !["filter", "include", "page", "sort", "fields"].contains(base) else {
             throw DrupalError.invalidArgument("\"\(base)\" has its own query method; it cannot be given as a parameter")

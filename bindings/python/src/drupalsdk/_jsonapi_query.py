@@ -71,7 +71,8 @@ class Query(Managed):
                    key: Optional[str] = None) -> "Query":
         """A condition: ``("title", "Art", "STARTS_WITH")``; a list for IN, NOT IN, BETWEEN and
         NOT BETWEEN; None for IS NULL and IS NOT NULL. ``member_of`` joins a group; ``key``
-        names the condition in the query."""
+        names the condition in the query. Values are percent-encoded: any text goes as given,
+        tabs and line breaks too (a NUL is refused)."""
         member = None if member_of is None else text(member_of, "member_of")
         name = None if key is None else text(key, "key")
         if isinstance(value, (list, tuple)):

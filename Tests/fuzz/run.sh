@@ -13,10 +13,12 @@ root=$(pwd)
 seconds=${1:-30}
 shift $(( $# > 0 ? 1 : 0 ))
 
-# name:kind:source (kind c = Sources/CDrupal + the file; swift = the DrupalSDK module + the file)
+# name:kind:source (kind c = Sources/CDrupal + the file; decoder = the content decoder + the file;
+# swift = the DrupalSDK module + the file)
 all_targets=(
     json_parse:c:Tests/fuzz/c/fuzz_json_parse.c
     json_read:c:Tests/fuzz/c/fuzz_json_read.c
+    content_decoder:decoder:Tests/fuzz/c/fuzz_content_decoder.c
     path_safety:swift:Tests/fuzz/swift/FuzzPathSafety.swift
     headers:swift:Tests/fuzz/swift/FuzzHeaders.swift
     error_body:swift:Tests/fuzz/swift/FuzzErrorBody.swift
@@ -91,6 +93,10 @@ build_target() {   # build_target <name> <kind> <source>
         build_c_objects || return 1
         $CLANG $CFLAGS $CSAN -fsanitize=fuzzer -I include -I Sources/CDrupal/include -I Sources/CDrupal \
             $JANSSON_CFLAGS "$src" "$out"/obj/cdrupal_*.o $LDFLAGS $JANSSON_LIBS -lm -o "$bin"
+        ;;
+    decoder)
+        $CLANG $CFLAGS $CSAN -fsanitize=fuzzer -I Sources/CCurlShim/include "$src" Sources/CCurlShim/content_decoder.c \
+            $LDFLAGS -lz -lbrotlidec -lbrotlienc -o "$bin"
         ;;
     swift)
         build_swift_module || return 1

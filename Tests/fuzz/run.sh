@@ -21,6 +21,7 @@ all_targets=(
     content_decoder:decoder:Tests/fuzz/c/fuzz_content_decoder.c
     path_safety:swift:Tests/fuzz/swift/FuzzPathSafety.swift
     headers:swift:Tests/fuzz/swift/FuzzHeaders.swift
+    json_value:swift:Tests/fuzz/swift/FuzzJSONValue.swift
     error_body:swift:Tests/fuzz/swift/FuzzErrorBody.swift
     cookie_jar:swift:Tests/fuzz/swift/FuzzCookieJar.swift
     url_origin:swift:Tests/fuzz/swift/FuzzURLOrigin.swift
@@ -103,7 +104,7 @@ build_target() {   # build_target <name> <kind> <source>
         $SWIFTC -parse-as-library $SWIFTFLAGS -sanitize=fuzzer,address -module-name "fuzz_$name" \
             -I "$out/obj" -I Sources/CCurl -I "$out/modulemap" $SWIFT_JANSSON \
             Tests/fuzz/swift/FuzzSupport.swift "$src" "$out/obj/libDrupalSDK.a" "$out/obj/curl_shim.o" \
-            "$out/obj/content_decoder.o" -lcurl -lz -lbrotlidec -use-ld=lld -o "$bin"
+            "$out/obj/content_decoder.o" -lcurl -lz -lbrotlidec $JANSSON_LIBS -use-ld=lld -o "$bin"
         ;;
     esac
 }

@@ -6,8 +6,7 @@ and on a mock seeded as that baseline (parity.py). Each answer is kept as its st
 the headers that carry meaning (Allow, Location, Link, the WWW-Authenticate scheme) and its whole
 document, normalized only where sites legitimately differ: the site's origin in links, UUIDs
 (named after the entity when the tour knows it, else numbered within the answer) and timestamps.
-The two runs must agree step by step but for ACCEPTED (each a documented mock simplification)
-and UNSETTLED (where no recording decides and Drupal's source does not side with the fake).
+The two runs must agree step by step but for ACCEPTED (each a documented mock simplification).
 Drupal 11 mode: parity.run_both sets the fake to Drupal 10 for the tour, whose texts the mock
 speaks, and back to its default after.
 """
@@ -24,15 +23,6 @@ ACCEPTED: Dict[str, str] = {
     "include nested": "the mock keeps no config entities (roles, bundles): their identifiers are derived from "
                       "their names (MockJSONAPIDocuments.configUUID), so include=uid.roles adds no user_role "
                       "resource to included",
-}
-
-#: Steps where the fake and the mock disagree, no recording settles it, and Drupal's source does
-#: not side with the fake: each with why, for a recording to decide.
-UNSETTLED: Dict[str, str] = {
-    "anonymous get draft": "the fake answers 403 (JSON:API's own refusal, pointer /data), the mock a 401 "
-                           "challenge; in Drupal 10.3 EntityAccessDeniedHttpException is an "
-                           "AccessDeniedHttpException, which basic_auth (on every JSON:API route) turns into "
-                           "the challenge for anonymous callers, as it does for the anonymous create (44c)",
 }
 
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
@@ -343,6 +333,9 @@ def _jsonapi_tour(c: Any) -> Dict[str, Any]:
     c.set_no_auth()
     step("anonymous get article", "GET", one)
     step("anonymous get draft", "GET", ARTICLES + "/" + draft_uuid)
+    step("anonymous get draft related", "GET", ARTICLES + "/" + draft_uuid + "/uid")
+    step("anonymous get draft relationship", "GET", ARTICLES + "/" + draft_uuid + "/relationships/uid")
+    step("anonymous get draft revision", "GET", ARTICLES + "/" + draft_uuid, [("resourceVersion", "rel:latest-version")])
     # Articles only: whether a draft the query finds goes to meta.omitted (the fake) or is left
     # out by the query (Drupal's TemporaryQueryGuard for nodes) is not recorded.
     articles = titles + by_nid + [("filter[title][operator]", "STARTS_WITH"), ("filter[title][value]", "Article")]
@@ -398,4 +391,4 @@ def test_the_mock_answers_jsonapi_as_the_fake_does(server):
     assert fake["editor patch admin node"]["status"] == 403
     assert [item["attributes"]["title"] for item in fake["filter nested groups"]["body"]["data"]] == \
         ["Article 1", "Article 5"]
-    assert_parity(fake, mocked, {**ACCEPTED, **UNSETTLED}, NOT_FIXED)
+    assert_parity(fake, mocked, ACCEPTED, NOT_FIXED)

@@ -118,7 +118,9 @@ class Context:
         self.account = self.auth.account
 
     def deny(self, reason, pointer=None):
-        """Route-level access refusal: 401 with a Basic challenge when no credentials came."""
+        """An access refusal (the route's or the entity's: both are an AccessDeniedHttpException):
+        401 with a Basic challenge when no credentials came, as basic_auth on every JSON:API route
+        answers them (44c; 24f for core REST's entity-level refusal)."""
         if self.auth.provider is None:
             realm = self.config.site_name or 'Access restricted'
             raise JsonApiError(401, 'No authentication credentials provided.',

@@ -155,7 +155,7 @@ def _viewable_version(ctx):
     check = japi_access.view_revision if old else japi_access.view
     level = check(rtype.entity_type, entity, ctx.account)
     if level not in ('full', 'label'):
-        raise JsonApiError(403, _denied(level), pointer='/data')
+        ctx.deny(_denied(level), pointer='/data')
     return entity, old, level
 
 
@@ -171,7 +171,7 @@ def individual(ctx):
 def _field_or_403(ctx, entity):
     field = ctx.rtype.by_public[ctx.route.field]
     if field.internal in hidden_fields(ctx.rtype.entity_type, entity, ctx.account):
-        raise JsonApiError(403, 'The current user is not allowed to view this relationship.', pointer='/data')
+        ctx.deny('The current user is not allowed to view this relationship.', pointer='/data')
     return field
 
 
@@ -179,7 +179,7 @@ def related(ctx):
     """GET /{id}/{relationship}: the related resource(s) themselves (150)."""
     entity, _, level = _viewable_version(ctx)
     if level != 'full':
-        raise JsonApiError(403, _denied(''), pointer='/data')
+        ctx.deny(_denied(''), pointer='/data')
     field = _field_or_403(ctx, entity)
     data, shown, omitted = [], [], []
     for item in entity.get(field.internal) or []:
@@ -221,7 +221,7 @@ def relationship(ctx):
     """GET /{id}/relationships/{field}: resource identifiers (151)."""
     entity, _, level = _viewable_version(ctx)
     if level != 'full':
-        raise JsonApiError(403, _denied(''), pointer='/data')
+        ctx.deny(_denied(''), pointer='/data')
     field = _field_or_403(ctx, entity)
     return document(200, relationship_document(ctx, entity, field))
 

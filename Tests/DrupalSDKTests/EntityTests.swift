@@ -30,6 +30,38 @@ final class EntityTests: FakeDrupalTestCase {
                        #"The "node" parameter was not converted for the path "/node/{node}" (route name: "rest.entity.node.GET")"#)
     }
 
+    /// The typed conveniences (DrupalClient+Typed): Encodable bodies in, Decodable values out.
+    func testTypedCreateReadUpdateAndView() async throws {
+        struct Item<Value: Codable & Equatable>: Codable, Equatable { var value: Value }
+        struct Target: Codable, Equatable { var target_id: String }
+        struct Article: Codable { var type: [Target]; var title: [Item<String>] }
+        struct Node: Decodable { var nid: [Item<Int>]; var title: [Item<String>] }
+        struct Row: Decodable { var title: String }
+        let client = try makeClient()
+        _ = try await client.login("admin", "admin")
+        let created = try await client.create("node", body: Article(type: [Target(target_id: "article")],
+                                                                    title: [Item(value: "Typed")]))
+        let nid = try created.decode(Node.self).nid[0].value
+        let node = try await client.get(Node.self, "node", id: String(nid))
+        XCTAssertEqual(node.title, [Item(value: "Typed")])
+        _ = try await client.update("node", id: String(nid), body: Article(type: [Target(target_id: "article")],
+                                                                           title: [Item(value: "Typed 2")]))
+        let updated = try await client.get(Node.self, "node", id: String(nid))
+        XCTAssertEqual(updated.title[0].value, "Typed 2")
+        let rows = try await client.view(Row.self, "/api/articles", query: [("title", "Typed 2")])
+        XCTAssertEqual(rows.map(\.title), ["Typed 2"])
+
+        // A body that cannot be JSON is the caller's mistake, refused before sending.
+        struct Bad: Encodable { var weight = Double.nan }
+        let refused = await expectError { try await client.create("node", body: Bad()) }
+        XCTAssertEqual(refused?.code, .invalidArgument)
+        // A value of the wrong shape is a decode error that names the type and keeps the answer.
+        let wrong = await expectError { try await client.get(Row.self, "node", id: String(nid)) }
+        XCTAssertEqual(wrong?.code, .decode)
+        XCTAssertTrue(wrong?.message.contains("cannot decode Row") ?? false, wrong?.message ?? "")
+        XCTAssertEqual(wrong?.status, 200)
+    }
+
     func testCommentTermAndUser() async throws {
         let client = try makeClient()
         _ = try await client.login("admin", "admin")

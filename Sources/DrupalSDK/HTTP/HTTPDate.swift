@@ -4,7 +4,8 @@ import Glibc
 
 /// Dates in HTTP headers (`Expires` of Set-Cookie, `Retry-After`), read with RFC 6265's lenient
 /// cookie-date algorithm (§5.1.1), which accepts IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"),
-/// RFC 850 and asctime forms alike. Seconds since 1970, UTC; nil when no date can be read.
+/// RFC 850 and asctime forms alike. Seconds since 1970, UTC; nil when no date can be read, or
+/// the date does not exist (31 February).
 enum HTTPDate {
     /// Now, in seconds since 1970.
     static func now() -> Int64 { Int64(time(nil)) }
@@ -23,8 +24,8 @@ enum HTTPDate {
                 year = value < 70 ? value + 2000 : value < 100 ? value + 1900 : value
             }
         }
-        guard let hour, let day, let month, let year, (1...31).contains(day), year >= 1601, hour <= 23,
-              minute <= 59, second <= 59 else { return nil }
+        guard let hour, let day, let month, let year, (1...daysIn(month, of: year)).contains(day), year >= 1601,
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
         return daysSinceEpoch(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
@@ -33,17 +34,31 @@ enum HTTPDate {
             || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
     }
 
-    /// "hh:mm:ss" (1-2 digits each), as the algorithm's time production.
+    /// "hh:mm:ss" (1-2 digits each), then nothing or a non-digit and anything: the algorithm's
+    /// time production ("08:49:37GMT" is a time).
     private static func parseTime(_ token: Substring.UTF8View.SubSequence) -> (Int, Int, Int)? {
-        let parts = token.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
         var values: [Int] = []
-        for part in parts {
-            guard (1...2).contains(part.count), part.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = number(part)
-            else { return nil }
+        var index = token.startIndex
+        for field in 0..<3 {
+            if field > 0 {
+                guard index < token.endIndex, token[index] == UInt8(ascii: ":") else { return nil }
+                index = token.index(after: index)
+            }
+            let digits = token[index...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+            guard (1...2).contains(digits.count), let value = number(digits) else { return nil }
             values.append(value)
+            index = digits.endIndex
         }
         return (values[0], values[1], values[2])
+    }
+
+    /// The days of `month` (1-12) in `year`, leap years as the Gregorian calendar has them.
+    private static func daysIn(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     private static func number<S: Sequence>(_ digits: S) -> Int? where S.Element == UInt8 {

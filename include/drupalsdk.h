@@ -160,8 +160,9 @@ typedef struct drupal_client_options {
                                     moving instead, so a large file takes as long as it needs
                                     while it moves */
     const char *user_agent;      /* NULL = "drupalsdk/<version>" */
-    const char *ca_bundle;       /* a PEM file of CA certificates; NULL = the system's (a file
-                                    that cannot be read: DRUPAL_E_INVALID_ARGUMENT here) */
+    const char *ca_bundle;       /* a PEM file of CA certificates, its path as the system's bytes
+                                    (UTF-8 or not); NULL = the system's (a file that cannot be
+                                    read: DRUPAL_E_INVALID_ARGUMENT here) */
     int verify_tls;              /* 0 = verify certificates and host names (the default, also
                                     for a zero-filled struct; 1 means the same); -1 = don't */
     size_t max_body_size;        /* larger responses fail with DRUPAL_E_TOO_LARGE; 0 = 64 MiB (headers

@@ -64,7 +64,7 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
     if options.timeout != 0 { transport.timeout = options.timeout }
     // Checked by the client it configures, as a Swift caller's would be (HeaderSafety).
     if let agent = try CInput.optionalString(options.user_agent, "options.user_agent") { transport.userAgent = agent }
-    transport.caBundlePath = try CInput.optionalString(options.ca_bundle, "options.ca_bundle")
+    transport.caBundle = try CInput.optionalPath(options.ca_bundle, "options.ca_bundle")
     // 0 verifies, so a zero-filled struct is as safe as the default (1 is accepted too: the
     // first versions of the header named it "verify").
     guard [0, 1, -1].contains(options.verify_tls) else {

@@ -3,6 +3,8 @@ connections that served a Drupal request since the reset): a window of requests 
 its connections across batches (libcurl's default pool shrank as a window drained and churned
 them), the pool size, busy polling and HTTP/2 options."""
 import asyncio
+import os
+import shutil
 
 import drupalsdk
 import pytest
@@ -128,6 +130,20 @@ def test_a_zero_filled_options_struct_verifies_tls(https_site):
         finally:
             lib.drupal_response_free(response)
             lib.drupal_client_free(client)
+
+
+def test_a_ca_file_whose_name_is_not_utf8(https_site, tmp_path):
+    """Regression: the CA bundle's path had to be UTF-8 (the C layer read it as text), where every
+    other path the library opens is bytes: a Latin-1 directory name was refused."""
+    base_url, cert = https_site
+    latin1 = os.path.join(os.fsencode(str(tmp_path)), b"caf\xe9-ca.pem")
+    shutil.copyfile(cert, latin1)
+    with drupalsdk.Client(base_url, timeout=20, ca_file=latin1) as client:
+        assert client.get("node", 1)["nid"][0]["value"] == 1
+    with drupalsdk.Client(base_url, timeout=20, ca_file=os.fsdecode(latin1)) as client:   # a surrogate-escaped str
+        assert client.get("node", 1)["nid"][0]["value"] == 1
+    with pytest.raises(drupalsdk.InvalidArgumentError, match=r"caf\\xE9"):
+        drupalsdk.Client(base_url, ca_file=latin1 + b".missing")
 
 
 def test_verification_can_be_turned_off(https_site):

@@ -144,7 +144,8 @@ final class CurlTransfer: @unchecked Sendable {
             _ = shim_curl_easy_setopt_long(easy, peer, options.verifyTLS ? 1 : 0)
             _ = shim_curl_easy_setopt_long(easy, host, options.verifyTLS ? 2 : 0)
         }
-        if let ca = options.caBundlePath {
+        // validate() refused a path with a NUL, the one thing withCString throws for.
+        _ = try? options.caBundle?.withCString { ca in
             _ = shim_curl_easy_setopt_str(easy, CURLOPT_CAINFO, ca)
             _ = shim_curl_easy_setopt_str(easy, CURLOPT_PROXY_CAINFO, ca)
         }

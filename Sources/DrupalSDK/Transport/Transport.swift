@@ -63,8 +63,14 @@ public struct TransportOptions: Sendable {
     public var timeout: Double = 60
     /// Verify the server's TLS certificate and host name. Keep it on outside tests.
     public var verifyTLS: Bool = true
-    /// A PEM file of CA certificates to trust instead of the system's.
-    public var caBundlePath: String?
+    /// A PEM file of CA certificates to trust instead of the system's: its path as the system's
+    /// bytes (UTF-8 or not, as every path the library opens).
+    public var caBundle: LocalPath?
+    /// `caBundle` as text: a path that is not UTF-8 reads as nil.
+    public var caBundlePath: String? {
+        get { caBundle.flatMap { String(validating: $0.bytes, as: UTF8.self) } }
+        set { caBundle = newValue.map { LocalPath($0) } }
+    }
     /// Larger response bodies fail with `.tooLarge` instead of growing without bound (at least 1).
     public var maxBodySize: Int = 64 * 1024 * 1024
     public var userAgent: String = "drupalsdk/\(DrupalSDKVersion.string)"

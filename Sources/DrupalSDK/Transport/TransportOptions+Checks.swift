@@ -10,11 +10,11 @@ extension TransportOptions {
             throw DrupalError.invalidArgument(problem)
         }
         try ProxyOption.validate(proxy)
-        if let path = caBundlePath {
+        if let path = caBundle {
             // libcurl reads it only when a TLS connection starts: a typo would show as a TLS
             // failure of the first https request. The check an upload's file gets.
             do {
-                _ = try LocalFiles.regularFileSize(LocalPath(path))
+                _ = try LocalFiles.regularFileSize(path)
             } catch let error as DrupalError {
                 throw DrupalError.invalidArgument("the CA bundle: " + error.message)
             }

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from . import _ffi, _interrupts
 from ._calls import keepalive, new_key, pending
-from ._convert import (C_INT, C_UINT, MAX_SIZE, HeadersArg, Query, c_int, header_array, nonzero,
+from ._convert import (C_INT, C_UINT, MAX_SIZE, FilePath, HeadersArg, Query, c_int, header_array, nonzero,
                        not_text, pair, path_text, query_array, seconds, text)
 from ._tokens import oauth_options, token_provider
 from ._events import Hooks
@@ -33,7 +33,7 @@ class _ClientBase(Managed, Hooks):
     base_url: str
 
     def __init__(self, base_url: str, *, timeout: Optional[float] = None, connect_timeout: Optional[float] = None,
-                 verify: bool = True, ca_file: Optional[str] = None, user_agent: Optional[str] = None,
+                 verify: bool = True, ca_file: Optional[FilePath] = None, user_agent: Optional[str] = None,
                  headers: HeadersArg = None, max_body_size: Optional[int] = None,
                  follow_redirects: bool = False,
                  entity_paths: Optional[Mapping[str, Tuple[str, str]]] = None, retries: Optional[int] = None,
@@ -48,8 +48,9 @@ class _ClientBase(Managed, Hooks):
                 (``upload_file_path``, the downloads), seconds with no byte moving instead.
             connect_timeout: seconds to connect, TCP + TLS (default 10).
             verify: verify TLS certificates and host names (default True).
-            ca_file: a PEM file of CA certificates to trust instead of the system's (one that
-                cannot be read: :class:`InvalidArgumentError` at once).
+            ca_file: a PEM file of CA certificates to trust instead of the system's (str, bytes
+                or os.PathLike, UTF-8 or not; one that cannot be read:
+                :class:`InvalidArgumentError` at once).
             user_agent: the User-Agent header (default ``drupalsdk/<version>``).
             headers: extra headers for every request (a mapping, or ``(name, value)`` pairs).
             max_body_size: larger responses fail with :class:`TooLargeError` (default 64 MiB;

@@ -12,7 +12,7 @@ import concurrent.futures._base
 import itertools
 import logging
 import threading
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, TypeVar
 
 from . import _ffi, _readers
 from ._response import convert, returns_answer
@@ -42,11 +42,14 @@ _DONE = (concurrent.futures._base.CANCELLED, concurrent.futures._base.CANCELLED_
          concurrent.futures._base.FINISHED)
 _HANDLE = "_call_handle"
 
+#: The type of a future's result (``submit_get`` gives a ``DrupalFuture[Entity]``).
+T = TypeVar("T")
 
 
-
-class DrupalFuture(concurrent.futures.Future):
-    """A ``concurrent.futures.Future`` for one call in flight.
+# Future is subscriptable at run time since Python 3.9 (PEP 585); the class's bases stay Future
+# and object: only type checkers read T.
+class DrupalFuture(concurrent.futures.Future[T]):
+    """A ``concurrent.futures.Future`` for one call in flight (a ``DrupalFuture[T]``'s result is a ``T``).
 
     :meth:`cancel` cancels the C call (``drupal_call_cancel``) and resolves the future as
     cancelled at once. A call cancelled by ``Client.close()`` resolves as cancelled too.
@@ -96,7 +99,7 @@ class DrupalFuture(concurrent.futures.Future):
             self._notify_cancelled()
         return cancelled
 
-    def result(self, timeout: Optional[float] = None) -> Any:
+    def result(self, timeout: Optional[float] = None) -> T:
         """As ``Future.result``; also from a done-callback (which runs on the thread that resolves
         these futures: waiting there, it resolves them itself)."""
         return super().result(self._resolved_here(timeout))
@@ -118,7 +121,7 @@ class DrupalFuture(concurrent.futures.Future):
         self.cancel()
         self._release()
 
-    def __enter__(self) -> "DrupalFuture":
+    def __enter__(self) -> "DrupalFuture[T]":
         return self
 
     def __exit__(self, *exc_info: Any) -> None:

@@ -103,8 +103,8 @@ class Client(_ClientBase):
             _response_free(response)
 
     def _submit(self, operation: Operation, args: Tuple[Any, ...], kind: int,
-                owner: Optional[Managed] = None) -> DrupalFuture:
-        future = DrupalFuture(kind)
+                owner: Optional[Managed] = None) -> DrupalFuture[Any]:
+        future: DrupalFuture[Any] = DrupalFuture(kind)
         future._attach(self._start(operation, args, future, futures_dispatcher(), owner))
         if _interrupts.caught is not None and _interrupts.stopping():
             # Ctrl-C in a callback the start ran on this (main) thread: no blocking call is
@@ -153,7 +153,7 @@ class Client(_ClientBase):
         for page in self.jsonapi_pages(type, query, concurrency=concurrency, max_pages=max_pages):
             yield from page.resources
 
-    def submit(self, method: str, *args: Any, **kwargs: Any) -> DrupalFuture:
+    def submit(self, method: str, *args: Any, **kwargs: Any) -> DrupalFuture[Any]:
         """Starts ``method`` (``"get"``, ``"create"``, ...) without waiting: ``submit("get", "node", 1)``."""
         starter = getattr(self, "submit_" + method, None)
         if starter is None:

@@ -139,7 +139,7 @@ def _blocking(operation: Operation) -> Callable[..., Any]:
 def _submitting(operation: Operation) -> Callable[..., Any]:
     arguments, default_kind = operation.arguments, operation.kind
 
-    def method(self: Any, *args: Any, language: Optional[str] = None, **kwargs: Any) -> DrupalFuture:
+    def method(self: Any, *args: Any, language: Optional[str] = None, **kwargs: Any) -> DrupalFuture[Any]:
         prepared = arguments(*args, **kwargs)
         owner = None if language is None else self._language_owner(language)
         if prepared.__class__ is Call:

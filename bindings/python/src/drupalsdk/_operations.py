@@ -115,7 +115,8 @@ def _describe(method: Callable[..., Any], name: str, operation: Operation, retur
     self_parameter = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
     language = inspect.Parameter("language", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Optional[str])
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = doc.rstrip() + "\n" + _LANGUAGE_DOC
+    # cleandoc first: the arguments' docstring is indented as in its source, the paragraph added is not.
+    method.__doc__ = inspect.cleandoc(doc) + "\n" + _LANGUAGE_DOC
     method.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=[self_parameter, *signature.parameters.values(), language], return_annotation=returns)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from ctypes import byref, c_void_p
-from typing import Any, AsyncIterator, Dict, Iterator, Optional, Tuple
+from typing import TYPE_CHECKING, Any, AsyncIterator, Dict, Iterator, Optional, Tuple, TypeVar
 
 from . import _ffi, _interrupts, _readers
 from ._calls import DrupalFuture
@@ -25,6 +25,9 @@ from ._operations import NEXT_DOCUMENT, NEXT_PAGE, Operation, ResourceType, inst
 from ._response import KIND_ANSWER, KIND_RESPONSE, convert, returns_answer
 from ._transfers import callback_error
 
+if TYPE_CHECKING:   # (imported where used: _mock imports this module)
+    from ._mock import AsyncMockClient, MockClient
+
 __all__ = ["Client", "AsyncClient"]
 
 _lib = _ffi.lib
@@ -35,6 +38,8 @@ _response_free = _ffi.response_free
 _call_cancel = _ffi.call_cancel
 _call_free = _ffi.call_free
 _install_interrupts = _interrupts.install
+#: The class at hand: ``async with AsyncMockClient()`` gives an AsyncMockClient.
+_AsyncClient = TypeVar("_AsyncClient", bound="AsyncClient")
 
 
 def _reraise_interrupt(response: Optional[int]) -> None:
@@ -161,7 +166,7 @@ class Client(_ClientBase):
         return starter(*args, **kwargs)
 
     @classmethod
-    def mock(cls) -> Any:
+    def mock(cls) -> MockClient:
         """A client backed by an in-memory Drupal (see :class:`MockClient`)."""
         from ._mock import MockClient
         return MockClient()
@@ -225,7 +230,7 @@ class AsyncClient(_ClientBase):
         finally:
             _call_free(call_handle)
 
-    async def __aenter__(self) -> "AsyncClient":
+    async def __aenter__(self: _AsyncClient) -> _AsyncClient:
         return self
 
     async def __aexit__(self, *exc_info: Any) -> None:
@@ -268,7 +273,7 @@ class AsyncClient(_ClientBase):
                 yield resource
 
     @classmethod
-    def mock(cls) -> Any:
+    def mock(cls) -> AsyncMockClient:
         """An asyncio client backed by an in-memory Drupal (see :class:`MockClient`)."""
         from ._mock import AsyncMockClient
         return AsyncMockClient()

@@ -7,7 +7,7 @@ import logging
 import threading
 from collections.abc import Mapping
 from ctypes import byref, c_void_p, cast
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Type, TypeVar
 
 from . import _ffi, _interrupts
 from ._calls import keepalive, new_key, pending
@@ -25,6 +25,8 @@ log = logging.getLogger("drupalsdk")
 
 _lib = _ffi.lib
 _last_error = _ffi.last_error
+#: The class of the client at hand: in_language gives a MockClient a MockClient.
+_Client = TypeVar("_Client", bound="_ClientBase")
 
 
 class _ClientBase(Managed, Hooks):
@@ -159,7 +161,7 @@ class _ClientBase(Managed, Hooks):
         self._adopt(handle)
 
     @classmethod
-    def unimplemented(cls) -> Any:
+    def unimplemented(cls: Type[_Client]) -> _Client:
         """A client whose every call raises ``DrupalError`` with code ``DRUPAL_E_UNIMPLEMENTED``
         naming the operation: for tests of code that must not reach a site."""
         new_handle()
@@ -277,7 +279,7 @@ class _ClientBase(Managed, Hooks):
 
     # ---- Languages ----------------------------------------------------------------------------
 
-    def in_language(self, language: Optional[str], *, force: bool = False) -> Any:
+    def in_language(self: _Client, language: Optional[str], *, force: bool = False) -> _Client:
         """This client in a language: a client of the same class on the same session (one login,
         one CSRF and OAuth token, one cookie jar and pool for every language) whose calls go under
         the language's path prefix (``"fr"`` -> ``/fr/node/1``, ``/fr/jsonapi/...``; ``""`` is the

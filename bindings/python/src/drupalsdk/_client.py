@@ -2,7 +2,8 @@
 
 The binding holds no Drupal protocol logic (paths, tokens, retries, paging are the library's);
 it converts arguments (``_convert``), calls the C function of an operation (``_operations``,
-which also gives these classes their per-operation methods) and converts the answer. What the two
+which also gives these classes their per-operation methods, declared for type checkers by the
+bases in ``_operation_methods``) and converts the answer. What the two
 share (configuration, authentication, languages, pagers, starting a call) is _ClientBase, in
 ``_client_base``.
 """
@@ -21,6 +22,7 @@ from ._convert import Query
 from ._jsonapi_document import Document, Resource
 from ._jsonapi_query import Query as JSONAPIQuery
 from ._managed import Managed
+from ._operation_methods import _AsyncClientOperations, _ClientOperations
 from ._operations import NEXT_DOCUMENT, NEXT_PAGE, Operation, ResourceType, install
 from ._response import KIND_ANSWER, KIND_RESPONSE, convert, returns_answer
 from ._transfers import callback_error
@@ -56,7 +58,7 @@ def _reraise_interrupt(response: Optional[int]) -> None:
 # ---- The blocking client ---------------------------------------------------------------------------
 
 
-class Client(_ClientBase):
+class Client(_ClientBase, _ClientOperations):
     """A connection to one Drupal site: its own cookies, CSRF token, auth mode and connection pool.
 
     Blocking methods wait on the calling thread (the GIL is released meanwhile, so other Python
@@ -194,7 +196,7 @@ async def _cancelled_call_ended(loop: asyncio.AbstractEventLoop, waiter: list) -
             pass
 
 
-class AsyncClient(_ClientBase):
+class AsyncClient(_ClientBase, _AsyncClientOperations):
     """As :class:`Client`, with awaitable methods for asyncio.
 
     The library runs each call on its own threads and queues its outcome for the event loop,

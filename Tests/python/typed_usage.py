@@ -32,6 +32,9 @@ def blocking() -> None:
         assert_type(client.download("/sites/default/files/a.png", "a.png", progress=lambda done, total: True),
                     Response)
         assert_type(client.delete("node", 1), None)
+        # A file's content is bytes, bytearray or memoryview.
+        assert_type(client.upload_file("node", "article", "field_image", "a.png", bytearray(b"\x89PNG")), Entity)
+        assert_type(client.jsonapi_upload("node--article", "field_image", "a.png", memoryview(b"\x89PNG")), Document)
 
         future = client.submit_get("node", 1)
         assert_type(future, DrupalFuture[Entity])

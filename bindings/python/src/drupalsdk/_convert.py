@@ -19,6 +19,8 @@ Id = Union[str, int]
 Query = Union[Mapping, Sequence[Tuple[str, Any]], None]
 HeadersArg = Union[Mapping, Sequence[Tuple[str, str]], Sequence[str], None]
 Body = Union[bytes, bytearray, memoryview, dict, list, str, None]
+#: A file's content, as ``content`` takes it.
+Content = Union[bytes, bytearray, memoryview]
 FilePath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode

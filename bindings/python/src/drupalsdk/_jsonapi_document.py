@@ -170,10 +170,10 @@ class Resource:
         items = data if data.__class__ is list else ([] if data is None else [data])
         pairs = []
         for item in items:
-            pair = (item.get("type"), item.get("id")) if item.__class__ is dict else (None, None)
-            if pair[0].__class__ is not str or pair[1].__class__ is not str:
+            kind, id = (item.get("type"), item.get("id")) if item.__class__ is dict else (None, None)
+            if type(kind) is not str or type(id) is not str:   # (type(): mypy narrows on it)
                 raise _not_identifiers(field)
-            pairs.append(pair)
+            pairs.append((kind, id))
         return pairs
 
     def related(self, field: str) -> Union["Resource", List["Resource"], None]:

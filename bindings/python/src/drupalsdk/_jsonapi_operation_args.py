@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from ._convert import FilePath, Id, content, json_body, path_text, text
+from ._convert import Content, FilePath, Id, content, json_body, path_text, text
 from ._jsonapi_document import Document, Resource
 from ._jsonapi_query import Query as JSONAPIQuery, query_handle
 from ._operation_types import ResourceType, Target
@@ -41,7 +41,7 @@ def _linkage(target: Target) -> Any:
     return [_identifier(item) for item in target] if isinstance(target, list) else _identifier(target)
 
 
-def _resource_document(type: ResourceType, id: Optional[str], attributes: Optional[Dict[str, Any]],
+def _resource_document(type: ResourceType, id: Optional[Id], attributes: Optional[Dict[str, Any]],
                        relationships: Optional[Dict[str, Target]], document: Optional[Dict[str, Any]]) -> bytes:
     if document is not None:
         if attributes is not None or relationships is not None:
@@ -120,7 +120,7 @@ _jsonapi_remove_relationship = _relationship_change(3)
 _jsonapi_remove_relationship.__doc__ = """Removes targets from a to-many relationship (DELETE); returns None (204)."""
 
 
-def _jsonapi_upload(type: ResourceType, field: str, filename: str, data: bytes, *,
+def _jsonapi_upload(type: ResourceType, field: str, filename: str, data: Content, *,
                     id: Optional[str] = None) -> Tuple[Any, ...]:
     """Uploads ``data`` (bytes, bytearray or memoryview) to a JSON:API file field: to ``/{field}`` (a
     temporary file to reference), or with ``id`` to ``/{id}/{field}`` (attached to that resource).

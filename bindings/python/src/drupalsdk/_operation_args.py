@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Tuple
 
-from ._convert import (Body, FilePath, HeadersArg, Id, Query, content, json_body, path_text, query_array,
-                       request_options, text)
+from ._convert import (Body, Content, FilePath, HeadersArg, Id, Query, content, json_body, path_text,
+                       query_array, request_options, text)
 from ._operation_types import Call, EntityBody
 from ._response import KIND_ANSWER, KIND_RESPONSE, Response
 from ._transfers import Progress, Write, transfer_options
@@ -64,7 +64,7 @@ def _delete(entity_type: str, id: Id) -> Tuple[Any, ...]:
     return text(entity_type, "entity_type"), text(id, "id")
 
 
-def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data: bytes) -> Tuple[Any, ...]:
+def _upload_file(entity_type: str, bundle: str, field: str, filename: str, data: Content) -> Tuple[Any, ...]:
     """Uploads ``data`` (bytes, bytearray or memoryview) to a file field as a file named ``filename``;
     returns the file entity (reference its fid from the host entity)."""
     data = content(data)

@@ -6,7 +6,7 @@ type checkers see them: the parameters of each entry's ``arguments`` function as
 from typing import Any, Dict, List, Optional
 
 from ._calls import DrupalFuture
-from ._convert import Body, FilePath, HeadersArg, Id, Query
+from ._convert import Body, Content, FilePath, HeadersArg, Id, Query
 from ._jsonapi_document import Document
 from ._jsonapi_query import Query as JSONAPIQuery
 from ._operation_types import Entity, EntityBody, ResourceType, Target
@@ -134,7 +134,7 @@ class _ClientOperations:
         language), on this client's session; see :meth:`Client.in_language`.
         """
 
-    def upload_file(self, entity_type: str, bundle: str, field: str, filename: str, data: bytes, *, language: Optional[str] = ...) -> Entity:
+    def upload_file(self, entity_type: str, bundle: str, field: str, filename: str, data: Content, *, language: Optional[str] = ...) -> Entity:
         """Uploads ``data`` (bytes, bytearray or memoryview) to a file field as a file named ``filename``;
         returns the file entity (reference its fid from the host entity).
 
@@ -142,7 +142,7 @@ class _ClientOperations:
         language), on this client's session; see :meth:`Client.in_language`.
         """
 
-    def submit_upload_file(self, entity_type: str, bundle: str, field: str, filename: str, data: bytes, *, language: Optional[str] = ...) -> DrupalFuture[Entity]:
+    def submit_upload_file(self, entity_type: str, bundle: str, field: str, filename: str, data: Content, *, language: Optional[str] = ...) -> DrupalFuture[Entity]:
         """As :meth:`upload_file`, returning a ``concurrent.futures.Future`` at once.
 
         ``language="fr"`` runs this one call under that language's path prefix (``""``: the default
@@ -409,7 +409,7 @@ class _ClientOperations:
         language), on this client's session; see :meth:`Client.in_language`.
         """
 
-    def jsonapi_upload(self, type: ResourceType, field: str, filename: str, data: bytes, *, id: Optional[str] = ..., language: Optional[str] = ...) -> Document:
+    def jsonapi_upload(self, type: ResourceType, field: str, filename: str, data: Content, *, id: Optional[str] = ..., language: Optional[str] = ...) -> Document:
         """Uploads ``data`` (bytes, bytearray or memoryview) to a JSON:API file field: to ``/{field}`` (a
         temporary file to reference), or with ``id`` to ``/{id}/{field}`` (attached to that resource).
         Returns the file's :class:`Document`.
@@ -418,7 +418,7 @@ class _ClientOperations:
         language), on this client's session; see :meth:`Client.in_language`.
         """
 
-    def submit_jsonapi_upload(self, type: ResourceType, field: str, filename: str, data: bytes, *, id: Optional[str] = ..., language: Optional[str] = ...) -> DrupalFuture[Document]:
+    def submit_jsonapi_upload(self, type: ResourceType, field: str, filename: str, data: Content, *, id: Optional[str] = ..., language: Optional[str] = ...) -> DrupalFuture[Document]:
         """As :meth:`jsonapi_upload`, returning a ``concurrent.futures.Future`` at once.
 
         ``language="fr"`` runs this one call under that language's path prefix (``""``: the default
@@ -613,7 +613,7 @@ class _AsyncClientOperations:
         language), on this client's session; see :meth:`Client.in_language`.
         """
 
-    async def upload_file(self, entity_type: str, bundle: str, field: str, filename: str, data: bytes, *, language: Optional[str] = ...) -> Entity:
+    async def upload_file(self, entity_type: str, bundle: str, field: str, filename: str, data: Content, *, language: Optional[str] = ...) -> Entity:
         """As :meth:`Client.upload_file`, awaitable.
 
         ``language="fr"`` runs this one call under that language's path prefix (``""``: the default
@@ -725,7 +725,7 @@ class _AsyncClientOperations:
         language), on this client's session; see :meth:`Client.in_language`.
         """
 
-    async def jsonapi_upload(self, type: ResourceType, field: str, filename: str, data: bytes, *, id: Optional[str] = ..., language: Optional[str] = ...) -> Document:
+    async def jsonapi_upload(self, type: ResourceType, field: str, filename: str, data: Content, *, id: Optional[str] = ..., language: Optional[str] = ...) -> Document:
         """As :meth:`Client.jsonapi_upload`, awaitable.
 
         ``language="fr"`` runs this one call under that language's path prefix (``""``: the default

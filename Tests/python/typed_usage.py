@@ -26,7 +26,15 @@ def blocking() -> None:
         assert_type(client.request("GET", "/node/1", raise_for_status=False), Response)
         query = Query().add_filter("status", "1").add_include(["uid"]).add_page_limit(10)
         assert_type(client.jsonapi_get("node--article", "0b9e-uuid", query), Document)
-        assert_type(client.jsonapi_collection(("node", "article"), query), Document)
+        page = client.jsonapi_collection(("node", "article"), query)
+        assert_type(page, Document)
+        assert_type(page.links, Dict[str, Any])
+        assert_type(page.meta, Dict[str, Any])
+        for resource in page.resources:
+            assert_type(resource.attributes, Dict[str, Any])
+            assert_type(resource.relationships, Dict[str, Any])
+            assert_type(resource.links, Dict[str, Any])
+            assert_type(resource.meta, Dict[str, Any])
         assert_type(client.jsonapi_add_relationship("node--article", "0b9e-uuid", "field_tags", []),
                     Optional[Document])
         assert_type(client.download("/sites/default/files/a.png", "a.png", progress=lambda done, total: True),

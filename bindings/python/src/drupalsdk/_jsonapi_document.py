@@ -52,8 +52,15 @@ class Document:
     def included(self) -> List["Resource"]:
         return _resources(_list_member(self.raw, "included"), self, "included")
 
-    links = property(lambda self: _object_member(self, "links"), doc="The document's links ({} if none).")
-    meta = property(lambda self: _object_member(self, "meta"), doc="The document's meta ({} if none).")
+    @property
+    def links(self) -> Dict[str, Any]:
+        """The document's links ({} if none)."""
+        return _object_member(self, "links")
+
+    @property
+    def meta(self) -> Dict[str, Any]:
+        """The document's meta ({} if none)."""
+        return _object_member(self, "meta")
 
     def link(self, name: str) -> Optional[str]:
         """The href of a top-level link ("next", "self"), or None when absent or null; DecodeError
@@ -129,11 +136,25 @@ class Resource:
     def id(self) -> str:
         return self.raw.get("id", "")
 
-    attributes = property(lambda self: _object_member(self, "attributes"), doc="The attributes ({} if none).")
-    relationships = property(lambda self: _object_member(self, "relationships"),
-                             doc="The relationships as Drupal sent them ({} if none).")
-    links = property(lambda self: _object_member(self, "links"), doc="The resource's links ({} if none).")
-    meta = property(lambda self: _object_member(self, "meta"), doc="The resource's meta ({} if none).")
+    @property
+    def attributes(self) -> Dict[str, Any]:
+        """The attributes ({} if none)."""
+        return _object_member(self, "attributes")
+
+    @property
+    def relationships(self) -> Dict[str, Any]:
+        """The relationships as Drupal sent them ({} if none)."""
+        return _object_member(self, "relationships")
+
+    @property
+    def links(self) -> Dict[str, Any]:
+        """The resource's links ({} if none)."""
+        return _object_member(self, "links")
+
+    @property
+    def meta(self) -> Dict[str, Any]:
+        """The resource's meta ({} if none)."""
+        return _object_member(self, "meta")
 
     def __getitem__(self, name: str) -> Any:
         """An attribute (KeyError if the resource has none of that name)."""

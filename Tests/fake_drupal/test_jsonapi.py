@@ -429,6 +429,24 @@ def test_patch_revisions(server):
 # ----------------------------------------------------------------------------
 # Relationships and related resources
 # ----------------------------------------------------------------------------
+def test_relationship_data_of_either_shape_is_taken(server):
+    # Drupal's prepareInput makes a single identifier a list of one whatever the cardinality:
+    # a to-many given an object and a to-one given a list of one are both stored (no recording;
+    # the fake answered 400 before, the mock client already took them).
+    alpha = uuid_by_name(server, '/jsonapi/taxonomy_term/tags', 'alpha')
+    editor = call(server, 'GET', '/jsonapi/user/user?filter[name]=editor').json()['data'][0]['id']
+    doc = article('Shapes')
+    doc['data']['relationships'] = {'field_tags': {'data': {'type': 'taxonomy_term--tags', 'id': alpha}},
+                                    'uid': {'data': [{'type': 'user--user', 'id': editor}]}}
+    r = call(server, 'POST', ARTICLES, doc)
+    assert r.status == 201, r.json()
+    relationships = r.json()['data']['relationships']
+    assert [d['id'] for d in relationships['field_tags']['data']] == [alpha]
+    assert relationships['uid']['data']['id'] == editor
+    doc['data']['relationships'] = {'uid': {'data': [{'type': 'user--user', 'id': editor}] * 2}}
+    assert call(server, 'POST', ARTICLES, doc).status == 400   # two for a to-one: not recorded, refused
+
+
 def test_relationship_endpoints(server):
     node = call(server, 'GET', ARTICLES + '?filter[title]=Article 1'.replace(' ', '%20')).json()['data'][0]
     rel = '%s/%s/relationships/field_tags' % (ARTICLES, node['id'])

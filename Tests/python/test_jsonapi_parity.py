@@ -281,6 +281,13 @@ def _jsonapi_tour(c: Any) -> Dict[str, Any]:
     if charset.status == 201:
         norm.name(uuid_of(charset), "charset")
         send("DELETE", ARTICLES + "/" + uuid_of(charset))
+    # A single identifier for a to-many and a list of one for a to-one: prepareInput makes both
+    # a list, whatever the field's cardinality.
+    shapes = step("create relationship shapes", "POST", ARTICLES, body=_doc(
+        "node--article", {"title": "Shapes"}, {"field_tags": {"data": tag(alpha)}, "uid": {"data": [user(editor)]}}))
+    if shapes.status == 201:
+        norm.name(uuid_of(shapes), "shapes")
+        send("DELETE", ARTICLES + "/" + uuid_of(shapes))
     step("create json content type", "POST", ARTICLES, body=_doc("node--article", {"title": "x"}),
          headers={"Content-Type": "application/json", "Accept": JSONAPI})
     step("create malformed json", "POST", ARTICLES, body=b'{"data": {"type": ')

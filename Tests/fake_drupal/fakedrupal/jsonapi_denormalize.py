@@ -113,15 +113,16 @@ def resolve_identifier(ctx, field, ident, check_type):
 
 
 def relationship_items(ctx, field, data, check_type=False):
+    # JsonApiDocumentTopLevelNormalizer::prepareInput turns a single identifier into a list of
+    # one, whatever the field's cardinality: an object for a to-many and a list for a to-one
+    # are both taken. More than one item for a to-one (the field's Count constraint would
+    # answer) is not recorded: refused here.
     if data is None:
         return []
-    if field.multi:
-        if not isinstance(data, list):
-            raise JsonApiError(400, 'The relationship %s is to-many: "data" must be a list.' % field.public)
-        return [resolve_identifier(ctx, field, i, check_type) for i in data]
-    if isinstance(data, list):
-        raise JsonApiError(400, 'The relationship %s is to-one: "data" must be an object or null.' % field.public)
-    return [resolve_identifier(ctx, field, data, check_type)]
+    items = data if isinstance(data, list) else [data]
+    if not field.multi and len(items) > 1:
+        raise JsonApiError(400, 'The relationship %s is to-one: "data" holds more than one item.' % field.public)
+    return [resolve_identifier(ctx, field, i, check_type) for i in items]
 
 
 def fields_from(ctx, rtype, data):

@@ -447,6 +447,40 @@ def test_relationship_data_of_either_shape_is_taken(server):
     assert call(server, 'POST', ARTICLES, doc).status == 400   # two for a to-one: not recorded, refused
 
 
+def test_write_documents_are_read_as_drupal_reads_them(server):
+    # JsonApiDocumentTopLevelNormalizer (validateRequestBody, then the relationships) and, on the
+    # relationship routes, ResourceIdentifierNormalizer::massageRelationshipInput; no recording.
+    alpha = uuid_by_name(server, '/jsonapi/taxonomy_term/tags', 'alpha')
+    tags = lambda data: dict(article('x')['data'], relationships={'field_tags': data})   # noqa: E731
+    cases = [({'meta': {}}, 'Resource object must include a "type".'),
+             (dict(article('x'), relationships={'uid': {'data': None}}),
+              'Found "relationships" within the document\'s top level. The "relationships" key must be within '
+              'resource object.'),
+             ({'data': tags({'data': [{'type': 'taxonomy_term--tags'}]})}, 'No ID specified for related resource'),
+             ({'data': tags({'data': [{'id': alpha}]})}, 'No type specified for related resource'),
+             ({'data': tags({'data': [{'type': 'no--pe', 'id': alpha}]})},
+              "Invalid type specified for related resource: 'no--pe'")]
+    for doc, detail in cases:
+        r = call(server, 'POST', ARTICLES, doc)
+        assert (r.status, r.errors()) == (400, [detail])
+    virtual = {'type': 'taxonomy_term--tags', 'id': 'virtual'}   # a term's root parent, as read (172)
+    r = call(server, 'POST', ARTICLES, {'data': tags({'data': [virtual, {'type': 'taxonomy_term--tags', 'id': alpha}]})})
+    assert r.status == 201 and [d['id'] for d in r.json()['data']['relationships']['field_tags']['data']] == [alpha]
+    r = call(server, 'POST', ARTICLES, {'data': tags({})})   # no data: the field is left empty
+    assert r.status == 201 and r.json()['data']['relationships']['field_tags']['data'] == []
+    rel = '%s/%s/relationships/' % (ARTICLES, r.json()['data']['id'])
+    invalid = (400, ['Invalid body payload for the relationship.'])
+    for method, field, data in (('PATCH', 'field_tags', {'type': 'taxonomy_term--tags', 'id': alpha}),
+                                ('PATCH', 'uid', [{'type': 'user--user', 'id': alpha}]),
+                                ('POST', 'uid', [{'type': 'user--user', 'id': alpha}]),   # before the 409
+                                ('PATCH', 'uid', {'type': 'user--user'})):
+        r = call(server, method, rel + field, {'data': data})
+        assert (r.status, r.errors()) == invalid
+    r = call(server, 'DELETE', rel + 'uid', {'data': {'type': 'user--user', 'id': alpha}})
+    assert (r.status, r.errors()) == (409, ['You can only DELETE from to-many relationships. uid is a to-one '
+                                            'relationship.'])
+
+
 def test_relationship_endpoints(server):
     node = call(server, 'GET', ARTICLES + '?filter[title]=Article 1'.replace(' ', '%20')).json()['data'][0]
     rel = '%s/%s/relationships/field_tags' % (ARTICLES, node['id'])

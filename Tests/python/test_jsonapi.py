@@ -563,7 +563,7 @@ def _jsonapi_tour(client, anonymous):
     seen["replaced"] = client.jsonapi_replace_relationship(ARTICLE, node.id, "field_tags", [tags["beta"]])
     me = ("user--user", entry.meta["links"]["me"]["meta"]["id"])
     with pytest.raises(drupalsdk.HTTPError) as to_one:
-        client.jsonapi_add_relationship(ARTICLE, node.id, "uid", [me])
+        client.jsonapi_add_relationship(ARTICLE, node.id, "uid", me)   # one identifier, as 156 sends
     seen["to-one"] = (to_one.value.status, to_one.value.jsonapi_errors[0].detail)
     relationship = client.jsonapi_relationship(ARTICLE, node.id, "field_tags")
     seen["relationship"] = [item["id"] for item in relationship.raw["data"]] == [tags["beta"].id]

@@ -288,6 +288,27 @@ def _jsonapi_tour(c: Any) -> Dict[str, Any]:
     if shapes.status == 201:
         norm.name(uuid_of(shapes), "shapes")
         send("DELETE", ARTICLES + "/" + uuid_of(shapes))
+    # Malformed documents, as JsonApiDocumentTopLevelNormalizer reads them (validateRequestBody,
+    # then the relationships: the first identifier's id and type are checked).
+    step("create no data", "POST", ARTICLES, body={"meta": {}})
+    step("create data without type", "POST", ARTICLES, body={"data": {"attributes": {"title": "x"}}})
+    step("create top-level relationships", "POST", ARTICLES,
+         body={**_doc("node--article", {"title": "x"}), "relationships": {"uid": {"data": user(editor)}}})
+    step("create identifier without id", "POST", ARTICLES, body=_doc(
+        "node--article", {"title": "x"}, {"field_tags": {"data": [{"type": "taxonomy_term--tags"}]}}))
+    step("create identifier without type", "POST", ARTICLES, body=_doc(
+        "node--article", {"title": "x"}, {"field_tags": {"data": [{"id": alpha}]}}))
+    step("create identifier of no type", "POST", ARTICLES, body=_doc(
+        "node--article", {"title": "x"}, {"field_tags": {"data": [{"type": "nope--nope", "id": alpha}]}}))
+    # "virtual" (a term's root parent as read) names nothing; a relationship without data clears.
+    for name, relationships in (("virtual", {"field_tags": {"data": [tag(alpha), {"type": "taxonomy_term--tags",
+                                                                                  "id": "virtual"}]}}),
+                                ("no data member", {"field_tags": {}})):
+        made = step("create identifier " + name, "POST", ARTICLES,
+                    body=_doc("node--article", {"title": "Identifiers " + name}, relationships))
+        if made.status == 201:
+            norm.name(uuid_of(made), "identifiers " + name)
+            send("DELETE", ARTICLES + "/" + uuid_of(made))
     step("create json content type", "POST", ARTICLES, body=_doc("node--article", {"title": "x"}),
          headers={"Content-Type": "application/json", "Accept": JSONAPI})
     step("create malformed json", "POST", ARTICLES, body=b'{"data": {"type": ')
@@ -324,7 +345,14 @@ def _jsonapi_tour(c: Any) -> Dict[str, Any]:
     step("relationship add again", "POST", tags, body={"data": [tag(beta)]})
     step("relationship remove", "DELETE", tags, body={"data": [tag(alpha)]})
     step("relationship after", "GET", tags)
-    step("relationship to-one post", "POST", node + "/relationships/uid", body={"data": [user(admin)]})
+    step("relationship to-many as object", "PATCH", node + "/relationships/field_tags", body={"data": tag(alpha)})
+    step("relationship to-one as list", "PATCH", node + "/relationships/uid", body={"data": [user(admin)]})
+    step("relationship without data", "PATCH", node + "/relationships/field_tags", body={"meta": {}})
+    step("relationship identifier without id", "PATCH", node + "/relationships/uid",
+         body={"data": {"type": "user--user"}})
+    step("relationship to-one post", "POST", node + "/relationships/uid", body={"data": user(admin)})
+    step("relationship to-one post list", "POST", node + "/relationships/uid", body={"data": [user(admin)]})
+    step("relationship to-one delete", "DELETE", node + "/relationships/uid", body={"data": user(admin)})
     step("relationship to-one patch", "PATCH", node + "/relationships/uid", body={"data": user(editor)})
     step("relationship to-one after", "GET", node + "/relationships/uid")
     step("relationship wrong type", "PATCH", tags, body={"data": [user(admin)]})

@@ -54,9 +54,12 @@ extension MockState {
         let (id, stored, relationship) = try relationshipSubject(
             request, caller, type, uuid, name, route: name + ".relationship." + request.method.lowercased(),
             template: "{entity}/relationships/" + name, operation: .update)
-        let sent = try sentIdentifiers(request, relationship.target)
-        if request.method == "POST" && !relationship.target.many {
-            throw MockJSONAPIReply.fail(409, "You can only POST to to-many relationships. \(name) is a to-one "
+        // The body is read before the to-one check (a list for a to-one is the 400), the entities
+        // it names are looked up after it (EntityResource::addToRelationshipData, 156).
+        let sent = try routeIdentifiers(request, relationship.target)
+        if request.method != "PATCH" && !relationship.target.many {
+            let verb = request.method == "POST" ? "POST to" : "DELETE from"
+            throw MockJSONAPIReply.fail(409, "You can only \(verb) to-many relationships. \(name) is a to-one "
                                         + "relationship.", request)
         }
         let items = try sent.map { try jsonAPIReferenceItem($0, relationship.target, request) }
@@ -114,36 +117,5 @@ extension MockState {
         ]
         return MockJSONAPIReply.document(status, ["data": documents.linkage(field, target, entity[field]),
                                                   "links": .object(links)], request)
-    }
-
-    /// A write's `data`: a list of identifiers, one identifier or null (a to-one). Each must be
-    /// of a type the field takes (157): the relationship route checks what a document's does not.
-    private func sentIdentifiers(_ request: MockRequest, _ target: MockJSONAPIFields.Target) throws -> [JSONValue] {
-        guard let body = request.body, !body.isEmpty else { throw MockJSONAPIReply.fail(400, "Empty request body.", request) }
-        guard let document = JSONValue.parse(body) else { throw MockJSONAPIReply.fail(400, "Syntax error", request) }
-        let identifiers: [JSONValue]
-        switch document["data"] {
-        case .null?: identifiers = []
-        case .array(let list)?: identifiers = list
-        case .object?: identifiers = [document["data"]!]
-        default: throw MockJSONAPIReply.fail(400, "Missing `data` member in the request body.", request)
-        }
-        let accepted = jsonAPITypeNames(target.entityType)
-        for identifier in identifiers {
-            let typeName = identifier["type"]?.stringValue ?? ""
-            guard accepted.contains(typeName) else {
-                throw MockJSONAPIReply.fail(400, "The provided type (\(typeName)) does not match the destination "
-                                            + "resource types (\(accepted.joined(separator: ", "))).", request)
-            }
-        }
-        return identifiers
-    }
-
-    /// The resource type names of an entity type, one per known bundle ("taxonomy_term--tags").
-    private func jsonAPITypeNames(_ entityType: String) -> [String] {
-        guard MockEntityKind.bundleKey(entityType) != nil, let known = bundles[entityType], !known.isEmpty else {
-            return [entityType + "--" + entityType]
-        }
-        return known.sorted().map { entityType + "--" + $0 }
     }
 }

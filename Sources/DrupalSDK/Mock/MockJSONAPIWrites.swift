@@ -95,12 +95,18 @@ extension MockState {
         }
     }
 
-    /// The document's `data` object: 400 for no body, malformed JSON (133c) or no `data`.
+    /// The document's `data` object: 400 for no body, malformed JSON (133c), then as
+    /// JsonApiDocumentTopLevelNormalizer's validateRequestBody checks: `relationships` at the
+    /// document's top level, a `data` without a `type`.
     private func jsonAPIData(_ request: MockRequest) throws -> [String: JSONValue] {
         guard let body = request.body, !body.isEmpty else { throw MockJSONAPIReply.fail(400, "Empty request body.", request) }
         guard let document = JSONValue.parse(body) else { throw MockJSONAPIReply.fail(400, "Syntax error", request) }
-        guard let data = document["data"]?.objectValue else {
-            throw MockJSONAPIReply.fail(400, "Missing `data` member in the request body.", request)
+        if document["relationships"].map(MockState.phpNonEmpty) == true {
+            throw MockJSONAPIReply.fail(400, "Found \"relationships\" within the document's top level. The "
+                                        + "\"relationships\" key must be within resource object.", request)
+        }
+        guard let data = document["data"]?.objectValue, data["type"].map({ $0 != .null }) == true else {
+            throw MockJSONAPIReply.fail(400, "Resource object must include a \"type\".", request)
         }
         return data
     }
@@ -134,8 +140,7 @@ extension MockState {
         for (name, value) in (data["relationships"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let (field, target) = known.first(where: { MockJSONAPIFields.publicName(type.entityType, $0.field) == name }),
                   !MockJSONAPIFields.configTypes.contains(target.entityType) else { continue }
-            let linkage = value["data"] ?? .null
-            let identifiers = linkage == .null ? [] : (linkage.arrayValue ?? [linkage])
+            let identifiers = try documentIdentifiers(value, request)
             if type.entityType == "node", field == "uid", stored == nil {
                 try authorizeJSONAPIField(type, field, name, "relationships", nil, nil, caller, request)
             }

@@ -25,23 +25,29 @@ UUID = re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 
 
 def body(ctx):
+    """The decoded request document (an object, or {} for any other JSON value)."""
     raw = ctx.req.body
     if not raw or not raw.strip():
+        if ctx.req.method == 'DELETE' and ctx.route.field:
+            raise JsonApiError(400, 'You need to provide a body for DELETE operations on a relationship (%s).'
+                               % ctx.route.field)
         raise JsonApiError(400, 'Empty request body.')
     try:
         doc = json.loads(raw.decode('utf-8'))
     except (ValueError, UnicodeDecodeError):
         raise JsonApiError(400, 'Syntax error')
-    if not isinstance(doc, dict) or 'data' not in doc:
-        raise JsonApiError(400, 'The request document must contain a "data" member.')
-    return doc
+    return doc if isinstance(doc, dict) else {}
 
 
 def resource_data(ctx):
-    data = body(ctx)['data']
-    if not isinstance(data, dict):
-        raise JsonApiError(400, 'The "data" member must be a resource object.')
-    if 'type' not in data:
+    """data of a create or update document, checked as JsonApiDocumentTopLevelNormalizer's
+    validateRequestBody does: relationships at the top level, then data.type."""
+    doc = body(ctx)
+    if doc.get('relationships'):
+        raise JsonApiError(400, 'Found "relationships" within the document\'s top level. The "relationships" key '
+                                'must be within resource object.')
+    data = doc.get('data')
+    if not isinstance(data, dict) or 'type' not in data:
         raise JsonApiError(400, 'Resource object must include a "type".')
     if 'relationships' in data and not isinstance(data['relationships'], dict):
         raise JsonApiError(400, 'The "relationships" member must be an object.')
@@ -78,17 +84,9 @@ def _item(kind, v):
     return {'value': v}
 
 
-def resolve_identifier(ctx, field, ident, check_type):
-    """The stored item for one resource identifier."""
-    if not isinstance(ident, dict) or 'type' not in ident:
-        raise JsonApiError(400, 'Invalid type specified for related resource: \'%s\'' % (
-            ident.get('type') if isinstance(ident, dict) else ident))
-    if 'id' not in ident:
-        raise JsonApiError(400, 'No ID specified for related resource')
+def resolve_identifier(ctx, field, ident):
+    """The stored item for one resource identifier (its type and id checked by the caller)."""
     type_name, uuid = ident['type'], ident['id']
-    if check_type and type_name not in field.targets:
-        raise JsonApiError(400, 'The provided type (%s) does not match the destination resource types (%s).'
-                           % (type_name, ', '.join(field.targets)))
     rtype = TYPES.get(type_name)
     if rtype is None:
         raise JsonApiError(400, "Invalid type specified for related resource: '%s'" % type_name)
@@ -112,17 +110,57 @@ def resolve_identifier(ctx, field, ident, check_type):
     return item
 
 
-def relationship_items(ctx, field, data, check_type=False):
-    # JsonApiDocumentTopLevelNormalizer::prepareInput turns a single identifier into a list of
-    # one, whatever the field's cardinality: an object for a to-many and a list for a to-one
-    # are both taken. More than one item for a to-one (the field's Count constraint would
-    # answer) is not recorded: refused here.
-    if data is None:
+def document_relationship_items(ctx, field, relationship):
+    """The items of a relationship in a create or update document, as
+    JsonApiDocumentTopLevelNormalizer::denormalize reads them: a single identifier becomes a list
+    of one whatever the field's cardinality; no data (or none at all) clears the field; the
+    first identifier's id and type are checked; "virtual" (a term's root parent, 172) is skipped."""
+    data = relationship.get('data') if isinstance(relationship, dict) else None
+    if isinstance(data, dict) and data.get('type') and data.get('id'):
+        data = [data]
+    if not data:
         return []
-    items = data if isinstance(data, list) else [data]
-    if not field.multi and len(items) > 1:
+    first = data[0] if isinstance(data, list) and isinstance(data[0], dict) else {}
+    if not first.get('id'):
+        raise JsonApiError(400, 'No ID specified for related resource')
+    if not first.get('type'):
+        raise JsonApiError(400, 'No type specified for related resource')
+    if first['type'] not in TYPES:
+        raise JsonApiError(400, "Invalid type specified for related resource: '%s'" % first['type'])
+    # array_column keeps the items with an id; "virtual" names no entity and is skipped.
+    idents = [i for i in data if isinstance(i, dict) and i.get('id') and i['id'] != 'virtual']
+    # More than one for a to-one would meet the field's Count constraint (a 422 not recorded).
+    if not field.multi and len(idents) > 1:
         raise JsonApiError(400, 'The relationship %s is to-one: "data" holds more than one item.' % field.public)
-    return [resolve_identifier(ctx, field, i, check_type) for i in items]
+    return [resolve_identifier(ctx, field, dict(i, type=i.get('type') or first['type'])) for i in idents]
+
+
+def route_identifiers(field, doc):
+    """The identifiers a relationship route's body names, as ResourceIdentifierNormalizer reads it
+    (massageRelationshipInput): a list of identifiers for a to-many, one identifier or null for a
+    to-one; any other shape is 'Invalid body payload for the relationship.' Each must be of a
+    type the field takes (157). The entities are looked up later (resolve_identifiers)."""
+    data = doc.get('data')
+    invalid = JsonApiError(400, 'Invalid body payload for the relationship.')
+    if field.multi:
+        if not isinstance(data, list) or not all(isinstance(i, dict) and i.get('type') and i.get('id') for i in data):
+            raise invalid
+        idents = data
+    elif data is None:
+        return []
+    elif isinstance(data, dict) and data.get('type') and data.get('id'):
+        idents = [data]
+    else:
+        raise invalid
+    for ident in idents:
+        if ident['type'] not in field.targets:
+            raise JsonApiError(400, 'The provided type (%s) does not match the destination resource types (%s).'
+                               % (ident['type'], ', '.join(field.targets)))
+    return idents
+
+
+def resolve_identifiers(ctx, field, idents):
+    return [resolve_identifier(ctx, field, i) for i in idents]
 
 
 def fields_from(ctx, rtype, data):
@@ -149,9 +187,7 @@ def fields_from(ctx, rtype, data):
         if field is None or not field.relationship:
             raise JsonApiError(422, 'The relationship %s does not exist on the %s resource type.'
                                % (name, rtype.name), info=False)
-        if not isinstance(rel, dict) or 'data' not in rel:
-            raise JsonApiError(400, 'The relationship %s needs a "data" member.' % name)
-        out[field.internal] = (relationship_items(ctx, field, rel['data']), 'relationships', name)
+        out[field.internal] = (document_relationship_items(ctx, field, rel), 'relationships', name)
     return out
 
 

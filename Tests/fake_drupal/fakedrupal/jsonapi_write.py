@@ -16,8 +16,8 @@ from . import jsonapi_access as japi_access
 from . import jsonapi_language as jlang
 from . import jsonapi_state as jstate
 from . import schema
-from .jsonapi_denormalize import (UUID, body, check_field_access, fields_from, relationship_items,
-                                  resource_data, violations)
+from .jsonapi_denormalize import (UUID, body, check_field_access, fields_from, resolve_identifiers, resource_data,
+                                  route_identifiers, violations)
 from .jsonapi_errors import JsonApiError, document, jsonapi_member
 from .jsonapi_normalize import resource_object, version_query
 from .jsonapi_read import relationship_document
@@ -232,14 +232,15 @@ def _finish(ctx, field, items, requested):
 
 def relationship_replace(ctx):
     field = _relationship_write(ctx)
-    items = relationship_items(ctx, field, body(ctx)['data'], check_type=True)
+    items = resolve_identifiers(ctx, field, route_identifiers(field, body(ctx)))
     return _finish(ctx, field, items, items)
 
 
 def relationship_add(ctx):
     field = _relationship_write(ctx)
+    sent = route_identifiers(field, body(ctx))   # deserialized before the 409 (156), looked up after
     _to_many_only(field, 'POST to')
-    requested = relationship_items(ctx, field, body(ctx)['data'], check_type=True)
+    requested = resolve_identifiers(ctx, field, sent)
     items = [dict(i) for i in ctx.entity.get(field.internal) or []]
     have = {i.get('target_id') for i in items}
     for item in requested:
@@ -251,8 +252,9 @@ def relationship_add(ctx):
 
 def relationship_remove(ctx):
     field = _relationship_write(ctx)
+    sent = route_identifiers(field, body(ctx))
     _to_many_only(field, 'DELETE from')
-    requested = relationship_items(ctx, field, body(ctx)['data'], check_type=True)
+    requested = resolve_identifiers(ctx, field, sent)
     gone = {i['target_id'] for i in requested}
     items = [dict(i) for i in ctx.entity.get(field.internal) or [] if i.get('target_id') not in gone]
     _finish(ctx, field, items, items)

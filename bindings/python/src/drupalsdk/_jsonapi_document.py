@@ -20,7 +20,23 @@ __all__ = ["Document", "Resource"]
 Identifier = Tuple[str, str]
 
 
-class Document:
+class _LinksAndMeta:
+    """The `links` and `meta` members a document and a resource object both have."""
+    __slots__ = ()
+    raw: Dict[str, Any]
+
+    @property
+    def links(self) -> Dict[str, Any]:
+        """The links ({} if none)."""
+        return _object_member(self, "links")
+
+    @property
+    def meta(self) -> Dict[str, Any]:
+        """The meta ({} if none)."""
+        return _object_member(self, "meta")
+
+
+class Document(_LinksAndMeta):
     """A JSON:API document: ``data`` (a resource, a list, or None), ``included``, ``links``,
     ``meta``. Iterating a document iterates its primary resources."""
 
@@ -51,16 +67,6 @@ class Document:
     @property
     def included(self) -> List["Resource"]:
         return _resources(_list_member(self.raw, "included"), self, "included")
-
-    @property
-    def links(self) -> Dict[str, Any]:
-        """The document's links ({} if none)."""
-        return _object_member(self, "links")
-
-    @property
-    def meta(self) -> Dict[str, Any]:
-        """The document's meta ({} if none)."""
-        return _object_member(self, "meta")
 
     def link(self, name: str) -> Optional[str]:
         """The href of a top-level link ("next", "self"), or None when absent or null; DecodeError
@@ -118,7 +124,7 @@ class Document:
         return "<Document %d resource(s), %d included>" % (len(self), len(_list_member(self.raw, "included")))
 
 
-class Resource:
+class Resource(_LinksAndMeta):
     """One resource object. ``resource["title"]`` reads an attribute; ``resource.related("uid")``
     gives the included resource(s) a relationship points to."""
 
@@ -145,16 +151,6 @@ class Resource:
     def relationships(self) -> Dict[str, Any]:
         """The relationships as Drupal sent them ({} if none)."""
         return _object_member(self, "relationships")
-
-    @property
-    def links(self) -> Dict[str, Any]:
-        """The resource's links ({} if none)."""
-        return _object_member(self, "links")
-
-    @property
-    def meta(self) -> Dict[str, Any]:
-        """The resource's meta ({} if none)."""
-        return _object_member(self, "meta")
 
     def __getitem__(self, name: str) -> Any:
         """An attribute (KeyError if the resource has none of that name)."""

@@ -23,6 +23,8 @@ extension MockState {
 
     /// The site's own answer (no stub).
     private mutating func route(_ request: MockRequest) -> HTTPResponse {
+        // Public files are the web server's, which Drupal never sees.
+        if let content = fileContent(request) { return content }
         let caller = caller(for: request)
         var response: HTTPResponse
         do {
@@ -36,6 +38,9 @@ extension MockState {
         if let sessionID = caller.sessionID, sessions[sessionID] == nil, !response.headers.contains("Set-Cookie") {
             response.headers.add("Set-Cookie", expiredCookie)
         }
+        // Language negotiation labels every answer Drupal makes, errors too: the mock's site is
+        // English only (every one of drupal10-transcripts has "Content-language: en").
+        if !response.headers.contains("Content-Language") { response.headers.add("Content-Language", "en") }
         return response
     }
 
@@ -54,7 +59,6 @@ extension MockState {
            segments.dropFirst(2).allSatisfy(MockState.isMachineName) {
             return try uploadFile(request, caller, target: Array(segments.dropFirst(2)))
         }
-        if let content = fileContent(request) { return content }
         if let display = views[request.path] { return try view(request, display) }
         if let answer = jsonAPIRoute(request, caller) { return answer }
         if let route = entityRoute(for: request) { return try entityResource(request, caller, route) }

@@ -73,7 +73,7 @@ extension MockState {
                 return MockReply.empty(204)
             default:
                 try authorize(.view, entityType, stored, caller)
-                return MockReply.json(200, .object(viewableFields(entityType, stored, caller)))
+                return MockReply.json(200, .object(restEntity(entityType, stored, caller, origin: request.origin)))
             }
         }
     }
@@ -150,7 +150,7 @@ extension MockState {
         let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
         makeReferencedFilesPermanent(entity)
         let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)
-        var answer = viewableFields(entityType, entity, caller)
+        var answer = restEntity(entityType, entity, caller, origin: request.origin)
         if entityType == "taxonomy_term", answer["description"] == MockState.emptyTermDescription {
             answer["description"] = .array([])
         }
@@ -174,7 +174,7 @@ extension MockState {
         if entityType == "user" { entity = updateAccount(id, entity) }
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         entities[entityType, default: [:]][id] = entity
-        return MockReply.json(200, .object(viewableFields(entityType, entity, caller)))
+        return MockReply.json(200, .object(restEntity(entityType, entity, caller, origin: request.origin)))
     }
 
     private func validate(_ entityType: String, _ entity: [String: JSONValue], references: Bool = false) throws {

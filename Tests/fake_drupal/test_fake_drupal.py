@@ -562,6 +562,18 @@ def test_comment_statistics_appear_after_create(server):
     assert stats['last_comment_uid'] == 2 and stats['last_comment_timestamp'] > 0
 
 
+def test_comment_statistics_follow_a_comment(server):
+    """A comment updates its node's statistics row: its id, the count, its time and author, and
+    '' as the name of an author with an account (recording 43, node 1 after 32's comment)."""
+    r = call(server, 'POST', '/comment?_format=json', {
+        'entity_id': [{'target_id': 1}], 'entity_type': [{'value': 'node'}], 'field_name': [{'value': 'comment'}],
+        'comment_type': [{'target_id': 'comment'}], 'comment_body': [{'value': 'hi'}]}, headers={'Authorization': ADMIN})
+    assert r.status == 201
+    stats = call(server, 'GET', '/node/1?_format=json').json()['comment'][0]
+    assert {k: v for k, v in stats.items() if k != 'last_comment_timestamp'} == {
+        'status': 2, 'cid': 1, 'last_comment_name': '', 'last_comment_uid': 1, 'comment_count': 1}
+
+
 # ----------------------------------------------------------------------------
 # Drupal behaviour beyond the recordings
 # ----------------------------------------------------------------------------

@@ -207,6 +207,8 @@ class Store:
             stats['cid'] = cid
             stats['last_comment_timestamp'] = now
             stats['last_comment_uid'] = uid
+            # CommentStatistics::update keeps an anonymous author's name, '' for an account (43).
+            stats['last_comment_name'] = '' if uid else (comment['name'] or [{}])[0].get('value')
         return cid
 
     def create_user(self, fields, status, now=None):

@@ -17,3 +17,42 @@ extension MockState {
         return node
     }
 }
+
+/// A comment saved or deleted updates its host's statistics row as CommentStatistics::update
+/// writes it: the latest published comment's id, time and author ('' as the name of an author
+/// with an account), and the count of published comments; with none left, zeros, the node's
+/// changed time and its owner (recording 43: node 1 after 32's comment).
+extension MockState {
+    static func commentHost(_ comment: [String: JSONValue]) -> String? {
+        comment["entity_id"]?[0]?["target_id"]?.idString
+    }
+
+    mutating func refreshCommentStatistics(host: String?) {
+        guard let host, var node = entities["node"]?[host],
+              var stats = node["comment"]?.arrayValue?.first?.objectValue else { return }
+        let published = (entities["comment"] ?? [:]).filter { _, comment in
+            comment["entity_id"]?[0]?["target_id"]?.idString == host && MockFields.firstValue(comment["status"]) != "false"
+        }
+        func seconds(_ entity: [String: JSONValue], _ field: String) -> Int64 {
+            MockFields.firstValue(entity[field]).flatMap(MockIdentifiers.seconds(rfc3339:)) ?? 0
+        }
+        let latest = published.max { a, b in
+            (seconds(a.value, "changed"), Int(a.key) ?? 0) < (seconds(b.value, "changed"), Int(b.key) ?? 0)
+        }
+        if let (cid, comment) = latest {
+            let uid = MockFields.firstValue(comment["uid"]) ?? "0"
+            stats["cid"] = MockFields.number(cid)
+            stats["last_comment_timestamp"] = .number(Double(seconds(comment, "changed")))
+            stats["last_comment_uid"] = MockFields.number(uid)
+            stats["last_comment_name"] = uid == "0" ? .string(MockFields.firstValue(comment["name"]) ?? "") : .string("")
+        } else {
+            stats["cid"] = .number(0)
+            stats["last_comment_timestamp"] = .number(Double(seconds(node, "changed")))
+            stats["last_comment_uid"] = MockFields.number(MockFields.firstValue(node["uid"]) ?? "0")
+            stats["last_comment_name"] = .string("")
+        }
+        stats["comment_count"] = .number(Double(published.count))
+        node["comment"] = .array([.object(stats)])
+        entities["node"]?[host] = node
+    }
+}

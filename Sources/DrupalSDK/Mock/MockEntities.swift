@@ -174,6 +174,7 @@ extension MockState {
         if entityType == "user" { entity = updateAccount(id, entity) }
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         entities[entityType, default: [:]][id] = entity
+        if entityType == "comment" { refreshCommentStatistics(host: MockState.commentHost(entity)) }
         return MockReply.json(200, .object(restEntity(entityType, entity, caller, origin: request.origin)))
     }
 
@@ -226,6 +227,7 @@ extension MockState {
         }
         // The answer to the create is the entity as saved; what later reads find may differ.
         entities[entityType, default: [:]][id] = entityType == "node" ? MockState.withCommentStatistics(entity) : entity
+        if entityType == "comment" { refreshCommentStatistics(host: MockState.commentHost(entity)) }
         return (id, entity)
     }
 
@@ -248,8 +250,10 @@ extension MockState {
     }
 
     mutating func removeEntity(_ entityType: String, _ id: String) {
+        let host = entityType == "comment" ? entities["comment"]?[id].flatMap(MockState.commentHost) : nil
         entities[entityType]?[id] = nil
         oldRevisions[entityType]?[id] = nil
+        if host != nil { refreshCommentStatistics(host: host) }
         guard entityType == "user" else { return }
         // A deleted account loses its sessions and tokens.
         accounts[id] = nil

@@ -33,10 +33,9 @@ UNSETTLED: Dict[str, str] = {
 
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
 NOT_FIXED: set = {
-    'basic bad get node', 'create comment missing node', 'create term bad parent', 'editor create comment',
-    'editor create page', 'editor create term', 'get node accept json no format', 'get node no format',
-    'get node xml', 'get updated node', 'head node', 'login no format', 'options node', 'post node id',
-    'update node path', 'update node same nid', 'view post',
+    'editor create page', 'get node accept json no format', 'get node no format', 'get node xml', 'get updated node',
+    'head node', 'login no format', 'options node', 'post node id', 'update node path', 'update node same nid',
+    'view post',
 }
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

@@ -181,7 +181,7 @@ extension MockState {
     private func validate(_ entityType: String, _ entity: [String: JSONValue], references: Bool = false) throws {
         let missing = MockEntityKind.requiredFields(entityType).filter { MockFields.isEmpty(entity[$0]) }
         let lines = missing.map { "\($0): This value should not be null." }
-            + (references ? missingReferences(entity) : [])
+            + (references ? missingReferences(entityType, entity) : [])
         guard !lines.isEmpty else { return }
         throw MockReply.violations(lines)
     }

@@ -21,18 +21,25 @@ extension MockState {
     }
 }
 
-/// References to entities that do not exist fail validation (recording 23e), for the reference
-/// fields whose target type the mock knows.
+/// References to entities that do not exist fail validation (recording 23e: field_tags), as
+/// Drupal's ValidReference constraint checks every entity reference field: the reference fields
+/// the mock knows of the type (MockJSONAPIFields.knownRelationships: a node's tags, image and
+/// authors, a term's parent, a comment's host and parent) that point at content entities. A
+/// term's parent 0 is the root, not a reference.
 extension MockState {
+    /// What a reference field the mock does not describe points at, when its items do not say.
     static let referenceTargets = ["field_tags": "taxonomy_term"]
 
     /// One violation line per item naming a missing entity, in field name order.
-    func missingReferences(_ entity: [String: JSONValue]) -> [String] {
+    func missingReferences(_ entityType: String, _ entity: [String: JSONValue]) -> [String] {
         var lines: [String] = []
-        for (field, targetType) in MockState.referenceTargets.sorted(by: { $0.key < $1.key }) {
+        let targets = MockJSONAPIFields.knownRelationships(entityType)
+            .filter { !MockJSONAPIFields.configTypes.contains($0.target.entityType) }
+        for (field, target) in targets.sorted(by: { $0.field < $1.field }) {
             for (index, item) in (entity[field]?.arrayValue ?? []).enumerated() {
-                guard let id = item["target_id"]?.idString, entities[targetType]?[id] == nil else { continue }
-                lines.append("\(field).\(index).target_id: The referenced entity (\(targetType): \(id)) does not exist.")
+                guard let id = item["target_id"]?.idString, id != "0",
+                      entities[target.entityType]?[id] == nil else { continue }
+                lines.append("\(field).\(index).target_id: The referenced entity (\(target.entityType): \(id)) does not exist.")
             }
         }
         return lines

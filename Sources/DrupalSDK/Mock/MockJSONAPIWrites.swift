@@ -232,7 +232,7 @@ extension MockState {
         for field in MockEntityKind.requiredFields(entityType) where MockFields.isEmpty(entity[field]) {
             lines.append(("\(field): This value should not be null.", "/data/attributes/\(field)"))
         }
-        for line in missingReferences(entity) {
+        for line in missingReferences(entityType, entity) {
             let path = String(line.prefix { $0 != ":" })
             lines.append((line, "/data/attributes/" + path.replacingOccurrences(of: ".", with: "/")))
         }

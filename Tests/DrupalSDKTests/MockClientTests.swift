@@ -554,7 +554,9 @@ final class MockClientTests: XCTestCase {
                                                         + #""body": [], "comment": [], "field_image": [], "field_tags": [], "#
                                                         + #""revision_log": [], "path": [], "promote": [{"value": 1}]}"#))
         XCTAssertEqual(full.status, 201)
-        let page = try await client.create("node", json(#"{"type": "page", "title": [{"value": "P"}], "field_x": [{"value": 1}]}"#))
+        // (The seeded page declares its body, as the standard profile's does.)
+        site.addBundle("node", "landing")
+        let page = try await client.create("node", json(#"{"type": "landing", "title": [{"value": "P"}], "field_x": [{"value": 1}]}"#))
         XCTAssertEqual(page.status, 201)
         site.addBundle("node", "article", fields: ["field_subtitle"])
         let subtitled = try await client.create("node", json(#"{"type": "article", "title": [{"value": "S"}], "#

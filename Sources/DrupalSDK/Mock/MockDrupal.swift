@@ -47,7 +47,8 @@ public final class MockDrupal: Sendable {
         _ = addUser(name: "admin", password: "admin", roles: ["administrator"])
         _ = addUser(name: "editor", password: "editor", roles: ["content_editor"])
         addBundle("node", "article", fields: ["body", "comment", "field_image", "field_tags"])
-        addBundle("node", "page")
+        // The standard profile's basic page has a body too (field.field.node.page.body).
+        addBundle("node", "page", fields: ["body"])
         addBundle("taxonomy_term", "tags")
         addBundle("comment", "comment")
         addView(path: "/api/articles", entityType: "node", bundle: "article", itemsPerPage: 2)
@@ -122,7 +123,7 @@ public final class MockDrupal: Sendable {
     /// Declares a bundle; once a type has any, POST and PATCH refuse the others with 422.
     /// `fields` are added to the bundle's own fields (base fields come with the type): once a node
     /// bundle has some, a POST naming a field it does not have gets Drupal's 500 (recording 23b).
-    /// The seeded article has body, comment, field_image and field_tags.
+    /// The seeded article has body, comment, field_image and field_tags; the seeded page, body.
     public func addBundle(_ entityType: String, _ bundle: String, fields: [String] = []) {
         state.withLock { state in
             state.bundles[entityType, default: []].insert(bundle)

@@ -212,7 +212,10 @@ extension MockState {
         if MockEntityKind.hasOwner(entityType), entity["uid"] == nil { entity["uid"] = userReference(owner) }
         if entityType == "node" {
             entity["vid"] = MockFields.single(.number(Double(nextRevisionID("node"))))
-            if entity["promote"] == nil { entity["promote"] = MockFields.single(.bool(true)) }
+            if entity["promote"] == nil {
+                let bundle = MockFields.firstValue(entity["type"]) ?? ""
+                entity["promote"] = MockFields.single(.bool(!MockState.unpromotedBundles.contains(bundle)))
+            }
             if entity["sticky"] == nil { entity["sticky"] = MockFields.single(.bool(false)) }
         }
         // Terms have no `created` (recording 33).
@@ -248,6 +251,11 @@ extension MockState {
         accounts[uid] = account
         return entity
     }
+
+    /// Node bundles whose new nodes are not promoted to the front page: the standard profile's basic
+    /// page (core.base_field_override.node.page.promote: default false); others have the base
+    /// field's default, promoted (recording 20, an article).
+    static let unpromotedBundles: Set<String> = ["page"]
 
     mutating func removeEntity(_ entityType: String, _ id: String) {
         let host = entityType == "comment" ? entities["comment"]?[id].flatMap(MockState.commentHost) : nil

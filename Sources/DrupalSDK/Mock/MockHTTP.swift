@@ -118,7 +118,8 @@ enum MockReply {
     }
 
     static func methodNotAllowed(_ request: MockRequest, allow: [String]) -> HTTPResponse {
-        let list = allow.joined(separator: ", ")
+        // Drupal's MethodFilter: a route that takes GET takes HEAD too, and says so (180).
+        let list = (allow.contains("GET") && !allow.contains("HEAD") ? allow + ["HEAD"] : allow).joined(separator: ", ")
         return message(405, "No route found for \"\(request.routeDescription)\": Method Not Allowed (Allow: \(list))",
                        headers: HTTPHeaders([("Allow", list)]))
     }

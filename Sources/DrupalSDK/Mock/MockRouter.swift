@@ -28,7 +28,9 @@ extension MockState {
         let caller = caller(for: request)
         var response: HTTPResponse
         do {
-            response = try route(request, caller)
+            response = request.method == "OPTIONS"
+                ? try options(request, caller, route: { try $0.route(request, caller) })
+                : MockState.headAnswer(request, try route(request, caller))
         } catch let answer as MockAnswer {
             response = answer.response
         } catch {

@@ -53,7 +53,7 @@ extension MockState {
             try checkCSRF(request, caller)
             return try create(entityType, request, caller)
         case .canonical(let entityType, let id, let template):
-            guard ["GET", "HEAD", "PATCH", "DELETE"].contains(request.method) else {
+            guard MockState.canonicalMethods(entityType).contains(request.method), request.method != "POST" else {
                 return MockReply.methodNotAllowed(request, allow: MockState.canonicalMethods(entityType))
             }
             if request.method == "PATCH" { try requireJSONBody(request) }
@@ -80,8 +80,11 @@ extension MockState {
 
     /// What a 405 lists on a canonical path, in Drupal's order (recording 180): the HTML page's
     /// GET and POST (node, comment, term and user have one), HEAD with GET, then REST's DELETE and PATCH.
+    /// The recorded site's file resource has GET alone (site-config.yml, rest.resource.entity.file):
+    /// a file entity is changed or deleted through JSON:API, not core REST.
     static func canonicalMethods(_ entityType: String) -> [String] {
-        ["node", "comment", "taxonomy_term", "user"].contains(entityType)
+        if entityType == "file" { return ["GET", "HEAD"] }
+        return ["node", "comment", "taxonomy_term", "user"].contains(entityType)
             ? ["GET", "POST", "HEAD", "DELETE", "PATCH"] : ["GET", "HEAD", "DELETE", "PATCH"]
     }
 

@@ -53,7 +53,10 @@ extension MockState {
             try checkCSRF(request, caller)
             return try create(entityType, request, caller)
         case .canonical(let entityType, let id, let template):
-            guard MockState.canonicalMethods(entityType).contains(request.method), request.method != "POST" else {
+            if request.method == "POST", MockState.canonicalMethods(entityType).contains("POST") {
+                return try canonicalPagePost(request, caller, entityType, id, template: template)
+            }
+            guard MockState.canonicalMethods(entityType).contains(request.method) else {
                 return MockReply.methodNotAllowed(request, allow: MockState.canonicalMethods(entityType))
             }
             if request.method == "PATCH" { try requireJSONBody(request) }

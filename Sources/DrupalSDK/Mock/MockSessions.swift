@@ -179,9 +179,9 @@ extension MockState {
         if caller.usedBasic { throw MockReply.fail(403, "The used authentication method is not allowed on this route.") }
     }
 
-    /// REST and user routes answer only `_format=json` here; others get a plain-text 406.
+    /// REST and user routes answer only `_format=json` here; others get a 406 in their format (MockFormats).
     func requireJSONFormat(_ request: MockRequest) throws {
         let format = request.format ?? "html"
-        guard format == "json" else { throw MockAnswer(response: MockReply.text(406, "Not acceptable format: \(format)")) }
+        guard format == "json" else { throw MockAnswer(response: MockReply.notAcceptable(format)) }
     }
 }

@@ -4,9 +4,75 @@ a seeded mock, and comparing the two step by step.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict
+import json
+import re
+from typing import Any, Callable, Dict, Tuple
 
 import drupalsdk
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+class AnswerNormalizer:
+    """Answers as comparable values: status, media type, the headers that carry meaning
+    (``HEADERS``; of WWW-Authenticate the scheme only, the realm being the site's name) and the
+    body, with the site's origin and UUIDs replaced (the tour's entities by name, others numbered
+    within the answer). Each tour says which members hold times or seed data (``member``), how
+    text is read (``text``) and a body that is neither empty nor HTML (``body``)."""
+    HEADERS: Tuple[str, ...] = ("Allow", "Location")
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.names: Dict[str, str] = {}
+
+    def name(self, uuid: str, label: str) -> None:
+        self.names[uuid] = "{%s}" % label
+
+    def text(self, text: str, others: Dict[str, str]) -> str:
+        text = text.replace(self.origin, "<origin>")
+
+        def uuid(match: "re.Match[str]") -> str:
+            known = self.names.get(match.group(0))
+            if known:
+                return known
+            return others.setdefault(match.group(0), "<uuid %d>" % (len(others) + 1))
+        return UUID.sub(uuid, text)
+
+    def member(self, key: str, value: Any, others: Dict[str, str]) -> Any:
+        return self.value(value, others)
+
+    def value(self, value: Any, others: Dict[str, str]) -> Any:
+        if isinstance(value, dict):
+            # In sorted order, so that UUIDs are numbered alike whatever the member order.
+            return {key: self.member(key, value[key], others) for key in sorted(value)}
+        if isinstance(value, list):
+            return [self.value(item, others) for item in value]
+        if isinstance(value, str):
+            return self.text(value, others)
+        return value
+
+    def body(self, media_type: str, content: bytes, others: Dict[str, str]) -> Any:
+        return self.value(json.loads(content), others)
+
+    def answer(self, response: Any) -> Dict[str, Any]:
+        others: Dict[str, str] = {}
+        headers = response.headers
+        seen: Dict[str, Any] = {"status": response.status,
+                                "type": (headers.get("Content-Type") or "").split(";")[0] or None}
+        for name in self.HEADERS:
+            if headers.get(name) is not None:
+                seen[name] = self.text(headers[name], others)
+        if headers.get("WWW-Authenticate") is not None:
+            seen["challenge"] = headers["WWW-Authenticate"].split(" ")[0]
+        if not response.content:
+            seen["body"] = None
+        elif seen["type"] == "text/html":
+            # The title without the site's name ("RealDrupal" on the fake, "Drupal" on the mock).
+            found = re.search(rb"<title>(.*?)( \| [^<]*)?</title>", response.content)
+            seen["body"] = found.group(1).decode() if found else "<html>"
+        else:
+            seen["body"] = self.body(seen["type"], response.content, others)
+        return seen
 
 
 def article(title: str, **fields: Any) -> Dict[str, Any]:

@@ -13,10 +13,9 @@ speaks, and back to its default after.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Dict
 
-from parity import assert_parity, run_both
+from parity import AnswerNormalizer, assert_parity, run_both
 
 #: Steps whose outcomes may differ, each with why the mock's simplification is acceptable.
 ACCEPTED: Dict[str, str] = {
@@ -28,7 +27,6 @@ ACCEPTED: Dict[str, str] = {
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
 NOT_FIXED: set = set()
 
-UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: Attributes holding a time: when the request ran, which differs between the runs (a comment
 #: field's last_comment_timestamp is 0 or a time).
 TIMES = {"created", "changed", "revision_timestamp", "revision_created", "access", "login", "last_comment_timestamp"}
@@ -43,58 +41,16 @@ TAGS = "/jsonapi/taxonomy_term/tags"
 USERS = "/jsonapi/user/user"
 
 
-class _Normalizer:
-    """Answers as comparable values; knows the tour's entities by UUID."""
+class _Normalizer(AnswerNormalizer):
+    """JSON:API answers: times and the seeded users' addresses; Link headers too."""
+    HEADERS = ("Allow", "Location", "Link")
 
-    def __init__(self, origin: str) -> None:
-        self.origin = origin
-        self.names: Dict[str, str] = {}
-
-    def name(self, uuid: str, label: str) -> None:
-        self.names[uuid] = "{%s}" % label
-
-    def _text(self, text: str, others: Dict[str, str]) -> str:
-        text = text.replace(self.origin, "<origin>")
-
-        def uuid(match: "re.Match[str]") -> str:
-            known = self.names.get(match.group(0))
-            if known:
-                return known
-            return others.setdefault(match.group(0), "<uuid %d>" % (len(others) + 1))
-        return UUID.sub(uuid, text)
-
-    def _value(self, value: Any, others: Dict[str, str]) -> Any:
-        if isinstance(value, dict):
-            # In sorted order, so that UUIDs are numbered alike whatever the member order.
-            return {key: "<time>" if key in TIMES and value[key] not in (None, 0)
-                    else "<seeded>" if key in SEEDED and value[key] is not None else self._value(value[key], others)
-                    for key in sorted(value)}
-        if isinstance(value, list):
-            return [self._value(item, others) for item in value]
-        if isinstance(value, str):
-            return self._text(value, others)
-        return value
-
-    def answer(self, response: Any) -> Dict[str, Any]:
-        others: Dict[str, str] = {}
-        headers = response.headers
-        seen: Dict[str, Any] = {"status": response.status,
-                                "type": (headers.get("Content-Type") or "").split(";")[0] or None}
-        for name in ("Allow", "Location", "Link"):
-            if headers.get(name) is not None:
-                seen[name] = self._text(headers[name], others)
-        if headers.get("WWW-Authenticate") is not None:
-            # The scheme only: the realm is the site's name.
-            seen["challenge"] = headers["WWW-Authenticate"].split(" ")[0]
-        if not response.content:
-            seen["body"] = None
-        elif seen["type"] == "text/html":
-            # The title without the site's name ("RealDrupal" on the fake, "Drupal" on the mock).
-            found = re.search(rb"<title>(.*?)( \| [^<]*)?</title>", response.content)
-            seen["body"] = found.group(1).decode() if found else "<html>"
-        else:
-            seen["body"] = self._value(json.loads(response.content), others)
-        return seen
+    def member(self, key: str, value: Any, others: Dict[str, str]) -> Any:
+        if key in TIMES and value not in (None, 0):
+            return "<time>"
+        if key in SEEDED and value is not None:
+            return "<seeded>"
+        return self.value(value, others)
 
 
 def _doc(type_: str, attributes: Any = None, relationships: Any = None, id_: Any = None) -> Dict[str, Any]:

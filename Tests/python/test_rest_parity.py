@@ -19,7 +19,7 @@ import json
 import re
 from typing import Any, Dict
 
-from parity import article as _article, assert_parity, run_both
+from parity import AnswerNormalizer, article as _article, assert_parity, run_both
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00\x00\x00\x03\x00\x00\x00\x02" + bytes(range(48))
 
@@ -41,7 +41,6 @@ UNSETTLED: Dict[str, str] = {
 #: Divergences of the mock from Drupal not fixed yet (each fix removes its steps).
 NOT_FIXED: set = set()
 
-UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 #: A time as core REST writes it (RFC 3339), also inside Views' rendered <time> elements.
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[+-]\d\d:\d\d|Z)")
 #: Views renders "created" as the site's medium date ("Sun, 11/29/2026 - 13:12").
@@ -55,65 +54,27 @@ SEEDED_MAIL = re.compile(r"^(admin|editor)@[a-z.]+$")
 HEADERS = ("Allow", "Location", "Content-Language")
 
 
-class _Normalizer:
-    """Answers as comparable values; knows the tour's entities by UUID."""
+class _Normalizer(AnswerNormalizer):
+    """Core REST answers: times and Views' dates, tokens, the seeded addresses."""
+    HEADERS = HEADERS
 
-    def __init__(self, origin: str) -> None:
-        self.origin = origin
-        self.names: Dict[str, str] = {}
-
-    def name(self, uuid: str, label: str) -> None:
-        self.names[uuid] = "{%s}" % label
-
-    def _text(self, text: str, others: Dict[str, str]) -> str:
-        text = text.replace(self.origin, "<origin>")
+    def text(self, text: str, others: Dict[str, str]) -> str:
         text = VIEW_DATE.sub("<date>", TIME.sub("<time>", text))
-        if SEEDED_MAIL.match(text):
-            return "<seeded mail>"
+        return "<seeded mail>" if SEEDED_MAIL.match(text) else super().text(text, others)
 
-        def uuid(match: "re.Match[str]") -> str:
-            known = self.names.get(match.group(0))
-            if known:
-                return known
-            return others.setdefault(match.group(0), "<uuid %d>" % (len(others) + 1))
-        return UUID.sub(uuid, text)
+    def member(self, key: str, value: Any, others: Dict[str, str]) -> Any:
+        if key in TOKENS and value:
+            return "<token>"
+        if key in NUMERIC_TIMES and value not in (None, 0):
+            return "<time>"
+        return self.value(value, others)
 
-    def value(self, value: Any, others: Dict[str, str]) -> Any:
-        if isinstance(value, dict):
-            # In sorted order, so that UUIDs are numbered alike whatever the member order.
-            return {key: "<token>" if key in TOKENS and value[key]
-                    else "<time>" if key in NUMERIC_TIMES and value[key] not in (None, 0)
-                    else self.value(value[key], others) for key in sorted(value)}
-        if isinstance(value, list):
-            return [self.value(item, others) for item in value]
-        if isinstance(value, str):
-            return self._text(value, others)
-        return value
-
-    def answer(self, response: Any) -> Dict[str, Any]:
-        others: Dict[str, str] = {}
-        headers = response.headers
-        seen: Dict[str, Any] = {"status": response.status,
-                                "type": (headers.get("Content-Type") or "").split(";")[0] or None}
-        for name in HEADERS:
-            if headers.get(name) is not None:
-                seen[name] = self._text(headers[name], others)
-        if headers.get("WWW-Authenticate") is not None:
-            # The scheme only: the realm is the site's name ("RealDrupal" on the fake, "Drupal" on the mock).
-            seen["challenge"] = headers["WWW-Authenticate"].split(" ")[0]
-        if not response.content:
-            seen["body"] = None
-        elif seen["type"] == "text/html":
-            # The title without the site's name.
-            found = re.search(rb"<title>(.*?)( \| [^<]*)?</title>", response.content)
-            seen["body"] = found.group(1).decode() if found else "<html>"
-        elif seen["type"] == "application/json":
-            seen["body"] = self.value(json.loads(response.content), others)
-        else:
-            text = response.content.decode("utf-8", "replace")
-            # /session/token's body: a token (43 characters of base64url).
-            seen["body"] = "<token>" if re.fullmatch(r"[A-Za-z0-9_-]{43}", text) else self._text(text, others)
-        return seen
+    def body(self, media_type: str, content: bytes, others: Dict[str, str]) -> Any:
+        if media_type == "application/json":
+            return self.value(json.loads(content), others)
+        text = content.decode("utf-8", "replace")
+        # /session/token's body: a token (43 characters of base64url).
+        return "<token>" if re.fullmatch(r"[A-Za-z0-9_-]{43}", text) else self.text(text, others)
 
 
 def _rest_tour(c: Any) -> Dict[str, Any]:

@@ -5,8 +5,17 @@ import FoundationEssentials
 /// plain text (14d: hal_json). The mock renders no HTML pages: a request for one gets the
 /// plain-text 406 (test_rest_parity ACCEPTED).
 extension MockReply {
+    /// A route that has nothing to render in `format` (14c, 14d).
     static func notAcceptable(_ format: String) -> HTTPResponse {
-        let message = "Not acceptable format: \(format)"
+        notAcceptable(format, message: "Not acceptable format: \(format)")
+    }
+
+    /// No route on the path serves `format`: RequestFormatRouteFilter's 406 (22, 22b).
+    static func noRouteForFormat(_ format: String, supported: String) -> HTTPResponse {
+        notAcceptable(format, message: "No route found for the specified format \(format). Supported formats: \(supported).")
+    }
+
+    private static func notAcceptable(_ format: String, message: String) -> HTTPResponse {
         switch format {
         case "json": return MockReply.message(406, message)
         case "xml":

@@ -8,9 +8,9 @@ extension MockState {
         guard request.method == "GET" || request.method == "HEAD" else {
             return MockReply.methodNotAllowed(request, allow: ["GET"])
         }
-        // The display has one format, so `_format` may be left out; any other format is refused.
+        // The display has one format, so `_format` may be left out; no route serves another.
         if let format = request.format, format != "json" {
-            throw MockAnswer(response: MockReply.text(406, "Not acceptable format: \(format)"))
+            throw MockAnswer(response: MockReply.noRouteForFormat(format, supported: "json"))
         }
         let labelKey = MockEntityKind.labelKey(view.entityType)
         let bundleKey = MockEntityKind.bundleKey(view.entityType)

@@ -577,6 +577,30 @@ def test_comment_statistics_follow_a_comment(server):
 # ----------------------------------------------------------------------------
 # Drupal behaviour beyond the recordings
 # ----------------------------------------------------------------------------
+def test_comment_statistics_are_recomputed_when_a_comment_goes(server):
+    """CommentStatistics::update runs on every comment save and delete: an unpublished comment
+    leaves the count, a deleted one too, and none left gives zeros with the node's own owner."""
+    def comment(body):
+        r = call(server, 'POST', '/comment?_format=json', {
+            'entity_id': [{'target_id': 1}], 'entity_type': [{'value': 'node'}],
+            'field_name': [{'value': 'comment'}], 'comment_type': [{'target_id': 'comment'}],
+            'comment_body': [{'value': body}]}, headers={'Authorization': ADMIN})
+        assert r.status == 201
+        return r.json()['cid'][0]['value']
+
+    def stats():
+        found = call(server, 'GET', '/node/1?_format=json').json()['comment'][0]
+        return found['cid'], found['comment_count'], found['last_comment_name']
+    first, second = comment('one'), comment('two')
+    assert stats() == (second, 2, '')
+    r = call(server, 'PATCH', '/comment/%d?_format=json' % second,
+             {'comment_type': [{'target_id': 'comment'}], 'status': [{'value': False}]}, headers={'Authorization': ADMIN})
+    assert r.status == 200
+    assert stats() == (first, 1, '')
+    assert call(server, 'DELETE', '/comment/%d?_format=json' % first, headers={'Authorization': ADMIN}).status == 204
+    assert stats() == (0, 0, '')
+
+
 def test_session_rotates_on_login_and_expires_on_logout(server):
     c1, _, logout1 = login(server)
     r = call(server, 'POST', '/user/logout?_format=json&token=' + logout1, headers={'Cookie': c1})

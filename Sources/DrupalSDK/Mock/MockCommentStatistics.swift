@@ -36,8 +36,9 @@ extension MockState {
         func seconds(_ entity: [String: JSONValue], _ field: String) -> Int64 {
             MockFields.firstValue(entity[field]).flatMap(MockIdentifiers.seconds(rfc3339:)) ?? 0
         }
+        // The newest by creation (CommentStatistics::update orders by created), its changed time.
         let latest = published.max { a, b in
-            (seconds(a.value, "changed"), Int(a.key) ?? 0) < (seconds(b.value, "changed"), Int(b.key) ?? 0)
+            (seconds(a.value, "created"), Int(a.key) ?? 0) < (seconds(b.value, "created"), Int(b.key) ?? 0)
         }
         if let (cid, comment) = latest {
             let uid = MockFields.firstValue(comment["uid"]) ?? "0"

@@ -99,7 +99,9 @@ def old_revision(store, entity_type, entity_id, revision_id):
 
 
 def delete(store, entity_type, entity_id):
-    del store.entities[entity_type][entity_id]
+    gone = store.entities[entity_type].pop(entity_id)
+    if entity_type == 'comment':
+        store.refresh_comment_statistics(gone['entity_id'][0]['target_id'])
     state(store).revisions.pop((entity_type, entity_id), None)
     if entity_type == 'node':
         comments = store.entities['comment']

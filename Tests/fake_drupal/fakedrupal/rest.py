@@ -181,6 +181,8 @@ def patch(ctx):
     if new_password is not None:
         headers = _password_changed(ctx, entity['uid'][0]['value'], new_password)
     languages.save(ctx.store, et, ctx.entity_id, original, entity, ctx.langcode)
+    if et == 'comment' and changes:
+        ctx.store.refresh_comment_statistics(entity['entity_id'][0]['target_id'])
     return ctx.json(200, ctx.normalizer.entity(et, entity, ctx.account), headers)
 
 
@@ -216,7 +218,9 @@ def _password_changed(ctx, uid, new_password):
 
 def delete(ctx):
     et = ctx.route.entity
-    del ctx.store.entities[et][ctx.entity_id]
+    gone = ctx.store.entities[et].pop(ctx.entity_id)
+    if et == 'comment':
+        ctx.store.refresh_comment_statistics(gone['entity_id'][0]['target_id'])
     languages.forget(ctx.store, et, ctx.entity_id)   # under /fr too: the whole entity goes (85)
     if et == 'node':
         for cid in [c for c, e in ctx.store.entities['comment'].items()

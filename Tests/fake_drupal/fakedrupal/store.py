@@ -164,6 +164,27 @@ class Store:
                 stats['last_comment_timestamp'] = node['created'][0]['value']
                 stats['last_comment_uid'] = node['uid'][0]['target_id']
 
+    def refresh_comment_statistics(self, nid):
+        """CommentStatistics::update after a comment is saved or deleted: the published comments'
+        count and the newest one's (by created) cid, changed time and author ('' as an account's
+        name); none left: zeros, the node's own changed time and owner."""
+        node = self.entities['node'].get(nid)
+        if not node or not node.get('comment'):
+            return
+        stats = node['comment'][0]
+        published = [(cid, c) for cid, c in self.entities['comment'].items()
+                     if c['entity_id'][0]['target_id'] == nid and c['status'][0]['value']]
+        stats['comment_count'] = len(published)
+        if published:
+            cid, last = max(published, key=lambda pair: (pair[1]['created'][0]['value'], pair[0]))
+            uid = last['uid'][0]['target_id'] if last['uid'] else 0
+            stats.update({'cid': cid, 'last_comment_timestamp': last['changed'][0]['value'],
+                          'last_comment_uid': uid,
+                          'last_comment_name': '' if uid else (last['name'] or [{}])[0].get('value')})
+        else:
+            stats.update({'cid': 0, 'last_comment_timestamp': node['changed'][0]['value'],
+                          'last_comment_uid': node['uid'][0]['target_id'], 'last_comment_name': ''})
+
     def create_term(self, fields, now=None, uid=None):
         now = now or int(time.time())
         tid = self._take_id('taxonomy_term')

@@ -166,8 +166,8 @@ class Store:
 
     def refresh_comment_statistics(self, nid):
         """CommentStatistics::update after a comment is saved or deleted: the published comments'
-        count and the newest one's (by created) cid, changed time and author ('' as an account's
-        name); none left: zeros, the node's own changed time and owner."""
+        count and the newest one's (by created) cid, changed time and author (an anonymous author's
+        name, '' for an account: 43); none left: zeros, the node's own changed time and owner."""
         node = self.entities['node'].get(nid)
         if not node or not node.get('comment'):
             return
@@ -221,15 +221,7 @@ class Store:
             text = re.sub(r'<[^>]*>', '', comment['comment_body'][0].get('value') or '').strip()
             comment['subject'] = [{'value': text[:29]}] if text else []
         self.entities['comment'][cid] = comment
-        host = self.entities['node'].get(host_id)
-        if host and host.get('comment'):
-            stats = host['comment'][0]
-            stats['comment_count'] += 1
-            stats['cid'] = cid
-            stats['last_comment_timestamp'] = now
-            stats['last_comment_uid'] = uid
-            # CommentStatistics::update keeps an anonymous author's name, '' for an account (43).
-            stats['last_comment_name'] = '' if uid else (comment['name'] or [{}])[0].get('value')
+        self.refresh_comment_statistics(host_id)
         return cid
 
     def create_user(self, fields, status, now=None):

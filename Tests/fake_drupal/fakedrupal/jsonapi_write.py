@@ -44,16 +44,6 @@ def mark_files_permanent(store, items):
             f['changed'] = [{'value': int(time.time())}]
 
 
-def comment_statistics(store, nid):
-    """The comment module writes a new node's statistics after the save: the create
-    answer shows zeros, every later load the creation time and the owner (120 vs 123)."""
-    node = store.entities['node'].get(nid)
-    stats = node.get('comment') if node else None
-    if stats and not stats[0]['comment_count']:
-        stats[0]['last_comment_timestamp'] = node['created'][0]['value']
-        stats[0]['last_comment_uid'] = node['uid'][0]['target_id']
-
-
 def create(ctx):
     rtype, store, acc = ctx.rtype, ctx.store, ctx.account
     reason = japi_access.create(rtype.entity_type, rtype.bundle, acc)
@@ -105,7 +95,7 @@ def create(ctx):
     location = '%s%s/%s%s' % (ctx.base, rtype.path, jstate.uuid_of(entity), version_query(rtype, entity))
     resp = _single(ctx, 201, entity, [('Location', location)])
     if et == 'node':
-        comment_statistics(store, new_id)
+        store.init_comment_statistics(new_id)   # after the answer: it shows zeros (120 vs 123)
     return resp
 
 

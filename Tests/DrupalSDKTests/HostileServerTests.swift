@@ -129,6 +129,27 @@ final class HostileServerTests: FakeDrupalTestCase {
         XCTAssertTrue(loggedIn, "the session cookie survived")
     }
 
+    /// A Location with dot segments: libcurl sends "/node/../user/login_status" as
+    /// "/user/login_status", so the cookies are chosen for that path too. The cookie scoped to
+    /// /node went along to /user/login_status.
+    func testARedirectsDotSegmentsAreResolvedBeforeCookiesAreChosen() async throws {
+        let client = try makeClient { $0.transport.followRedirects = true }
+        try server.control("POST", "/__fake/faults", json: #"{"mode": "setcookie", "raw": ["scoped=1; Path=/node"], "count": 1}"#)
+        _ = try await client.get("node", "1")
+        for location in ["../user/login_status?_format=json", "/node/./../user/login_status?_format=json",
+                         server.baseURL + "/node/1/../../user/login_status?_format=json"] {
+            try redirectOnce(302, to: location)
+            let answer = try await client.request(DrupalRequest(method: "GET", path: "/node/1"))
+            XCTAssertEqual(answer.status, 200, location)
+            let seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self)
+            XCTAssertTrue(seen.contains("/user/login_status"), seen)
+            XCTAssertFalse(seen.contains("scoped=1"), "\(location): \(seen)")
+        }
+        _ = try await client.get("node", "2")
+        let seen = String(decoding: try server.control("GET", "/__fake/last-request"), as: UTF8.self)
+        XCTAssertTrue(seen.contains("scoped=1"), "the cookie still goes to its path: \(seen)")
+    }
+
     func testCookieDomainPathSecureAndExpiryAreHonoured() async throws {
         let client = try makeClient()
         let cookies = [

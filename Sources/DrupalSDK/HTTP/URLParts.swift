@@ -58,12 +58,22 @@ struct URLParts: Equatable, Sendable {
     }
 
     /// The URL a redirect's Location names, resolved against the URL it answered (RFC 3986 §5.2
-    /// for the forms servers send: absolute, scheme-relative, absolute-path, relative). The
-    /// fragment is dropped. Nil when the result is not an http(s) URL.
+    /// for the forms servers send: absolute, scheme-relative, absolute-path, relative), its path
+    /// without dot segments. The fragment is dropped. Nil when the result is not an http(s) URL.
     static func resolve(_ location: String, against base: String) -> String? {
+        joined(location, base).map(removingDotSegments)
+    }
+
+    /// RFC 3986 §5.2.2 without its last step (dot segments).
+    private static func joined(_ location: String, _ base: String) -> String? {
         // On the bytes, like init: a mark after "#", "/" or "?" must not hide it.
         var location = Substring(location.trimmedWhitespace)
         if let hash = location.utf8.firstIndex(of: UInt8(ascii: "#")) { location = location[..<hash] }
+        // An empty reference (or a fragment alone) is the base itself.
+        if location.isEmpty {
+            let end = base.utf8.firstIndex(of: UInt8(ascii: "#")) ?? base.endIndex
+            return URLParts(base) == nil ? nil : String(base[..<end])
+        }
         // Absolute when it starts with a scheme, not when "://" is anywhere (a query's
         // "destination=https://..." is common); only http(s) ones are followed ("javascript:" is
         // no path on the site).
@@ -83,6 +93,34 @@ struct URLParts: Equatable, Sendable {
         let directoryEnd = parts.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { parts.path.utf8.index(after: $0) }
             ?? parts.path.startIndex
         return origin + parts.path[..<directoryEnd] + location
+    }
+
+    /// The URL with "." and ".." segments of its path resolved (RFC 3986 §5.2.4), as libcurl
+    /// sends it: cookies must be chosen for the path the server will see, "/site/a/../b" being
+    /// "/site/b". The query is left as it is.
+    static func removingDotSegments(_ url: String) -> String {
+        let bytes = url.utf8
+        guard let schemeEnd = bytes.firstRange(of: "://".utf8) else { return url }
+        let afterScheme = bytes[schemeEnd.upperBound...]
+        let isDelimiter = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+        guard let pathStart = afterScheme.firstIndex(where: isDelimiter), bytes[pathStart] == UInt8(ascii: "/") else { return url }
+        let pathEnd = bytes[pathStart...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let segments = url[pathStart..<pathEnd].utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+        let isDot = { (segment: Substring.UTF8View.SubSequence) in segment.elementsEqual(".".utf8) || segment.elementsEqual("..".utf8) }
+        guard segments.contains(where: isDot) else { return url }
+        var kept: [Substring.UTF8View.SubSequence] = []
+        for segment in segments {
+            if segment.elementsEqual("..".utf8) {
+                _ = kept.popLast()
+            } else if !segment.elementsEqual(".".utf8) {
+                kept.append(segment)
+            }
+        }
+        // A path ending in "." or ".." names a directory: "/a/b/.." is "/a/".
+        let directory = segments.last.map(isDot) == true
+        var path = "/" + kept.map { String(Substring($0)) }.joined(separator: "/")
+        if directory && !kept.isEmpty { path += "/" }
+        return String(url[..<pathStart]) + path + String(url[pathEnd...])
     }
 
     /// Whether a URL reference starts with a scheme (RFC 3986 §3.1): a letter, then letters,

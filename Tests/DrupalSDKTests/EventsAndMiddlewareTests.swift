@@ -25,6 +25,24 @@ final class EventsAndMiddlewareTests: FakeDrupalTestCase {
         XCTAssertEqual(missing, 404)
     }
 
+    /// A redirect's hop is shown relative to the base URL when it stays under it. One leaving a
+    /// base URL with a path ("/sub") was shown as "/node/2" cut by the base's length: "e/2".
+    func testARedirectHopOutsideTheBasePathIsShownAsItsURL() async throws {
+        let client = try makeClient(baseURL: server.baseURL + "/sub") { $0.transport.followRedirects = true }
+        let collected = EventLog()
+        let token = client.addObserver { collected.add($0) }
+        defer { client.removeObserver(token) }
+        for location in ["/sub/node/2?_format=json", "/node/2?_format=json", "/subx/node/2"] {
+            try server.control("POST", "/__fake/faults", json: #"{"mode": "redirect", "to": "\#(location)", "code": 302, "count": 1}"#)
+            _ = try? await client.request(DrupalRequest(method: "GET", path: "/node/1"))
+        }
+        let started = collected.events.compactMap { event -> String? in
+            if case .requestStarted(_, let path) = event { return path } else { return nil }
+        }
+        XCTAssertEqual(started, ["/node/1", "/node/2", "/node/1", server.baseURL + "/node/2?_format=json",
+                                 "/node/1", server.baseURL + "/subx/node/2"])
+    }
+
     func testMiddlewareAddsHeadersAndLogsWithoutSecrets() async throws {
         let log = LineLog()
         let client = try makeClient {

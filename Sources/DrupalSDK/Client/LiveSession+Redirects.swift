@@ -48,7 +48,9 @@ extension LiveSession {
         if onSite, let cookie = state.withLock({ $0.cookies.headerValue(forPath: target.path, now: HTTPDate.now()) }) {
             http.headers.add("Cookie", cookie)
         }
-        let shown = onSite ? String(target.path.dropFirst(basePath.count)) : Redaction.redactURL(url)
+        // Under the site's base URL a hop is shown as a call's path is; elsewhere as its URL.
+        let underBase = onSite && (basePath.isEmpty || CookieJar.pathMatches(basePath, target.path))
+        let shown = underBase ? String(target.path.dropFirst(basePath.count)) : Redaction.redactURL(url)
         events.emit(.requestStarted(method: http.method, path: shown))
         return Exchange(method: http.method, path: shown, http: http,
                         started: events.hasObservers ? RequestInstant.now : nil, cookiePath: target.path,

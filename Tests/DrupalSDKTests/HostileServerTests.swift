@@ -435,6 +435,15 @@ final class RetryTests: FakeDrupalTestCase {
         XCTAssertEqual(retries.lines, ["GET /node/1 1 502", "GET /node/1 2 502"])
     }
 
+    /// A timeout of 0 is no limit: "would the retry end past the timeout" compared with 0 and
+    /// turned every retry off.
+    func testAClientWithNoTimeoutStillRetries() async throws {
+        let client = try makeClient { $0.transport.timeout = 0; $0.retry.baseDelay = 0.01 }
+        try failNext(2, status: 502)
+        let node = try await client.get("node", "1").json()
+        XCTAssertEqual(node["nid"]?[0]?["value"]?.idString, "1")
+    }
+
     func testRetriesStopAfterMaxRetries() async throws {
         let client = try makeClient { $0.retry.baseDelay = 0.01 }
         try failNext(3, status: 504)

@@ -56,8 +56,8 @@ public struct RetryPolicy: Sendable, Equatable {
         }
         let backoff = Double.random(in: 0...min(maxDelay, baseDelay * Double(1 << min(attempt - 1, 20))))
         let wait = asked ?? backoff
-        // A retry that could not finish in time is not worth starting.
-        return elapsed() + wait < timeout ? wait : nil
+        // A retry that could not finish in time is not worth starting (a timeout of 0 is none).
+        return timeout <= 0 || elapsed() + wait < timeout ? wait : nil
     }
 
     static func isIdempotent(_ method: String) -> Bool { idempotentMethods.contains(method.uppercased()) }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import POINTER, byref, c_char, c_char_p, c_double, c_int, c_size_t, c_uint, c_uint64, c_void_p
-from typing import List, NoReturn
+from typing import Any, Dict, List, NoReturn, Optional, Tuple
 
 from . import _errors
 from ._c_types import (CALLBACK, DRUPAL_CLIENT_OPTIONS_VERSION, DRUPAL_E_CANCELLED, DRUPAL_E_DECODE,
@@ -31,7 +31,7 @@ _code = c_int
 _strv = POINTER(c_char_p)
 
 
-def _declare(library: ctypes.CDLL, name: str, restype, *argtypes) -> None:  # type: ignore[no-untyped-def]
+def _declare(library: ctypes.CDLL, name: str, restype: Optional[type], *argtypes: type) -> None:
     function = getattr(library, name)
     function.restype = restype
     function.argtypes = list(argtypes)
@@ -39,7 +39,9 @@ def _declare(library: ctypes.CDLL, name: str, restype, *argtypes) -> None:  # ty
 
 _ASYNC_TAIL = (CALLBACK, c_void_p)
 
-_SIGNATURES = [
+# Each row is (name, restype, *argtypes). Typed as tuples of Any: a str followed by any number of
+# ctypes types has no spelling before Python 3.11 (Unpack), and mypy joins the rows' items into one.
+_SIGNATURES: List[Tuple[Any, ...]] = [
     # version and errors
     ("drupal_version", c_char_p),
     ("drupal_version_num", c_uint),
@@ -217,11 +219,13 @@ response_body = _pylib.drupal_response_body
 
 #: drupal_queue_callback as a drupal_callback argument: the C function itself, so an outcome is
 #: queued on the library thread without entering Python (no GIL taken there).
-QUEUE_CALLBACK = CALLBACK(ctypes.cast(lib.drupal_queue_callback, c_void_p).value)
+_queue_callback_address = ctypes.cast(lib.drupal_queue_callback, c_void_p).value
+assert _queue_callback_address is not None   # the address of a function the library exports
+QUEUE_CALLBACK = CALLBACK(_queue_callback_address)
 
 # ---- Errors --------------------------------------------------------------------------------------
 
-_code_names = {}
+_code_names: Dict[int, str] = {}
 
 
 def code_name(code: int) -> str:
@@ -266,11 +270,10 @@ for _name in ("drupal_client_options_init", "drupal_client_new", "drupal_client_
               "drupal_mock_requests_json", "drupal_mock_clear_requests", "drupal_unimplemented_client_new"):
     getattr(lib, _name).errcheck = check
 
-def string_array(items: "List[bytes]"):  # type: ignore[no-untyped-def]
+def string_array(items: "List[bytes]") -> "ctypes.Array[c_char_p]":
     """A NULL-terminated ``const char *const *`` holding items (keep the result alive)."""
-    array = (c_char_p * (len(items) + 1))()
-    array[:len(items)] = items
-    return array
+    # The items initialise the first elements; the last one, not given, is zero: NULL.
+    return (c_char_p * (len(items) + 1))(*items)
 
 
 def library_version() -> str:

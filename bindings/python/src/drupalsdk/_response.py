@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 from ctypes import byref, c_int
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Tuple, cast
 
 from . import _ffi, _readers
 from ._errors import DecodeError, DrupalError, Headers
@@ -27,14 +27,16 @@ def _refuse_constant(name: str) -> Any:
 # module's C scanner directly: JSONDecoder.decode would add two Python calls per answer (decode,
 # raw_decode), a measurable share of a call that costs ~90k instructions in all.
 _decoder = json.JSONDecoder(parse_constant=_refuse_constant)
-_scan = _decoder.scan_once
-_space = re.compile(r"[ \t\n\r]*").match
+# JSONDecoder.__init__ sets scan_once (json.scanner.make_scanner(self)); typeshed does not declare it.
+_scan: Callable[[str, int], Tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
+# A pattern that matches the empty string matches at any position: never None.
+_space = cast("Callable[[str, int], re.Match[str]]", re.compile(r"[ \t\n\r]*").match)
 _WHITESPACE = (" ", "\t", "\n", "\r")
 
 
 def _decode_json(text: str) -> Any:
     """What JSONDecoder.decode does, with the same errors."""
-    start = _space(text).end() if text[:1] in _WHITESPACE else 0
+    start = _space(text, 0).end() if text[:1] in _WHITESPACE else 0
     try:
         value, end = _scan(text, start)
     except StopIteration as stop:
@@ -195,12 +197,15 @@ def convert(kind: int, response: Optional[int], owned: bool, code: int = 0) -> A
         kind = KIND_JSON
     if kind == KIND_DOCUMENT or kind == KIND_DOCUMENT_PAGE:
         return _document(response)
+    # Only a pager's end has no response (DRUPAL_OK with NULL, the C API's one such case): the
+    # pager kinds, answered above.
+    assert response is not None
     if kind == KIND_JSON:
         body = _body(response)
         try:
             return _loads(body)
-        except ValueError as error:  # UnicodeDecodeError, JSONDecodeError, depth alike
-            raise _decode_failure(response, body, error) from None
+        except ValueError as failure:  # UnicodeDecodeError, JSONDecodeError, depth alike
+            raise _decode_failure(response, body, failure) from None
     if kind == KIND_NONE:
         return None
     if kind == KIND_RESPONSE or kind == KIND_ANSWER:

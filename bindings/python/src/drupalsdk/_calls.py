@@ -146,6 +146,8 @@ class DrupalFuture(concurrent.futures.Future[T]):
                 if concurrent.futures.Future.cancel(self):
                     self._notify_cancelled()
             else:   # a callable that raised: its exception, as the cause, is the outcome
+                # A failure always comes with its response: only a pager's end (DRUPAL_OK) has none.
+                assert response is not None
                 self._fail(_response_error(code, response, cause))
         finally:
             self._release()

@@ -170,6 +170,7 @@ class _ClientBase(Managed, Hooks):
         _lib.drupal_unimplemented_client_new(byref(out))
         client.base_url = "unimplemented:"
         client._session = {}
+        assert out.value is not None   # set when the call succeeds; its errcheck raised otherwise
         client._setup(out.value)
         return client
 

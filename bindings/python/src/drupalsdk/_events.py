@@ -100,7 +100,7 @@ class Listener:
     __slots__ = ("_client", "_type", "_hook", "__weakref__")
 
     def __init__(self, client: "Hooks", event_type: int, hook: Callable[[Event], Any]) -> None:
-        self._client = client
+        self._client: Optional[Hooks] = client   # None once removed
         self._type = event_type
         self._hook = hook
 

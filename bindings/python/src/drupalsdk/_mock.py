@@ -36,6 +36,7 @@ class _MockSite:
     """What a mock client adds: seeding and stubbing the site, and reading what it received."""
 
     _state_call: Callable[..., Any]   # from the client class: a C call on the handle
+    _session: Dict[str, Any]          # from the client class: what the session's C hooks need
 
     def _setup_mock(self) -> None:
         new_handle()

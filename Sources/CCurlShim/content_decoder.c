@@ -24,6 +24,7 @@ struct content_decoder {
     int has_pending;       /* deflate: the first byte, until the second tells zlib from raw */
     unsigned char pending;
     const char *detail;
+    content_decoder *next; /* a stack: what this one decodes goes on to the next */
     unsigned char out[16384];
 };
 
@@ -49,13 +50,37 @@ HIDDEN content_decoder *content_decoder_new(int coding) {
 }
 
 HIDDEN void content_decoder_free(content_decoder *d) {
-    if (!d) return;
-    if (d->zlib_ready) inflateEnd(&d->z);
-    if (d->br) BrotliDecoderDestroyInstance(d->br);
-    free(d);
+    while (d) {
+        content_decoder *next = d->next;
+        if (d->zlib_ready) inflateEnd(&d->z);
+        if (d->br) BrotliDecoderDestroyInstance(d->br);
+        free(d);
+        d = next;
+    }
 }
 
-HIDDEN const char *content_decoder_detail(const content_decoder *d) { return d ? d->detail : ""; }
+HIDDEN content_decoder *content_decoder_new_stack(const int *codings, size_t count) {
+    if (!codings || count == 0 || count > CONTENT_DECODER_MAX_STACK) return NULL;
+    content_decoder *first = NULL;
+    /* The first applied is decoded last: built from it outwards. */
+    for (size_t i = 0; i < count; i++) {
+        content_decoder *d = content_decoder_new(codings[i]);
+        if (!d) {
+            content_decoder_free(first);
+            return NULL;
+        }
+        d->next = first;
+        first = d;
+    }
+    return first;
+}
+
+HIDDEN const char *content_decoder_detail(const content_decoder *d) {
+    for (; d; d = d->next) {
+        if (d->detail[0]) return d->detail;
+    }
+    return "";
+}
 
 static int fail(content_decoder *d, int result) {
     d->result = result;
@@ -138,8 +163,34 @@ static int start_deflate(content_decoder *d, unsigned char first, unsigned char 
     return CONTENT_DECODER_OK;
 }
 
+/* A stack's link: one decoder's output fed to the next, whose failure ends the feed. */
+struct relay {
+    content_decoder *next;
+    content_decoder_sink sink;
+    void *context;
+    int result;
+};
+
+static int relay_sink(void *context, const void *bytes, size_t count) {
+    struct relay *relay = context;
+    relay->result = content_decoder_feed(relay->next, bytes, count, relay->sink, relay->context);
+    return relay->result == CONTENT_DECODER_OK;
+}
+
+static int feed_one(content_decoder *d, const void *bytes, size_t count, content_decoder_sink sink, void *context);
+
 HIDDEN int content_decoder_feed(content_decoder *d, const void *bytes, size_t count,
                                 content_decoder_sink sink, void *context) {
+    if (!d->next) return feed_one(d, bytes, count, sink, context);
+    if (d->result != CONTENT_DECODER_OK) return d->result;
+    struct relay relay = { d->next, sink, context, CONTENT_DECODER_OK };
+    int result = feed_one(d, bytes, count, relay_sink, &relay);
+    /* Stopped by the next decoder: its result (the caller's sink stopping it included). */
+    if (result == CONTENT_DECODER_STOPPED && relay.result != CONTENT_DECODER_OK) return fail(d, relay.result);
+    return result;
+}
+
+static int feed_one(content_decoder *d, const void *bytes, size_t count, content_decoder_sink sink, void *context) {
     if (d->result != CONTENT_DECODER_OK) return d->result;
     if (count == 0) return CONTENT_DECODER_OK;
     const unsigned char *in = bytes;
@@ -171,8 +222,11 @@ HIDDEN int content_decoder_feed(content_decoder *d, const void *bytes, size_t co
 }
 
 HIDDEN int content_decoder_finish(content_decoder *d) {
-    if (d->result != CONTENT_DECODER_OK) return d->result;
-    /* No body at all (HEAD, 204, 304, or an empty one): nothing was cut. */
-    if (d->consumed == 0) return CONTENT_DECODER_OK;
-    return d->state == ENDED ? CONTENT_DECODER_OK : fail(d, CONTENT_DECODER_TRUNCATED);
+    for (; d; d = d->next) {
+        if (d->result != CONTENT_DECODER_OK) return d->result;
+        /* No body at all (HEAD, 204, 304, or an empty one): nothing was cut. */
+        if (d->consumed == 0) continue;
+        if (d->state != ENDED) return fail(d, CONTENT_DECODER_TRUNCATED);
+    }
+    return CONTENT_DECODER_OK;
 }

@@ -174,6 +174,46 @@ def test_two_gzip_members_are_one_body(hostile):
     assert _get(hostile(b"gzip", _gzip.compress(TEXT[:half]) + _gzip.compress(TEXT[half:]))) == TEXT
 
 
+# RFC 9110 §8.4: codings applied one after another are listed in that order and undone last
+# first. libcurl decoded such answers; the client's own decoders took only one coding.
+@pytest.mark.parametrize("coding,body", [
+    (b"gzip, deflate", _zlib_wrapped(GZ)),
+    (b"deflate, gzip", _gzip.compress(_zlib_wrapped(TEXT))),
+    (b"gzip,gzip", _gzip.compress(GZ)),
+    (b"gzip, identity, x-gzip", _gzip.compress(GZ)),
+    (b"gzip, gzip, gzip, gzip, gzip", _gzip.compress(_gzip.compress(_gzip.compress(_gzip.compress(GZ))))),
+])
+def test_stacked_codings_are_decoded_last_first(hostile, coding, body):
+    assert _get(hostile(coding, body)) == TEXT
+
+
+def test_brotli_over_gzip_is_decoded(hostile):
+    body = _brotli(GZ)
+    if body is None:
+        pytest.skip("no brotli module or libbrotlienc to compress with")
+    assert _get(hostile(b"gzip, br", body)) == TEXT
+
+
+@pytest.mark.parametrize("coding,body,says", [
+    (b"gzip, deflate", _zlib_wrapped(b"not gzip at all"), "cannot be decoded as its Content-Encoding \\(gzip, deflate\\)"),
+    (b"gzip, deflate", _zlib_wrapped(GZ[:len(GZ) // 2]), "gzip, deflate body ends early"),
+    (b"gzip, deflate", _zlib_wrapped(GZ)[:-4], "gzip, deflate body ends early"),
+    (b"gzip, deflate", _zlib_wrapped(GZ + b"junk"), "follow the end"),
+    (b"gzip, x-unknown", _gzip.compress(TEXT), 'Content-Encoding "gzip, x-unknown" is not a coding'),
+    (b"gzip, gzip, gzip, gzip, gzip, gzip", _gzip.compress(GZ), "stacks more than 5 codings"),
+])
+def test_a_stacked_body_that_is_not_what_it_says_is_a_decode_error(hostile, coding, body, says):
+    with pytest.raises(drupalsdk.DecodeError, match=says):
+        _get(hostile(coding, body))
+
+
+def test_a_stacked_bomb_stops_at_the_cap(hostile):
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+    bomb = compressor.compress(b"\0" * (200 << 20)) + compressor.flush()
+    with pytest.raises(drupalsdk.TooLargeError):
+        _get(hostile(b"gzip, gzip", _gzip.compress(bomb)), max_body_size=1 << 20)
+
+
 @pytest.mark.parametrize("coding,body,says", [
     (b"gzip", GZ[:len(GZ) // 2], "gzip body ends early"),
     (b"gzip", GZ[:-8], "gzip body ends early"),          # no CRC/size trailer

@@ -31,14 +31,23 @@ typedef struct content_decoder content_decoder;
 /* Decoded bytes for the caller: nonzero to go on, 0 to stop. */
 typedef int (*content_decoder_sink)(void *context, const void *bytes, size_t count);
 
+/* The most codings one body may carry stacked (libcurl's limit too). */
+#define CONTENT_DECODER_MAX_STACK 5
+
 /* NULL when out of memory (or an unknown coding). */
 content_decoder *content_decoder_new(int coding);
+/* A decoder for codings applied one after another, listed in the order applied (as
+ * Content-Encoding lists them: "gzip, br" is br over gzip): it undoes the last first. NULL when
+ * out of memory, for an unknown coding, or for 0 or more than CONTENT_DECODER_MAX_STACK. The
+ * other functions take it as one decoder. */
+content_decoder *content_decoder_new_stack(const int *codings, size_t count);
 /* Decodes a chunk of the body, handing the decoded bytes to `sink` (at most 16 KiB at a time). */
 int content_decoder_feed(content_decoder *decoder, const void *bytes, size_t count,
                          content_decoder_sink sink, void *context);
 /* The body's end: OK when its stream ended exactly, else TRUNCATED (or the error seen before). */
 int content_decoder_finish(content_decoder *decoder);
-/* zlib's or brotli's words for a CORRUPT result (a static string; "" when none). */
+/* zlib's or brotli's words for a CORRUPT result (a static string; "" when none), of whichever
+ * decoder of a stack failed. */
 const char *content_decoder_detail(const content_decoder *decoder);
 void content_decoder_free(content_decoder *decoder);
 

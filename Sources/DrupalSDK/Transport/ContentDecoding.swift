@@ -8,7 +8,7 @@ enum ContentCoding: UInt8 {
     case gzip = 1   // gzip, x-gzip
     case deflate = 2
     case br = 3
-    /// One the client does not decode, or several stacked.
+    /// One the client does not decode (or more stacked than CONTENT_DECODER_MAX_STACK).
     case unknown = 0xFF
 
     /// The `decodeFailure` of an answer in a coding the client does not decode.
@@ -47,20 +47,26 @@ extension CurlTransfer {
         if named("identity") { return }
         let coding: ContentCoding = named("gzip") || named("x-gzip") ? .gzip : named("deflate") ? .deflate
             : named("br") ? .br : .unknown
-        // Several codings applied one after another (rare; libcurl 7.88 decoded them): not decoded.
-        if contentCoding != .none || coding == .unknown {
-            let name = String(decoding: token, as: UTF8.self)
-            unknownCodingName = contentCoding == .none ? name : "\(unknownCodingName ?? contentCoding.name), \(name)"
-            contentCoding = .unknown
+        if contentCodings.last == .unknown {
+            unknownCodingName = (unknownCodingName ?? "") + ", " + String(decoding: token, as: UTF8.self)
+        } else if coding == .unknown || contentCodings.count == Int(CONTENT_DECODER_MAX_STACK) {
+            // What cannot be decoded is named as the server listed it.
+            unknownCodingName = (contentCodings.map(\.name) + [String(decoding: token, as: UTF8.self)])
+                .joined(separator: ", ")
+            contentCodings = [.unknown]
         } else {
-            contentCoding = coding
+            // Several codings applied one after another (RFC 9110 §8.4): undone last first.
+            contentCodings.append(coding)
         }
     }
+
+    /// The codings as the answer lists them, for messages: "gzip", "gzip, br".
+    private var codingNames: String { contentCodings.map(\.name).joined(separator: ", ") }
 
     /// A new status line (after 100 Continue, or another interim answer): only the final answer's
     /// coding counts.
     func forgetContentCoding() {
-        contentCoding = .none
+        contentCodings.removeAll()
         unknownCodingName = nil
         content_decoder_free(contentDecoder)
         contentDecoder = nil
@@ -69,12 +75,16 @@ extension CurlTransfer {
     /// Body bytes in the answer's coding, decoded into `appendDecodedBody`; false stops the transfer
     /// (its reason in a flag: `decodeFailure`, or those of `appendDecodedBody`).
     func decodeBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if contentCoding == .unknown {
+        if contentCodings.last == .unknown {
             decodeFailure = ContentCoding.unknownFailure
             return false
         }
         if contentDecoder == nil {
-            guard let made = content_decoder_new(Int32(contentCoding.rawValue)) else {
+            let made = contentCodings.count == 1 ? content_decoder_new(Int32(contentCodings[0].rawValue))
+                : contentCodings.map { Int32($0.rawValue) }.withUnsafeBufferPointer {
+                    content_decoder_new_stack($0.baseAddress, $0.count)
+                }
+            guard let made else {
                 outOfMemory = true
                 return false
             }
@@ -104,12 +114,17 @@ extension CurlTransfer {
     /// The DRUPAL_E_DECODE for `decodeFailure`.
     func decodeError() -> DrupalError {
         let call = "\(request.method) \(Redaction.redactURL(request.url))"
-        let coding = contentCoding.name
+        let coding = codingNames
         let says = "\(call): the answer cannot be decoded as its Content-Encoding (\(coding)) says (a protocol "
             + "error of the server)"
         switch decodeFailure {
         case ContentCoding.unknownFailure:
             let name = (unknownCodingName ?? "").escapingControlCharacters()
+            let listed = name.split(separator: ",").map { $0.trimmedWhitespace.lowercased() }
+            if listed.allSatisfy({ ["gzip", "x-gzip", "deflate", "br"].contains($0) }) {
+                return DrupalError(.decode, "\(call): the answer's Content-Encoding \"\(name)\" stacks more than "
+                                   + "\(CONTENT_DECODER_MAX_STACK) codings (a protocol error of the server)")
+            }
             return DrupalError(.decode, "\(call): the answer's Content-Encoding \"\(name)\" is not a coding this "
                                + "client decodes (\(DefaultHeaderLine.decodedCodings); a protocol error of the "
                                + "server, which was not asked for it)")
@@ -118,7 +133,7 @@ extension CurlTransfer {
                                + "before the end of its stream (Content-Encoding: \(coding); a protocol error of "
                                + "the server, or a connection cut short)")
         case Int32(CONTENT_DECODER_TRAILING):
-            let what = contentCoding == .gzip ? "bytes that are not another gzip member" : "bytes"
+            let what = contentCodings == [.gzip] ? "bytes that are not another gzip member" : "bytes"
             return DrupalError(.decode, "\(says): \(what) follow the end of its compressed data")
         default:
             let detail = contentDecoder.map { String(cString: content_decoder_detail($0)) } ?? ""

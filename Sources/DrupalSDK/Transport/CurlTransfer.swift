@@ -45,11 +45,12 @@ final class CurlTransfer: @unchecked Sendable {
     var uploadReadError: Int32 = 0
     var streamState = StreamState()
     /// Content decoding (ContentDecoding.swift): whether this transfer decodes the answer's
-    /// content coding itself (compression on, the body not kept as stored), the final answer's
-    /// coding (from its Content-Encoding), the decoder once its body started, and why decoding
-    /// failed (a content_decoder result, or `ContentCoding.unknownFailure`).
+    /// content codings itself (compression on, the body not kept as stored), the final answer's
+    /// codings in the order applied (from its Content-Encoding; empty for none), the decoder once
+    /// its body started, and why decoding failed (a content_decoder result, or
+    /// `ContentCoding.unknownFailure`).
     var decodesContent = false
-    var contentCoding = ContentCoding.none
+    var contentCodings: [ContentCoding] = []
     var unknownCodingName: String?
     var contentDecoder: OpaquePointer?
     var decodeFailure: Int32 = 0
@@ -237,7 +238,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if contentCoding != .none && decodesContent { return decodeBody(bytes) }
+        if !contentCodings.isEmpty && decodesContent { return decodeBody(bytes) }
         return appendDecodedBody(bytes)
     }
 
@@ -274,7 +275,7 @@ final class CurlTransfer: @unchecked Sendable {
             responseHeaderRecords.removeAll()
             headerSectionEnded = false
             lastFieldRecord = -1
-            if contentCoding != .none { forgetContentCoding() }
+            if !contentCodings.isEmpty { forgetContentCoding() }
             return true
         }
         if count >= 1 && count <= 2 && (0..<count).allSatisfy({ line[$0] == 0x0D || line[$0] == 0x0A }) {

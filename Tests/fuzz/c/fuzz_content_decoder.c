@@ -3,12 +3,14 @@
  *
  * Byte 0 picks the coding (gzip, deflate, br) and the mode; byte 1 seeds the chunk sizes the body
  * is fed in (1 byte to 64 KiB, as libcurl's writes vary); the rest is the payload.
- *  - mode 0, hostile bytes: the payload is the body. Beyond no crash, leak or UB: every result
- *    is one of the documented codes; after an error nothing more is decoded and each later call
- *    gives the same error; the sink never gets more than 16 KiB at once.
- *  - mode 1, round trip: the payload is compressed (gzip, zlib- or raw-wrapped deflate, br) and
- *    the body decoded must be the payload exactly, with OK from every feed and from finish, in
- *    whatever chunks it arrives. A gzip body made of two members decodes to both.
+ *  - mode 0, hostile bytes: the payload is the body, for one coding or a stack of two. Beyond no
+ *    crash, leak or UB: every result is one of the documented codes; after an error nothing more
+ *    is decoded and each later call gives the same error; the sink never gets more than 16 KiB at
+ *    once.
+ *  - mode 1, round trip: the payload is compressed (gzip, zlib- or raw-wrapped deflate, br),
+ *    maybe gzip-compressed again (a stack: "coding, gzip"), and the body decoded must be the
+ *    payload exactly, with OK from every feed and from finish, in whatever chunks it arrives. A
+ *    gzip body made of two members decodes to both.
  *  - mode 2, cut short: the compressed body less its last 1 to 8 bytes must not finish OK.
  *  - mode 3, trailing bytes: the compressed body and then four bytes that cannot start a gzip
  *    member must give TRAILING. */
@@ -57,8 +59,9 @@ static int sink(void *context, const void *bytes, size_t count) {
 static int known_result(int result) { return result >= CONTENT_DECODER_OK && result <= CONTENT_DECODER_NO_MEMORY; }
 
 /* Feeds body in chunks whose sizes come from seed; then finish. The first error is sticky. */
-static int decode(int coding, const unsigned char *body, size_t size, unsigned seed, sink_state *out) {
-    content_decoder *decoder = content_decoder_new(coding);
+static int decode_stack(const int *codings, size_t count, const unsigned char *body, size_t size, unsigned seed,
+                        sink_state *out) {
+    content_decoder *decoder = count == 1 ? content_decoder_new(codings[0]) : content_decoder_new_stack(codings, count);
     REQUIRE(decoder != NULL, "a decoder for a known coding");
     int result = CONTENT_DECODER_OK;
     size_t at = 0;
@@ -83,6 +86,10 @@ static int decode(int coding, const unsigned char *body, size_t size, unsigned s
     REQUIRE(content_decoder_detail(decoder) != NULL, "a detail string");
     content_decoder_free(decoder);
     return finished;
+}
+
+static int decode(int coding, const unsigned char *body, size_t size, unsigned seed, sink_state *out) {
+    return decode_stack(&coding, 1, body, size, seed, out);
 }
 
 /* zlib with windowBits: 15 + 16 gzip, 15 zlib, -15 raw deflate. */
@@ -125,7 +132,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sink_state out = {0};
 
     if (mode == 0) {
-        decode(coding, payload, payload_size, seed, &out);
+        int stack[2] = {codings[(variant >> 2) % 3], coding};
+        if (variant & 2) decode_stack(stack, 2, payload, payload_size, seed, &out);
+        else decode(coding, payload, payload_size, seed, &out);
         free(out.bytes);
         return 0;
     }
@@ -152,7 +161,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     if (mode == 1) {
-        int result = decode(coding, body, body_size, seed, &out);
+        int result;
+        if (variant & 2) {
+            int stack[2] = {coding, CONTENT_CODING_GZIP};
+            size_t outer_size;
+            unsigned char *outer = deflated(body, body_size, 15 + 16, 1, &outer_size);
+            result = decode_stack(stack, 2, outer, outer_size, seed, &out);
+            free(outer);
+        } else {
+            result = decode(coding, body, body_size, seed, &out);
+        }
         REQUIRE(result == CONTENT_DECODER_OK, "a whole compressed body decodes");
         size_t expected = payload_size * (two_members ? 2 : 1);
         REQUIRE(out.count == expected, "the decoded size is the payload's");

@@ -12,7 +12,8 @@
 //    URLParts reads as the site's origin is one libcurl either refuses or reads as exactly the
 //    site's scheme, host (ASCII case aside) and port;
 //  - a URL made from an accepted target is one libcurl reads as the site's origin, always;
-//  - URLParts reads user info exactly when libcurl does.
+//  - URLParts reads user info exactly when libcurl does;
+//  - a hop on the site has the path libcurl sends (the one its cookies are chosen for).
 // libcurl parses as it does for a request (url.c: CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME).
 import CCurl
 @testable import DrupalSDK
@@ -38,6 +39,7 @@ private struct CurlOrigin {
     var host: String
     var port: Int
     var hasUser: Bool
+    var path: String?
 
     init?(_ url: String) {
         guard let handle = curl_url() else { fatalError("curl_url: out of memory") }
@@ -56,6 +58,7 @@ private struct CurlOrigin {
         self.host = host
         self.port = port
         hasUser = part(CURLUPART_USER) != nil
+        path = part(CURLUPART_PATH)
     }
 
     func isOrigin(of parts: URLParts) -> Bool {
@@ -80,6 +83,10 @@ private func checkRedirect(_ location: String, site: String, siteParts: URLParts
     guard !parts.hasUserInfo, parts.sameOrigin(as: siteParts) else { return }
     require(curl.map { $0.isOrigin(of: siteParts) } ?? true,
             "\(shown(url)) is the site \(site) for the client, \(describe(curl)) for libcurl")
+    // The hop's cookies are chosen for URLParts' path: the one libcurl sends (dot segments gone).
+    if let curlPath = curl?.path {
+        require(curlPath == parts.path, "\(shown(url)): path \(shown(parts.path)) for the client, \(shown(curlPath)) for libcurl")
+    }
 }
 
 private func checkTarget(_ target: String, site: String, siteParts: URLParts) {

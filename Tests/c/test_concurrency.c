@@ -160,6 +160,51 @@ static void test_free_in_flight(void) {
     pthread_mutex_destroy(&t.lock);
 }
 
+/* ---- drupal_client_free while other threads wait in _sync calls ------------------------------ */
+
+typedef struct {
+    drupal_client *client;
+    drupal_code code, last_error;
+    drupal_response *response;
+} sync_waiter;
+
+static void *wait_in_sync_call(void *arg) {
+    sync_waiter *w = arg;
+    drupal_request_options o = fault(STALL);
+    w->code = drupal_request_sync(&w->response, w->client, "GET", "/node/1", &o);
+    w->last_error = drupal_last_error_code();   /* the last error is this thread's */
+    return NULL;
+}
+
+/* Blocking calls in flight on other threads end with DRUPAL_E_CANCELLED when the client is
+ * freed, at once; the threads then return from the library with nothing of the client left to
+ * touch (ASan, valgrind and TSan runs watch that), and their responses are theirs to free. */
+static void test_free_while_sync_calls_wait(void) {
+    enum { WAITERS = 3 };
+    sync_waiter waiters[WAITERS];
+    pthread_t threads[WAITERS];
+    drupal_client *c = new_client();
+    double t0;
+    int i;
+    for (i = 0; i < WAITERS; i++) {
+        waiters[i].client = c;
+        waiters[i].code = DRUPAL_OK;
+        waiters[i].response = NULL;
+        CHECK(pthread_create(&threads[i], NULL, wait_in_sync_call, &waiters[i]) == 0);
+    }
+    sleep_ms(300);  /* let them reach the server */
+    t0 = now_seconds();
+    drupal_client_free(c);
+    CHECK(now_seconds() - t0 < 2.0);
+    for (i = 0; i < WAITERS; i++) {
+        pthread_join(threads[i], NULL);
+        CHECK_INT(waiters[i].code, DRUPAL_E_CANCELLED);
+        CHECK_INT(waiters[i].last_error, DRUPAL_E_CANCELLED);
+        drupal_response_free(waiters[i].response);
+    }
+    CHECK(now_seconds() - t0 < 2.0);
+}
+
 /* ---- drupal_client_free right after a callback joins the client's thread -------------------- */
 
 /* Joins that returned, the library's included: this definition comes before libc's. It calls the
@@ -473,6 +518,7 @@ int main(void) {
     test_cancel();
     test_timeout_too_large_reset();
     test_free_in_flight();
+    test_free_while_sync_calls_wait();
     test_free_right_after_a_callback();
     test_free_from_another_clients_callback();
     test_free_a_language_view_from_its_clients_callback();

@@ -43,4 +43,12 @@ final class URLResolutionTests: XCTestCase {
         XCTAssertEqual(URLParts.resolve("https://site.example", against: base), "https://site.example")
         XCTAssertEqual(URLParts.resolve("https://site.example?q=/./", against: base), "https://site.example?q=/./")
     }
+
+    func testTheQueryIsReadBetweenItsMarkAndTheFragment() {
+        XCTAssertEqual(URLParts("https://site.example/sites/default/files/a.pdf?itok=x#page=2")?.query, "itok=x")
+        XCTAssertEqual(URLParts("https://site.example?a=/b")?.query, "a=/b")
+        XCTAssertEqual(URLParts("https://site.example?a=/b")?.path, "/")
+        XCTAssertEqual(URLParts("https://site.example/x?")?.query, "")
+        XCTAssertNil(URLParts("https://site.example/x#a?b")?.query)
+    }
 }

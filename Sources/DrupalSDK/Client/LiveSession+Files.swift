@@ -86,11 +86,8 @@ extension LiveSession {
         guard let target = URLParts(url), target.sameOrigin(as: site), !target.hasUserInfo else {
             throw DrupalError.invalidArgument("the URL \"\(PathSafety.shownURL(url))\" is not on the site's origin")
         }
-        let afterScheme = url.utf8[url.utf8.firstRange(of: "://".utf8)!.upperBound...]
-        let fromRoot = afterScheme.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
-            .map { String(url[$0...]) } ?? "/"
-        var request = try checked(DrupalRequest(method: "GET", path: fromRoot.hasPrefix("?") ? "/" + fromRoot : fromRoot,
-                                                format: nil), language: nil)
+        let fromRoot = target.path + (target.query.map { "?" + $0 } ?? "")
+        var request = try checked(DrupalRequest(method: "GET", path: fromRoot, format: nil), language: nil)
         request.fromSiteRoot = true
         return request
     }

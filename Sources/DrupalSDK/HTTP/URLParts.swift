@@ -6,6 +6,8 @@ struct URLParts: Equatable, Sendable {
     var port: Int
     /// From the first "/" of the path to before "?" or "#" ("/" when the URL has none).
     var path: String
+    /// Between "?" and "#" (nil when the URL has no "?").
+    var query: String?
     /// The authority has user info ("user:password@host"), left out of `host`.
     var hasUserInfo = false
 
@@ -47,6 +49,10 @@ struct URLParts: Equatable, Sendable {
         let pathEnd = afterAuthority.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
             ?? afterAuthority.endIndex
         let path = afterAuthority[..<pathEnd]
+        if pathEnd < afterAuthority.endIndex, afterAuthority.utf8[pathEnd] == UInt8(ascii: "?") {
+            let afterMark = afterAuthority[afterAuthority.utf8.index(after: pathEnd)...]
+            query = String(afterMark[..<(afterMark.utf8.firstIndex(of: UInt8(ascii: "#")) ?? afterMark.endIndex)])
+        }
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = port

@@ -95,7 +95,8 @@ def clean_item(store, kind, item, name):
     if kind == 'int':
         return {'value': _int_or_none(item.get('value'))}
     if kind == 'path':
-        return {'alias': item.get('alias'), 'pid': item.get('pid'), 'langcode': item.get('langcode', 'en')}
+        # Kept as sent: the write's answer shows them so (paths.py).
+        return {'alias': item.get('alias'), 'pid': _int_or_none(item.get('pid')), 'langcode': item.get('langcode')}
     if kind == 'comment':
         return {k: item.get(k) for k in ('status',) if k in item}
     if kind == 'pass':

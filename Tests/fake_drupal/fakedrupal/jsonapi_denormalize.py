@@ -13,7 +13,7 @@ from . import jsonapi_access as japi_access
 from . import jsonapi_language as jlang
 from . import schema
 from . import jsonapi_state as jstate
-from .denormalize import HttpError, validate
+from .denormalize import HttpError, _int_or_none, validate
 from .denormalize import _timestamp  # RFC 3339 / ISO 8601 / Unix seconds, as core REST takes them
 from .jsonapi_errors import JsonApiError, Violations
 from .jsonapi_normalize import config_by_uuid
@@ -70,7 +70,7 @@ def _item(kind, v):
         return item
     if kind == 'path':
         v = v if isinstance(v, dict) else {'alias': v}
-        return {'alias': v.get('alias'), 'pid': v.get('pid'), 'langcode': v.get('langcode', 'en')}
+        return {'alias': v.get('alias'), 'pid': _int_or_none(v.get('pid')), 'langcode': v.get('langcode')}
     if kind == 'comment':
         return {'status': v.get('status') if isinstance(v, dict) else v}
     if kind == 'pass':

@@ -43,11 +43,6 @@ def save(ctx, original, edited):
         languages.save(ctx.store, ctx.rtype.entity_type, ctx.entity_id, original, edited, ctx.langcode)
 
 
-def created(entity):
-    if languages is not None:
-        languages.sync_path(entity)
-
-
 def deleted(ctx):
     if languages is not None:
         languages.forget(ctx.store, ctx.rtype.entity_type, ctx.entity_id)

@@ -15,7 +15,7 @@ import time
 from . import jsonapi_access as japi_access
 from . import jsonapi_language as jlang
 from . import jsonapi_state as jstate
-from . import schema
+from . import paths, schema
 from .jsonapi_denormalize import (UUID, body, check_field_access, fields_from, resolve_identifiers, resource_data,
                                   route_identifiers, violations)
 from .jsonapi_errors import JsonApiError, document, jsonapi_member
@@ -91,9 +91,9 @@ def create(ctx):
         raise JsonApiError(403, '')
     mark_files_permanent(store, full.get('field_image', []) + full.get('user_picture', []))
     entity = store.get(et, new_id)
-    jlang.created(entity)
+    shown = paths.saved(store, et, new_id, entity, full.get('path'), update=False)
     location = '%s%s/%s%s' % (ctx.base, rtype.path, jstate.uuid_of(entity), version_query(rtype, entity))
-    resp = _single(ctx, 201, entity, [('Location', location)])
+    resp = _single(ctx, 201, shown, [('Location', location)])
     if et == 'node':
         store.init_comment_statistics(new_id)   # after the answer: it shows zeros (120 vs 123)
     return resp
@@ -154,6 +154,7 @@ def update(ctx):
     mark_files_permanent(store, changes.get('field_image', []) + changes.get('user_picture', []))
     _save(ctx, entity, new_revision=True)
     jlang.save(ctx, original, entity)
+    entity = paths.saved(store, rtype.entity_type, ctx.entity_id, entity, changes.get('path'), update=True)
     return _single(ctx, 200, entity)
 
 
@@ -176,6 +177,7 @@ def delete(ctx):
     if rtype.entity_type == 'file':
         store.file_data.pop(entity['uri'][0]['value'], None)
     jstate.delete(store, rtype.entity_type, ctx.entity_id)
+    paths.forget(store, rtype.entity_type, ctx.entity_id)
     jlang.deleted(ctx)
     return _no_content()
 

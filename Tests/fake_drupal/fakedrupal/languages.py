@@ -79,9 +79,9 @@ def view(store, entity_type, entity_id, entity, langcode):
 
 def save(store, entity_type, entity_id, entity, edited, langcode):
     """Writes an edited view() back: translatable fields to the translation, the
-    others to the entity. A no-op when the view was the entity itself."""
+    others to the entity. A no-op when the view was the entity itself. (The path
+    field is then recomputed by paths.saved.)"""
     if edited is entity:
-        sync_path(entity)
         return
     fields = translation(store, entity_type, entity_id, langcode)
     for name, items in edited.items():
@@ -89,13 +89,6 @@ def save(store, entity_type, entity_id, entity, edited, langcode):
             fields[name] = items
         elif name != 'comment':
             entity[name] = items
-    sync_path(fields)
-
-
-def sync_path(fields):
-    """The path item's langcode is the entity's language."""
-    if fields.get('path') and fields.get('langcode'):
-        fields['path'] = [dict(fields['path'][0], langcode=fields['langcode'][0]['value'])]
 
 
 def forget(store, entity_type, entity_id):

@@ -2,7 +2,7 @@
 taxonomy_term, user and GET for file."""
 import time
 
-from . import access, languages, pagecache, schema
+from . import access, languages, pagecache, paths, schema
 from .body import json_body
 from .denormalize import HttpError, _find_uuid, denormalize, same_items, unprocessable, validate
 from .normalize import hidden_fields
@@ -134,7 +134,8 @@ def post(entity_type):
             new_id = store.create_user(full, status=bool(full.get('status', [{'value': False}])[0]['value']))
         _mark_files_permanent(ctx, full)
         entity = store.get(entity_type, new_id)
-        body = ctx.normalizer.entity(entity_type, entity, ctx.account)
+        shown = paths.saved(store, entity_type, new_id, entity, full.get('path'), update=False)
+        body = ctx.normalizer.entity(entity_type, shown, ctx.account)
         if entity_type == 'taxonomy_term' and not entity['description']:
             # Drupal quirk: the create response has [], a reload shows an empty item.
             entity['description'] = [{'value': None, 'format': None}]
@@ -181,6 +182,7 @@ def patch(ctx):
     if new_password is not None:
         headers = _password_changed(ctx, entity['uid'][0]['value'], new_password)
     languages.save(ctx.store, et, ctx.entity_id, original, entity, ctx.langcode)
+    entity = paths.saved(ctx.store, et, ctx.entity_id, entity, changes.get('path'), update=True)
     if et == 'comment' and changes:
         ctx.store.refresh_comment_statistics(entity['entity_id'][0]['target_id'])
     return ctx.json(200, ctx.normalizer.entity(et, entity, ctx.account), headers)
@@ -222,6 +224,7 @@ def delete(ctx):
     if et == 'comment':
         ctx.store.refresh_comment_statistics(gone['entity_id'][0]['target_id'])
     languages.forget(ctx.store, et, ctx.entity_id)   # under /fr too: the whole entity goes (85)
+    paths.forget(ctx.store, et, ctx.entity_id)
     if et == 'node':
         for cid in [c for c, e in ctx.store.entities['comment'].items()
                     if e['entity_id'][0]['target_id'] == ctx.entity_id]:

@@ -88,6 +88,8 @@ class Store:
             self.passwords = {}
             self.file_data = {}
             self.translations = {}      # (entity type, id) -> {langcode: {field: items}}
+            self.aliases = {}           # path_alias id -> {path, alias, langcode} (paths.py)
+            self.next_alias_id = 1
             self._seed_user('admin', 'admin', 'admin@localhost', ['administrator'], now)
             self._seed_user('editor', 'editor', 'editor@example.com', ['content_editor'], now)
             for name in ('alpha', 'beta'):

@@ -112,7 +112,13 @@ public final class MockDrupal: Sendable {
     /// bare values (`"title": "x"`) are taken as one item (REST writes refuse them with 422).
     @discardableResult
     public func addEntity(_ entityType: String, _ body: JSONValue) -> String {
-        state.withLock { $0.insertEntity(entityType, body.objectValue ?? [:], owner: "1").id }
+        state.withLock { state in
+            let fields = body.objectValue ?? [:]
+            let (id, entity) = state.insertEntity(entityType, fields, owner: "1")
+            // A path given makes its alias, as a save does (MockPathAliases).
+            _ = try? state.savePath(entityType, id, written: fields["path"].flatMap { _ in entity["path"] }, update: false)
+            return id
+        }
     }
 
     /// The stored entity JSON, as GET would answer it to an administrator; nil when absent.

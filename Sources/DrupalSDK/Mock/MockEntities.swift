@@ -153,8 +153,11 @@ extension MockState {
         try authorizeFieldCreation(entityType, body, caller)
         // Only POST's answer to a missing reference is recorded (23e), so PATCH does not check them.
         try validate(entityType, body, references: true)
-        let (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
+        var (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
         makeReferencedFilesPermanent(entity)
+        if let path = try savePath(entityType, id, written: body["path"].flatMap { _ in entity["path"] }, update: false) {
+            entity["path"] = path
+        }
         let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)
         var answer = restEntity(entityType, entity, caller, origin: request.origin)
         if entityType == "taxonomy_term", answer["description"] == MockState.emptyTermDescription {
@@ -180,6 +183,7 @@ extension MockState {
         if entityType == "user" { entity = updateAccount(id, entity) }
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         entities[entityType, default: [:]][id] = entity
+        if let path = try savePath(entityType, id, written: body["path"], update: true) { entity["path"] = path }
         if entityType == "comment" { refreshCommentStatistics(host: MockState.commentHost(entity)) }
         return MockReply.json(200, .object(restEntity(entityType, entity, caller, origin: request.origin)))
     }
@@ -267,6 +271,7 @@ extension MockState {
         let host = entityType == "comment" ? entities["comment"]?[id].flatMap(MockState.commentHost) : nil
         entities[entityType]?[id] = nil
         oldRevisions[entityType]?[id] = nil
+        forgetPathAliases(entityType, id)
         if host != nil { refreshCommentStatistics(host: host) }
         guard entityType == "user" else { return }
         // A deleted account loses its sessions and tokens.

@@ -99,14 +99,12 @@ enum MockFields {
             })
         }
         // A path item has its three properties whatever was sent (recording 20: alias, pid and
-        // langcode), the site's language for its langcode. `pid` stays null: Drupal's PathItem
-        // sets it to the new path_alias entity's id on save, which no recording shows and the fake
-        // does not do either (noted at test_rest_parity's "update node path").
+        // langcode), null for those not sent: a write's answer shows them so, a save then sets
+        // `pid` (MockPathAliases).
         if name == "path", let items = field.arrayValue {
             return .array(items.map { item in
                 guard case .object(var object) = item else { return item }
-                if object["pid"] == nil { object["pid"] = .null }
-                if object["langcode"] == nil { object["langcode"] = .string("en") }
+                for key in ["pid", "langcode"] where object[key] == nil { object[key] = .null }
                 return .object(object)
             })
         }

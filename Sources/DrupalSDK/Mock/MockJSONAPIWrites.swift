@@ -23,8 +23,12 @@ extension MockState {
         if let key = MockEntityKind.bundleKey(type.entityType) { body[key] = MockFields.single(.string(type.bundle)) }
         if let uuid = data["id"] { body["uuid"] = MockFields.single(uuid) }
         try validateJSONAPI(type.entityType, body, request)
-        let (_, entity) = insertEntity(type.entityType, body, owner: caller.uid ?? "0")
+        var (id, entity) = insertEntity(type.entityType, body, owner: caller.uid ?? "0")
         makeReferencedFilesPermanent(entity)
+        if let path = try savePath(type.entityType, id, written: body["path"].flatMap { _ in entity["path"] },
+                                   update: false) {
+            entity["path"] = path
+        }
         let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
                                              query: try MockJSONAPIQuery(request))
         let resource = documents.resource(type.entityType, entity)
@@ -56,7 +60,8 @@ extension MockState {
                                         request)
         }
         var entity = stored
-        for (field, value) in try jsonAPIFields(data, type, caller, request, stored: stored) { entity[field] = value }
+        let fields = try jsonAPIFields(data, type, caller, request, stored: stored)
+        for (field, value) in fields { entity[field] = value }
         // Only a langcode sent is checked: a stored one is the site's business.
         try validateJSONAPI(type.entityType, entity, request, langcode: data["attributes"]?["langcode"] != nil)
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
@@ -68,6 +73,7 @@ extension MockState {
             entity["revision_uid"] = userReference(caller.uid ?? "0")
         }
         entities[type.entityType, default: [:]][id] = entity
+        if let path = try savePath(type.entityType, id, written: fields["path"], update: true) { entity["path"] = path }
         makeReferencedFilesPermanent(entity)
         let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
                                              query: try MockJSONAPIQuery(request))

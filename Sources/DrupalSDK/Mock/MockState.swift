@@ -70,6 +70,9 @@ struct MockState {
     var fileContents: [String: Data] = [:]
     var stubs: [Stub] = []
     var requestCount = 0
+    /// Path aliases by id (MockPathAliases), and the last id given.
+    var pathAliases: [Int: PathAlias] = [:]
+    var lastPathAliasID = 0
     /// Old revisions JSON:API can read (`resourceVersion=id:N`): entity type, id, revision id.
     var oldRevisions: [String: [String: [String: [String: JSONValue]]]] = [:]
     /// The anonymous user's UUID: Drupal gives uid 0 one; JSON:API lists it with the users (171b).

@@ -2,7 +2,7 @@
 import datetime
 import re
 
-from . import schema
+from . import cardinality, schema
 
 
 class HttpError(Exception):
@@ -155,6 +155,9 @@ def validate(store, entity_type, bundle, entity, changed=None):
 
     def wants(name):
         return check is None or name in check
+
+    # The fields' Count constraints come before their items' constraints.
+    lines += cardinality.violations(entity_type, bundle, entity, wants)
 
     def required(name):
         items = entity.get(name) or []

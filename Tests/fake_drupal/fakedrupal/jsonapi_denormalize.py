@@ -55,9 +55,11 @@ def resource_data(ctx):
 
 
 def attribute_items(field, value):
+    """Items of an attribute as JSON:API's FieldNormalizer reads them: a list is items whatever the
+    field's cardinality (a Count violation later for a single-value field), anything else one item."""
     if value is None:
         return []
-    values = value if field.multi and isinstance(value, list) else [value]
+    values = value if isinstance(value, list) else [value]
     return [_item(field.kind, v) for v in values]
 
 
@@ -127,11 +129,9 @@ def document_relationship_items(ctx, field, relationship):
         raise JsonApiError(400, 'No type specified for related resource')
     if first['type'] not in TYPES:
         raise JsonApiError(400, "Invalid type specified for related resource: '%s'" % first['type'])
-    # array_column keeps the items with an id; "virtual" names no entity and is skipped.
+    # array_column keeps the items with an id; "virtual" names no entity and is skipped. More than
+    # one for a to-one is stored, and validation finds the field's Count violation (cardinality.py).
     idents = [i for i in data if isinstance(i, dict) and i.get('id') and i['id'] != 'virtual']
-    # More than one for a to-one would meet the field's Count constraint (a 422 not recorded).
-    if not field.multi and len(idents) > 1:
-        raise JsonApiError(400, 'The relationship %s is to-one: "data" holds more than one item.' % field.public)
     return [resolve_identifier(ctx, field, dict(i, type=i.get('type') or first['type'])) for i in idents]
 
 

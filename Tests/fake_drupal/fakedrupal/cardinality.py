@@ -1,0 +1,34 @@
+"""FieldItemList's Count constraint: a field of cardinality 1 given more than one item.
+
+FieldItemList::getConstraints gives every field of limited cardinality Count(max) with the message
+"%name: this field cannot hold more than @count values." (%name: the field's label). The violation's
+property path is the field's name: core REST's 422 line is "uid: Authored by: this field cannot hold
+more than 1 values." and JSON:API's pointer /data/attributes/uid (for a relationship too:
+UnprocessableHttpEntityExceptionNormalizer builds every pointer under /data/attributes).
+
+Labels: the base field definitions (Node, Comment, Term, User, EntityPublishedTrait's "Published",
+EntityOwnerTrait's "User ID", PathHooks' "URL alias") and the standard profile's field configs. The
+single-value fields missing here (langcode, revision logs, read-only ones) are not counted.
+"""
+from . import schema
+
+LABELS = {
+    'node': {'status': 'Published', 'uid': 'Authored by', 'title': 'Title', 'created': 'Authored on',
+             'promote': 'Promoted to front page', 'sticky': 'Sticky at top of lists', 'path': 'URL alias',
+             'body': 'Body', 'comment': 'Comments', 'field_image': 'Image'},
+    'comment': {'status': 'Published', 'uid': 'User ID', 'pid': 'Parent ID', 'entity_id': 'Entity ID',
+                'subject': 'Subject', 'name': 'Name', 'mail': 'Email', 'homepage': 'Homepage',
+                'created': 'Created', 'comment_body': 'Comment'},
+    'taxonomy_term': {'status': 'Published', 'name': 'Name', 'description': 'Description', 'weight': 'Weight'},
+    'user': {'name': 'Name', 'pass': 'Password', 'mail': 'Email', 'timezone': 'Timezone',
+             'status': 'User status', 'created': 'Created', 'user_picture': 'Picture'},
+}
+
+
+def violations(entity_type, bundle, fields, wants):
+    """'<field>: <Label>: this field cannot hold more than 1 values.' per field wanted holding more,
+    in the fields' order."""
+    labels = LABELS.get(entity_type, {})
+    return ['%s: %s: this field cannot hold more than 1 values.' % (name, labels[name])
+            for name, _ in schema.fields_for(entity_type, bundle)
+            if name in labels and wants(name) and len(fields.get(name) or []) > 1]

@@ -175,6 +175,7 @@ extension MockState {
         var entity = stored
         for (field, value) in body.sorted(by: { $0.key < $1.key }) where field != MockEntityKind.bundleKey(entityType) {
             let changed = MockFields.firstValue(value) != MockFields.firstValue(stored[field])
+                || value.arrayValue?.count != stored[field]?.arrayValue?.count
             try authorizeFieldUpdate(entityType, field, changed: changed, caller)
             entity[field] = value
         }
@@ -190,7 +191,9 @@ extension MockState {
 
     private func validate(_ entityType: String, _ entity: [String: JSONValue], references: Bool = false) throws {
         let missing = MockEntityKind.requiredFields(entityType).filter { MockFields.isEmpty(entity[$0]) }
-        let lines = missing.map { "\($0): This value should not be null." }
+        // A field's Count constraint comes before its items' (and the other fields' here).
+        let lines = MockState.cardinalityViolations(entityType, entity).map(\.line)
+            + missing.map { "\($0): This value should not be null." }
             + (references ? missingReferences(entityType, entity) : [])
         guard !lines.isEmpty else { return }
         throw MockReply.violations(lines)

@@ -224,9 +224,9 @@ extension MockState {
     /// Languages a `langcode` may name: the site's one language and the two special codes.
     static let jsonAPILangcodes: Set<String> = ["en", "und", "zxx"]
 
-    /// A language the site lacks, required fields and references to missing entities: one 422
-    /// entry each, in field order (langcode first), pointing into `/data/attributes/` with the
-    /// item's delta where Drupal keeps it (125, 126, 44d).
+    /// A language the site lacks, single-value fields given more (MockFieldCardinality), required
+    /// fields and references to missing entities: one 422 entry each, in field order (langcode
+    /// first), pointing into `/data/attributes/` with the item's delta where Drupal keeps it (125, 126, 44d).
     private func validateJSONAPI(_ entityType: String, _ entity: [String: JSONValue], _ request: MockRequest,
                                  langcode: Bool = true) throws {
         var lines: [(detail: String, pointer: String)] = []
@@ -234,6 +234,9 @@ extension MockState {
         where !MockState.jsonAPILangcodes.contains(item["value"]?.stringValue ?? "") {
             lines.append(("langcode.\(delta): The value you selected is not a valid choice.",
                           "/data/attributes/langcode/\(delta)"))
+        }
+        for (field, line) in MockState.cardinalityViolations(entityType, entity) {
+            lines.append((line, "/data/attributes/\(field)"))
         }
         for field in MockEntityKind.requiredFields(entityType) where MockFields.isEmpty(entity[field]) {
             lines.append(("\(field): This value should not be null.", "/data/attributes/\(field)"))

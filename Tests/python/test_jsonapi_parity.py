@@ -244,6 +244,18 @@ def _jsonapi_tour(c: Any) -> Dict[str, Any]:
     if shapes.status == 201:
         norm.name(uuid_of(shapes), "shapes")
         send("DELETE", ARTICLES + "/" + uuid_of(shapes))
+    # More than one item for a single-value field, as a relationship or an attribute: the Count
+    # constraint's 422 (no recording; the source).
+    step("create two owners", "POST", ARTICLES, body=_doc(
+        "node--article", {"title": "x"}, {"uid": {"data": [user(editor), user(admin)]}}))
+    step("create title list", "POST", ARTICLES, body=_doc("node--article", {"title": ["a", "b"]}))
+    # A saved alias gets its id as pid (PathItem::postSave; no recording saves one).
+    aliased = step("create with path", "POST", ARTICLES, body=_doc("node--article", {"title": "Aliased",
+                                                                                  "path": {"alias": "/aliased"}}))
+    if aliased.status == 201:
+        norm.name(uuid_of(aliased), "aliased")
+        step("get with path", "GET", ARTICLES + "/" + uuid_of(aliased), [("fields[node--article]", "title,path")])
+        send("DELETE", ARTICLES + "/" + uuid_of(aliased))
     # Malformed documents, as JsonApiDocumentTopLevelNormalizer reads them (validateRequestBody,
     # then the relationships: the first identifier's id and type are checked).
     step("create no data", "POST", ARTICLES, body={"meta": {}})

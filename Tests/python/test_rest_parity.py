@@ -178,10 +178,19 @@ def _rest_tour(c: Any) -> Dict[str, Any]:
     step("update node", "PATCH", node, body=_article("Parity 2"))
     step("update node revision log", "PATCH", node,
          body=_article("Parity 3", revision_log=[{"value": "Changed the title"}]))
-    # Both runs answer the saved alias with "pid": null; Drupal's PathItem::postSave sets pid to the
-    # new path_alias entity's id, which no recording shows (neither the fake nor the mock does it).
+    # A saved alias gets its id as pid (PathItem::postSave; no recording saves one): the answer shows
+    # the item as written plus its pid, a read computes it; with its pid it is renamed, then deleted.
     step("update node path", "PATCH", node, body=_article("Parity 3", path=[{"alias": "/parity"}]))
     step("get updated node", "GET", node)
+    step("rename node path", "PATCH", node,
+         body=_article("Parity 3", path=[{"alias": "/parity-2", "pid": 1, "langcode": "en"}]))
+    step("get renamed node path", "GET", node)
+    step("clear node path", "PATCH", node, body=_article("Parity 3", path=[{"alias": "", "pid": 1}]))
+    step("get cleared node path", "GET", node)
+    # A single-value field given two items: the Count constraint's 422 (no recording; the source).
+    step("create node two titles", "POST", "/node", body={"type": [{"target_id": "article"}],
+                                                             "title": [{"value": "a"}, {"value": "b"}]})
+    step("update node two owners", "PATCH", node, body=_article("Parity 3", uid=[{"target_id": 1}, {"target_id": 2}]))
     step("update node no type", "PATCH", node, body={"title": [{"value": "x"}]})
     step("update node nid", "PATCH", node, body=_article("x", nid=[{"value": 1}]))
     step("update node same nid", "PATCH", node, body=_article("Parity 3", nid=[{"value": nid}]))

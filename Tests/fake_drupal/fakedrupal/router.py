@@ -3,7 +3,8 @@ GET /router/translate-path?path=...&_format=json (recordings 84, 84b, 84c).
 
 Resolves entity paths (/node/N, /taxonomy/term/N, /user/N, /comment/N, with
 an optional /fr prefix). As recorded, a prefixed path resolves to the
-entity's default-language URL and label (84b). The site has no path aliases.
+entity's default-language URL and label (84b). Path aliases (paths.py) are
+not resolved: none is recorded, and the fake's routing ignores them too.
 """
 import re
 from urllib.parse import urlsplit

@@ -26,6 +26,7 @@ class Config:
         self.site = site              # 'base' or 'extended' (settings.use_site)
         self.oauth_access_ttl = oauth_access_ttl      # simple_oauth token lifetimes, seconds
         self.oauth_refresh_ttl = oauth_refresh_ttl
+        self.oauth_code_ttl = None       # authorization codes: None = oauth_access_ttl (oauth_code.py)
         self.jsonapi_read_only = False   # JSON:API's read_only setting (the recorded site turned it off)
         self.jsonapi_max_page = 50       # JSON:API's page size cap (core's; contrib can change it)
         self._jsonapi_version = None     # None: the version's own (see jsonapi_version)

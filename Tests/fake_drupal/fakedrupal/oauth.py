@@ -1,6 +1,7 @@
 """simple_oauth 6.0.9's token endpoint, POST /oauth/token (with
 simple_oauth_password_grant), answering with league/oauth2-server's
 documents as recorded (drupal10-oauth-language-transcripts 70-73, 77c).
+The authorization code grant (not recorded) is in oauth_code.py.
 
 Only application/x-www-form-urlencoded parameters are read (a JSON body has
 no client_id: 400 invalid_request). The client may authenticate in the body
@@ -15,10 +16,17 @@ from .auth import _basic_credentials
 from .permissions import ANON
 from .responses import Response
 
-# The one consumer of the recorded site.
+# The one consumer of the recorded site, and the fake's own. A consumer without a secret is
+# public (not "confidential"): its client is not authenticated. The authorization code
+# consumers (oauth_code.py) are first party ("third_party" off) and have redirect URIs; "pkce"
+# is simple_oauth 6's consumer setting that makes a code challenge required of public clients.
 CONSUMERS = {
     'sdk-client': {'secret': 'sdk-secret', 'grants': ('client_credentials', 'password', 'refresh_token'),
                    'user': 2, 'scopes': ('content_editor',)},
+    'sdk-desktop': {'secret': None, 'grants': ('authorization_code', 'refresh_token'), 'pkce': True,
+                    'redirects': ['http://127.0.0.1:8765/callback'], 'scopes': ('content_editor',)},
+    'sdk-web': {'secret': 'sdk-web-secret', 'grants': ('authorization_code', 'refresh_token'),
+                'redirects': ['http://127.0.0.1:8765/web-callback'], 'scopes': ('content_editor',)},
     # A secret with the characters form encoding changes: simple_oauth's BasicAuthSwap takes a
     # Basic header's credentials as they are, never percent-decoded.
     'sdk-symbols': {'secret': 'p+s/w=rd%21 x', 'grants': ('client_credentials',),
@@ -39,10 +47,10 @@ class OAuthError(Exception):
         self.challenge = challenge
 
 
-def invalid_request(param):
+def invalid_request(param, hint=None):
     return OAuthError(400, 'invalid_request', 'The request is missing a required parameter, includes an '
                       'invalid parameter value, includes a parameter more than once, or is otherwise '
-                      'malformed.', 'Check the `%s` parameter' % param)
+                      'malformed.', hint or 'Check the `%s` parameter' % param)
 
 
 def invalid_client(basic_used):
@@ -114,9 +122,10 @@ def _token(ctx):
     grant = params.get('grant_type')
     if grant not in consumer['grants']:
         raise unsupported_grant()
-    if secret != consumer['secret']:
-        raise invalid_client(basic is not None)
-    requested = params.get('scope', '').split()
+    if consumer['secret'] is not None and secret != consumer['secret']:
+        raise invalid_client(basic is not None)   # a public client's secret is not checked
+    # The code grant takes its scopes from the code; the others from the request.
+    requested = params.get('scope', '').split() if grant != 'authorization_code' else []
     for scope in requested:
         if scope not in SCOPES:
             raise invalid_scope(scope)
@@ -126,12 +135,16 @@ def _token(ctx):
         access, _ = ctx.store.oauth.issue(client_id, consumer['user'], scopes, cfg.oauth_access_ttl,
                                           subject=False, issuer=_issuer(ctx))
         return grant, _document(cfg, access)
+    if grant == 'refresh_token':
+        return grant, _refresh(ctx, params, client_id, requested)
     if grant == 'password':
         uid = _check_user(ctx, params)
-        access, refresh = ctx.store.oauth.issue(client_id, uid, requested, cfg.oauth_access_ttl,
-                                                cfg.oauth_refresh_ttl, issuer=_issuer(ctx))
-        return grant, _document(cfg, access, refresh)
-    return grant, _refresh(ctx, params, client_id, requested)
+    else:
+        from .oauth_code import exchange   # (that module imports this one)
+        uid, requested = exchange(ctx, params, client_id)
+    access, refresh = ctx.store.oauth.issue(client_id, uid, requested, cfg.oauth_access_ttl,
+                                            cfg.oauth_refresh_ttl, issuer=_issuer(ctx))
+    return grant, _document(cfg, access, refresh)
 
 
 def _check_user(ctx, params):

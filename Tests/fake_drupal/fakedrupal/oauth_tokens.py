@@ -55,6 +55,7 @@ class TokenStore:
     def __init__(self):
         self.access = {}       # token string -> AccessToken
         self.refresh = {}      # refresh token string -> RefreshToken
+        self.codes = {}        # authorization code -> oauth_code.AuthCode
         self.requests = 0      # POST /oauth/token answered (any outcome)
         self.grants = {}       # grant_type -> successful token answers
 

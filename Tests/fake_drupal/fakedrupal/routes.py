@@ -1,5 +1,5 @@
 """The route table: path pattern -> Drupal routes registered on that path."""
-from . import oauth, pages, rest, router, users, uploads, views
+from . import oauth, oauth_code, pages, rest, router, users, uploads, views
 from .app import Route
 from .pages import static_file  # noqa: F401  (used by app)
 
@@ -67,6 +67,10 @@ def build_routes():
             Route('system.files', ['GET'], pages.private_file, access=pages.private_file_access)]),
         (r'/oauth/token', [
             Route('oauth2_token.token', ['POST'], oauth.token, when=lambda store: store.oauth_installed())]),
+        (r'/oauth/authorize', [
+            # GET, and POST for the consent form; no _auth: cookie and Bearer, not Basic.
+            Route('oauth2_token.authorize', ['GET', 'POST'], oauth_code.authorize,
+                  when=lambda store: store.oauth_installed())]),
         (r'/router/translate-path', [
             Route('decoupled_router.path_translation', ['GET'], router.translate_path, formats=['json'],
                   when=lambda store: store.site == 'extended')]),

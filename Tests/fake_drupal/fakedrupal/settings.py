@@ -11,6 +11,8 @@ CHECKS = {
     'site': (lambda v: v in ('base', 'extended'), '"base" or "extended"'),
     'oauth_access_ttl': (lambda v: _positive(v), 'a number of seconds > 0'),
     'oauth_refresh_ttl': (lambda v: _positive(v), 'a number of seconds > 0'),
+    # Authorization code lifetime; null: the access token's, as simple_oauth sets it.
+    'oauth_code_ttl': (lambda v: v is None or _positive(v), 'a number of seconds > 0 or null'),
     # JSON:API (jsonapi_*.py): the version in its documents (null: the Drupal version's own)
     # and its read-only mode.
     'jsonapi_version': (lambda v: v in (None, '1.0', '1.1'), '"1.0", "1.1" or null'),

@@ -26,8 +26,10 @@ def main(argv=None):
         description=__doc__.split('\n')[0],
         epilog='Accounts: admin/admin (administrator) and editor/editor (content_editor). With '
                '--site extended, OAuth consumers (POST /oauth/token): sdk-client/sdk-secret '
-               '(client_credentials, password, refresh_token) and sdk-symbols/"p+s/w=rd%21 x" '
-               '(client_credentials). Tests/fake_drupal/README.md tells the rest.')
+               '(client_credentials, password, refresh_token), sdk-symbols/"p+s/w=rd%21 x" '
+               '(client_credentials), and for GET /oauth/authorize + authorization_code the public '
+               'sdk-desktop (http://127.0.0.1:8765/callback, PKCE) and sdk-web/sdk-web-secret '
+               '(http://127.0.0.1:8765/web-callback). Tests/fake_drupal/README.md tells the rest.')
     p.add_argument('--host', default='127.0.0.1')
     p.add_argument('--port', type=int, default=0, help='0 picks a free port')
     p.add_argument('--delay-ms', type=int, default=0, help='sleep this long before every Drupal answer')

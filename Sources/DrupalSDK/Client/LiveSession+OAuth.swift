@@ -11,6 +11,8 @@ extension LiveSession {
         /// When the token is due for a refresh (expiry minus the margin); nil when its lifetime is unknown.
         var refreshAt: ContinuousClock.Instant?
         var refreshToken: String?
+        /// The authorization code grant's code was exchanged (it cannot be again).
+        var codeSpent = false
         /// Single flight: the generation whose token is being fetched (nil: none). Callers wait
         /// for the fetch of their own generation; one of an older generation may still run.
         var fetchingGeneration: Int?
@@ -30,6 +32,7 @@ extension LiveSession {
             accessToken = nil
             refreshAt = nil
             refreshToken = nil
+            codeSpent = false
             lastFetch = nil
             fetchingGeneration = nil
             generation += 1
@@ -221,12 +224,22 @@ extension LiveSession {
                 } catch let error as DrupalError where error.oauthError?.error == "invalid_grant" {
                     // Revoked or expired: the configured grant can start again, unless it is this one.
                     if case .refreshToken = settings.grant { throw error }
+                    if case .authorizationCode = settings.grant { throw LiveSession.authorizationEnded(error) }
                     state.withLock { state in
                         if state.oauth.generation == fetch.generation { state.oauth.refreshToken = nil }
                     }
                 }
             }
-            return try await requestToken(settings, grant: settings.grant)
+            guard case .authorizationCode = settings.grant else { return try await requestToken(settings, grant: settings.grant) }
+            // A code is exchanged once: sent again, the site would refuse it (and revoke its tokens).
+            if state.withLock({ $0.oauth.generation == fetch.generation && $0.oauth.codeSpent }) {
+                throw LiveSession.authorizationEnded(nil)
+            }
+            let token = try await requestToken(settings, grant: settings.grant)
+            state.withLock { state in
+                if state.oauth.generation == fetch.generation { state.oauth.codeSpent = true }
+            }
+            return token
         default:
             throw DrupalError(.state, "the client's authentication has no OAuth token to fetch")
         }
@@ -241,6 +254,9 @@ extension LiveSession {
         case .password(let username, let password):
             form += [("grant_type", "password"), ("username", username), ("password", password)]
         case .refreshToken(let token): form += [("grant_type", "refresh_token"), ("refresh_token", token)]
+        case .authorizationCode(let code, let redirectURI, let codeVerifier):
+            form += [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI)]
+            if let codeVerifier { form.append(("code_verifier", codeVerifier)) }
         }
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/x-www-form-urlencoded")
@@ -255,7 +271,8 @@ extension LiveSession {
             let pair = settings.clientID + ":" + (settings.clientSecret ?? "")
             headers.add("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())
         }
-        if let scope = settings.scope, !scope.isEmpty { form.append(("scope", scope)) }
+        // The code grant's scope was asked for with the authorization (RFC 6749 §4.1.3 has none).
+        if let scope = settings.scope, !scope.isEmpty, !grant.isAuthorizationCode { form.append(("scope", scope)) }
         let body = form.map { PathSafety.formEncode($0.0) + "=" + PathSafety.formEncode($0.1) }.joined(separator: "&")
         var request = DrupalRequest(method: "POST", path: settings.tokenPath, headers: headers, body: Data(body.utf8),
                                     format: nil, sendsCSRFToken: false, sendsAuthorization: false)
@@ -263,6 +280,18 @@ extension LiveSession {
         request.sendsCookies = false
         let response = try await sendRetrying(request, csrfToken: nil)
         return try LiveSession.accessToken(from: response, path: settings.tokenPath)
+    }
+
+    /// The error of a call that needs a token once the authorization code grant can give none:
+    /// the code was spent, and the refresh token was refused (`refusal`) or never given.
+    static func authorizationEnded(_ refusal: DrupalError?) -> DrupalError {
+        let why = refusal == nil ? "the site gave no refresh token to renew it with"
+            : "the site refused the refresh token (" + (refusal?.message ?? "") + ")"
+        var error = refusal ?? DrupalError(.state, "")
+        error.message = "the OAuth authorization code was exchanged already and " + why
+            + ": authorize again (a new authorization and code)"
+        error.kind = .authentication
+        return error
     }
 
     /// Reads a token endpoint's answer; failures carry its error document (never a token).

@@ -19,6 +19,19 @@ public struct OAuthSettings: Sendable, Equatable {
         /// Start from a refresh token obtained elsewhere (`grant_type=refresh_token`); Drupal
         /// rotates it on every refresh, so the client keeps the newest.
         case refreshToken(String)
+        /// `grant_type=authorization_code` (RFC 6749 §4.1, with PKCE: RFC 7636): the code the site
+        /// sent to `redirectURI` once a person approved the request of an `OAuthAuthorization`,
+        /// with its code verifier. Exchanged once; the refresh token Drupal gives with it keeps the
+        /// session going. A code cannot be used twice: once it is spent and no refresh token is
+        /// left (none given, or refused), calls fail with an authentication error until the
+        /// client is given a new authorization.
+        // Indirect: boxed, so that a Grant (and every Authentication) stays the size it was.
+        indirect case authorizationCode(code: String, redirectURI: String, codeVerifier: String?)
+
+        var isAuthorizationCode: Bool {
+            if case .authorizationCode = self { return true }
+            return false
+        }
     }
 
     /// Where the client id and secret travel: form parameters (default) or an HTTP Basic header
@@ -49,8 +62,9 @@ public struct OAuthSettings: Sendable, Equatable {
         self.scope = scope
     }
 
-    /// Refuses settings that could not travel safely (the messages never quote a secret).
-    func validate() throws {
+    /// Refuses settings that could not travel safely (the messages never quote a secret); a
+    /// client checks them when it is given them.
+    public func validate() throws {
         func check(_ value: String, _ what: String, empty: Bool = false) throws {
             if !empty && value.isEmpty { throw DrupalError.invalidArgument("the OAuth \(what) is empty") }
             if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
@@ -68,6 +82,10 @@ public struct OAuthSettings: Sendable, Equatable {
             try check(username, "user name")
             try check(password, "password", empty: true)
         case .refreshToken(let token): try check(token, "refresh token")
+        case .authorizationCode(let code, let redirectURI, let codeVerifier):
+            try check(code, "authorization code")
+            try check(redirectURI, "redirect URI")
+            if let codeVerifier { try OAuthAuthorization.checkCodeVerifier(codeVerifier) }
         }
         if let scope { try check(scope, "scope", empty: true) }
         _ = try PathSafety.normalizePath(tokenPath)

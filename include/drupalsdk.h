@@ -532,10 +532,12 @@ drupal_code drupal_csrf_refresh_sync(drupal_response **out, drupal_client *clien
 typedef enum drupal_oauth_grant {
     DRUPAL_OAUTH_CLIENT_CREDENTIALS = 1, /* the consumer acts as its default user; no refresh token */
     DRUPAL_OAUTH_PASSWORD = 2,           /* username + password (simple_oauth_password_grant) */
-    DRUPAL_OAUTH_REFRESH_TOKEN = 3       /* start from a refresh token obtained elsewhere */
+    DRUPAL_OAUTH_REFRESH_TOKEN = 3,      /* start from a refresh token obtained elsewhere */
+    DRUPAL_OAUTH_AUTHORIZATION_CODE = 4  /* a code from the site's /oauth/authorize, exchanged once
+                                            (options version 2; see drupal_oauth_authorization) */
 } drupal_oauth_grant;
 
-#define DRUPAL_OAUTH_OPTIONS_VERSION 1
+#define DRUPAL_OAUTH_OPTIONS_VERSION 2
 
 /** Settings of drupal_client_set_oauth(). Initialise with DRUPAL_OAUTH_OPTIONS_INIT. */
 typedef struct drupal_oauth_options {
@@ -551,10 +553,17 @@ typedef struct drupal_oauth_options {
     int client_auth_basic;         /* 1 = client id and secret in an HTTP Basic header; 0 = in the form */
     double refresh_margin;         /* seconds before expiry to refresh (at most half the token's lifetime);
                                       0 = 30; negative = only on expiry or after a 401 */
+    /* Version 2: */
+    const char *code;              /* DRUPAL_OAUTH_AUTHORIZATION_CODE: the code the site redirected with */
+    const char *redirect_uri;      /* DRUPAL_OAUTH_AUTHORIZATION_CODE, and drupal_oauth_authorization_new:
+                                      the consumer's redirect URI the authorization was asked with */
+    const char *code_verifier;     /* DRUPAL_OAUTH_AUTHORIZATION_CODE: the PKCE verifier of that request
+                                      (43 to 128 characters of A-Z a-z 0-9 - . _ ~); NULL = none */
 } drupal_oauth_options;
 
 #define DRUPAL_OAUTH_OPTIONS_INIT \
-    { DRUPAL_OAUTH_OPTIONS_VERSION, DRUPAL_OAUTH_CLIENT_CREDENTIALS, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
+    { DRUPAL_OAUTH_OPTIONS_VERSION, DRUPAL_OAUTH_CLIENT_CREDENTIALS, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
+      NULL, NULL, NULL }
 
 /**
  * Switches the client to OAuth 2 (replacing Basic, Bearer, a token provider or cookie
@@ -569,6 +578,56 @@ typedef struct drupal_oauth_options {
  *         message), an unsafe token_path, or a NaN refresh_margin.
  */
 drupal_code drupal_client_set_oauth(drupal_client *client, const drupal_oauth_options *options);
+
+/*
+ * The authorization code grant with PKCE (RFC 6749 §4.1, RFC 7636), for a program that acts for a
+ * person (a desktop tool), who approves the request in a browser:
+ *   drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
+ *   o.client_id = "sdk-desktop";
+ *   o.redirect_uri = "http://127.0.0.1:8765/callback";
+ *   drupal_oauth_authorization_new(&a, client, &o);
+ *   open drupal_oauth_authorization_url(a) in a browser; the site sends it to the redirect URI
+ *   with ?code=...&state=...; give that whole URL to
+ *   drupal_oauth_authorization_finish(a, client, redirected_to);   the client is now on OAuth
+ *   drupal_oauth_authorization_free(a);
+ * The client exchanges the code with its first request (or drupal_oauth_authenticate()) and keeps
+ * the session going with the refresh token Drupal gives with it. A code is exchanged once: when
+ * the refresh token is refused (or none was given), calls fail with DRUPAL_ERROR_KIND_AUTHENTICATION
+ * until the person authorizes again. The state and the verifier are random (128 and 256 bits,
+ * from getrandom) and never logged or quoted.
+ */
+typedef struct drupal_oauth_authorization drupal_oauth_authorization;
+
+/**
+ * Starts an authorization request for the site of client (its base URL).
+ * @param out     receives it; free with drupal_oauth_authorization_free(). NULL on failure.
+ * @param options client_id and redirect_uri (required), scope; the rest (client_secret,
+ *                token_path, client_auth_basic, refresh_margin) is kept for the exchange.
+ *                grant, code and code_verifier are ignored. Every string is copied.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT as drupal_client_set_oauth (a version 1 struct has
+ *         no redirect_uri: version 2 is needed); DRUPAL_E_STATE for a client with no site (a mock).
+ */
+drupal_code drupal_oauth_authorization_new(drupal_oauth_authorization **out, const drupal_client *client,
+                                           const drupal_oauth_options *options);
+
+/** The page to open: <base URL>/oauth/authorize?response_type=code&client_id=...&state=...
+ *  &code_challenge=...&code_challenge_method=S256. Borrowed from the authorization. NULL for NULL. */
+const char *drupal_oauth_authorization_url(const drupal_oauth_authorization *authorization);
+
+/**
+ * Reads the code of the URL the site redirected the browser to and switches client to OAuth with
+ * it (as drupal_client_set_oauth with DRUPAL_OAUTH_AUTHORIZATION_CODE and this request's
+ * verifier). Nothing is sent yet. The authorization may be freed after.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, a redirect without this request's state
+ *         (another request's, or forged) or without a code; DRUPAL_E_HTTP with
+ *         DRUPAL_ERROR_KIND_AUTHENTICATION when the redirect says the request was refused
+ *         (error=access_denied...: drupal_last_error() gives its words; no response exists).
+ */
+drupal_code drupal_oauth_authorization_finish(drupal_oauth_authorization *authorization, drupal_client *client,
+                                              const char *redirected_to);
+
+/** Frees an authorization. NULL is a no-op. */
+void drupal_oauth_authorization_free(drupal_oauth_authorization *authorization);
 
 /** Why a token provider is asked for a token. */
 typedef enum drupal_token_reason {

@@ -107,7 +107,7 @@ public func drupal_client_new(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ ba
     do {
         let url = try CInput.nonEmptyString(baseURL, "base_url")
         let client = try DrupalClient.live(baseURL: url, configuration: try configuration(from: options))
-        out.pointee = OpaquePointer(Unmanaged.passRetained(ClientHandle(client: client)).toOpaque())
+        out.pointee = OpaquePointer(Unmanaged.passRetained(ClientHandle(client: client, baseURL: url)).toOpaque())
         return drupalOK
     } catch {
         return fail(error)

@@ -39,6 +39,9 @@ final class ClientHandle: @unchecked Sendable {
     }
 
     let client: DrupalClient
+    /// The site's base URL as the client was made with it (nil for a mock or an unimplemented
+    /// client): what pages a person opens on the site are made from (drupal_oauth_authorization).
+    let baseURL: String?
     let mock: MockDrupal?
     /// Shared with the language views made from this client (see CallbackFrames).
     let family: ClientFamily
@@ -50,8 +53,9 @@ final class ClientHandle: @unchecked Sendable {
     private let pagers = Mutex<[ObjectIdentifier: DrupalPager]>([:])
     let listeners = Mutex<[UInt64: ObserverToken]>([:])
 
-    init(client: DrupalClient, mock: MockDrupal? = nil, family: ClientFamily = ClientFamily()) {
+    init(client: DrupalClient, baseURL: String? = nil, mock: MockDrupal? = nil, family: ClientFamily = ClientFamily()) {
         self.client = client
+        self.baseURL = baseURL
         self.mock = mock
         self.family = family
     }

@@ -19,7 +19,7 @@ public func drupal_client_with_language(_ out: UnsafeMutablePointer<OpaquePointe
     do {
         let code = try CInput.optionalString(language, "language")
         let view = try handle.client.inLanguage(code, force: flags & languageForce != 0)
-        out.pointee = OpaquePointer(Unmanaged.passRetained(ClientHandle(client: view, mock: handle.mock, family: handle.family)).toOpaque())
+        out.pointee = OpaquePointer(Unmanaged.passRetained(ClientHandle(client: view, baseURL: handle.baseURL, mock: handle.mock, family: handle.family)).toOpaque())
         return drupalOK
     } catch {
         return fail(error)

@@ -13,39 +13,38 @@ import Glibc
 
 public typealias CTokenProvider = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> drupal_code
 
-/// The options struct versions this library reads.
-private let knownOAuthVersions: ClosedRange<UInt32> = 1...1
+/// The options struct versions this library reads: 1 (up to refresh_margin), 2 (the code grant's).
+private let knownOAuthVersions: ClosedRange<UInt32> = 1...2
+
+/// A caller's options, only as far as the version it set (an older caller's struct ends before
+/// the newer fields, which stay NULL).
+func oauthOptions(_ pointer: UnsafePointer<drupal_oauth_options>?) throws -> drupal_oauth_options {
+    guard let pointer else { throw DrupalError(.invalidArgument, "options is NULL") }
+    let version = UnsafeRawPointer(pointer).load(as: UInt32.self)
+    guard knownOAuthVersions.contains(version) else {
+        throw DrupalError(.invalidArgument, "unknown drupal_oauth_options version \(version)")
+    }
+    let size = version == 1 ? MemoryLayout<drupal_oauth_options>.offset(of: \.code)! : MemoryLayout<drupal_oauth_options>.size
+    var options = drupal_oauth_options()
+    withUnsafeMutableBytes(of: &options) { $0.baseAddress!.copyMemory(from: UnsafeRawPointer(pointer), byteCount: size) }
+    return options
+}
 
 @_cdecl("drupal_client_set_oauth")
 public func drupal_client_set_oauth(_ client: OpaquePointer?,
                                     _ options: UnsafePointer<drupal_oauth_options>?) -> drupal_code {
     guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
-    guard let options else { return fail(.invalidArgument, "options is NULL") }
-    let version = UnsafeRawPointer(options).load(as: UInt32.self)
-    guard knownOAuthVersions.contains(version) else {
-        return fail(.invalidArgument, "unknown drupal_oauth_options version \(version)")
-    }
     do {
-        try handle.client.setAuthentication(.oauth(try oauthSettings(options.pointee)))
+        try handle.client.setAuthentication(.oauth(try oauthSettings(try oauthOptions(options))))
         return drupalOK
     } catch {
         return fail(error)
     }
 }
 
-private func oauthSettings(_ options: drupal_oauth_options) throws -> OAuthSettings {
-    func required(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {
-        guard pointer != nil else { throw DrupalError(.invalidArgument, "options.\(name) is NULL for this grant") }
-        return try CInput.string(pointer, "options.\(name)")
-    }
-    let grant: OAuthSettings.Grant
-    switch options.grant.rawValue {
-    case 1: grant = .clientCredentials
-    case 2: grant = .password(username: try required(options.username, "username"),
-                              password: try required(options.password, "password"))
-    case 3: grant = .refreshToken(try required(options.refresh_token, "refresh_token"))
-    default: throw DrupalError(.invalidArgument, "options.grant \(options.grant.rawValue) is not a drupal_oauth_grant")
-    }
+/// The settings of `options` with `grant` in place of the one they name (nil: theirs).
+func oauthSettings(_ options: drupal_oauth_options, grant given: OAuthSettings.Grant? = nil) throws -> OAuthSettings {
+    let grant = try given ?? oauthGrant(options)
     var settings = OAuthSettings(clientID: try CInput.string(options.client_id, "options.client_id"),
                                  clientSecret: try CInput.optionalString(options.client_secret, "options.client_secret"),
                                  grant: grant, scope: try CInput.optionalString(options.scope, "options.scope"))
@@ -55,6 +54,24 @@ private func oauthSettings(_ options: drupal_oauth_options) throws -> OAuthSetti
     guard !margin.isNaN else { throw DrupalError(.invalidArgument, "options.refresh_margin is not a number") }
     if margin < 0 { settings.refreshMargin = 0 } else if margin > 0 { settings.refreshMargin = margin }
     return settings
+}
+
+/// The grant `options` name, with its fields.
+private func oauthGrant(_ options: drupal_oauth_options) throws -> OAuthSettings.Grant {
+    func required(_ pointer: UnsafePointer<CChar>?, _ name: String) throws -> String {
+        guard pointer != nil else { throw DrupalError(.invalidArgument, "options.\(name) is NULL for this grant") }
+        return try CInput.string(pointer, "options.\(name)")
+    }
+    switch options.grant.rawValue {
+    case 1: return .clientCredentials
+    case 2: return .password(username: try required(options.username, "username"),
+                             password: try required(options.password, "password"))
+    case 3: return .refreshToken(try required(options.refresh_token, "refresh_token"))
+    case 4: return .authorizationCode(code: try required(options.code, "code"),
+                                      redirectURI: try required(options.redirect_uri, "redirect_uri"),
+                                      codeVerifier: try CInput.optionalString(options.code_verifier, "options.code_verifier"))
+    default: throw DrupalError(.invalidArgument, "options.grant \(options.grant.rawValue) is not a drupal_oauth_grant")
+    }
 }
 
 /// What a drupal_token_request points at while a token provider runs.

@@ -1,6 +1,7 @@
 /* OAuth 2 from C against the fake's extended site: the password and client_credentials grants,
  * a forced expiry survived with one refresh (blocking, async, 16 threads), token errors in the
- * error model, refused Bearer tokens, token providers, bad input, secrets kept out of errors. */
+ * error model, refused Bearer tokens, token providers, bad input, secrets kept out of errors, and
+ * the authorization code grant with PKCE (drupal_oauth_authorization_*). */
 #include "check.h"
 #include <math.h>
 
@@ -624,6 +625,137 @@ static void test_bad_input(void) {
     drupal_client_free(c);
 }
 
+static drupal_client *new_client_at(const char *url) {
+    drupal_client *c = NULL;
+    if (drupal_client_new(&c, url, NULL) != DRUPAL_OK) {
+        fprintf(stderr, "drupal_client_new: %s\n", drupal_last_error());
+        exit(2);
+    }
+    return c;
+}
+
+/* ---- The authorization code grant with PKCE ------------------------------------------------- */
+
+static const char *REDIRECT_URI = "http://127.0.0.1:8765/callback";
+
+/* What a browser with user's session is sent to by the authorize page (a copy to free). */
+static char *approve(const char *url, const char *user) {
+    drupal_client *browser = new_client_at(extended_url());
+    drupal_response *r = NULL;
+    drupal_request_options o = DRUPAL_REQUEST_OPTIONS_INIT;
+    const char *location;
+    char *copy = NULL;
+    size_t base = strlen(extended_url());
+    CHECK_CODE(drupal_login_sync(&r, browser, user, user), DRUPAL_OK);
+    drupal_response_free(r);
+    r = NULL;
+    o.no_format = 1;
+    CHECK(strncmp(url, extended_url(), base) == 0);
+    /* Redirects are not followed: the 302 is DRUPAL_E_HTTP with its Location. */
+    CHECK_CODE(drupal_request_sync(&r, browser, "GET", url + base, &o), DRUPAL_E_HTTP);
+    CHECK_INT(drupal_response_status(r), 302);
+    location = drupal_response_header(r, "Location");
+    CHECK(location != NULL);
+    if (location) copy = strdup(location);
+    drupal_response_free(r);
+    drupal_client_free(browser);
+    return copy;
+}
+
+static void test_authorization_code_grant(void) {
+    drupal_client *app = new_client_at(extended_url());
+    drupal_oauth_authorization *a = NULL;
+    drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
+    drupal_response *r = NULL;
+    json_t *node = NULL;
+    const char *url;
+    char *redirected, forged[512];
+    ext_reset();
+    o.client_id = "sdk-desktop";
+    o.redirect_uri = REDIRECT_URI;
+    CHECK_CODE(drupal_oauth_authorization_new(&a, app, &o), DRUPAL_OK);
+    url = drupal_oauth_authorization_url(a);
+    CHECK(url != NULL && strstr(url, "/oauth/authorize?response_type=code&client_id=sdk-desktop&") != NULL);
+    CHECK(url != NULL && strstr(url, "code_challenge_method=S256") != NULL);
+    redirected = approve(url, "editor");
+    CHECK(redirected != NULL && strncmp(redirected, REDIRECT_URI, strlen(REDIRECT_URI)) == 0);
+    /* Another request's state, then the refusal of this one: nothing changes on the client. */
+    snprintf(forged, sizeof forged, "%s?code=stolen&state=another", REDIRECT_URI);
+    CHECK_CODE(drupal_oauth_authorization_finish(a, app, forged), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "state") != NULL);
+    if (redirected) {
+        const char *state = strstr(redirected, "state=");
+        snprintf(forged, sizeof forged, "%s?error=access_denied&error_description=The+user+denied&%s", REDIRECT_URI,
+                 state ? state : "");
+        CHECK_CODE(drupal_oauth_authorization_finish(a, app, forged), DRUPAL_E_HTTP);
+        CHECK(strstr(drupal_last_error(), "access_denied: The user denied") != NULL);
+        CHECK_CODE(drupal_oauth_authorization_finish(a, app, redirected), DRUPAL_OK);
+    }
+    drupal_oauth_authorization_free(a);
+    /* The first request exchanges the code: the token acts for the editor (uid 2). */
+    CHECK_CODE(drupal_request_sync(&r, app, "POST", "/node", &(drupal_request_options){
+        DRUPAL_REQUEST_OPTIONS_VERSION, NULL, (const char *const[]){"Content-Type: application/json", NULL},
+        ARTICLE, strlen(ARTICLE), 0}), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 201);
+    if (drupal_response_json(&node, r) == DRUPAL_OK) {
+        json_t *owner = json_object_get(json_array_get(json_object_get(node, "uid"), 0), "target_id");
+        CHECK(json_is_integer(owner) && json_integer_value(owner) == 2);
+        json_decref(node);
+    }
+    drupal_response_free(r);
+    CHECK(token_stat("authorization_code") == 1);
+    /* Then the refresh token keeps it going. */
+    ext_post("/__fake/oauth-expire", NULL);
+    check_title(app, "1", "Article 1");
+    CHECK(token_stat("refresh_token") == 1);
+    CHECK(token_stat("authorization_code") == 1);
+    free(redirected);
+    drupal_client_free(app);
+}
+
+static void test_authorization_bad_input(void) {
+    drupal_client *c = new_client_at(extended_url()), *mock = NULL;
+    drupal_oauth_authorization *a = (drupal_oauth_authorization *)1;
+    drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
+    o.client_id = "sdk-desktop";
+    CHECK_CODE(drupal_oauth_authorization_new(&a, c, &o), DRUPAL_E_INVALID_ARGUMENT);   /* no redirect_uri */
+    CHECK(a == NULL);
+    o.redirect_uri = "http://127.0.0.1:8765/callback\r\nX: y";
+    CHECK_CODE(drupal_oauth_authorization_new(&a, c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    o.redirect_uri = REDIRECT_URI;
+    o.version = 1;   /* a version 1 struct ends before redirect_uri: it is not read */
+    CHECK_CODE(drupal_oauth_authorization_new(&a, c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "version 2") != NULL);
+    o.version = DRUPAL_OAUTH_OPTIONS_VERSION;
+    o.token_path = "/../token";
+    CHECK_CODE(drupal_oauth_authorization_new(&a, c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    o.token_path = NULL;
+    CHECK_CODE(drupal_oauth_authorization_new(NULL, c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_oauth_authorization_new(&a, NULL, &o), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_oauth_authorization_new(&a, c, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_client_new(&mock), DRUPAL_OK);
+    CHECK_CODE(drupal_oauth_authorization_new(&a, mock, &o), DRUPAL_E_STATE);
+    CHECK_CODE(drupal_oauth_authorization_new(&a, c, &o), DRUPAL_OK);
+    CHECK_CODE(drupal_oauth_authorization_finish(a, c, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_oauth_authorization_finish(a, NULL, REDIRECT_URI), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_oauth_authorization_finish(NULL, c, REDIRECT_URI), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_oauth_authorization_finish(a, c, REDIRECT_URI), DRUPAL_E_INVALID_ARGUMENT);   /* no state */
+    CHECK(drupal_oauth_authorization_url(NULL) == NULL);
+    drupal_oauth_authorization_free(a);
+    drupal_oauth_authorization_free(NULL);
+    /* The grant set directly: a code and its redirect URI are needed; a verifier must be RFC 7636's. */
+    o.grant = DRUPAL_OAUTH_AUTHORIZATION_CODE;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);   /* no code */
+    o.code = "c0de";
+    o.code_verifier = "too-short-secret";
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "too-short-secret") == NULL);
+    o.code_verifier = NULL;
+    CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_OK);
+    drupal_client_free(mock);
+    drupal_client_free(c);
+}
+
 int main(void) {
     test_password_grant_survives_forced_expiry();
     test_client_credentials_and_authenticate();
@@ -638,5 +770,7 @@ int main(void) {
     test_a_providers_message_reaches_the_error();
     test_a_provider_code_that_is_no_drupal_code();
     test_bad_input();
+    test_authorization_code_grant();
+    test_authorization_bad_input();
     return check_summary();
 }

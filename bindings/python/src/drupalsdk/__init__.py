@@ -21,6 +21,7 @@ from ._managed import ClosedError
 from ._response import Response
 from ._calls import DrupalFuture
 from ._client import AsyncClient, Client
+from ._authorization import OAuthAuthorization
 from ._hooks import RequestEdit
 from ._events import Event, Listener
 from ._mock import AsyncMockClient, MockClient, StubAnswer
@@ -41,7 +42,7 @@ __version__ = _version()
 
 __all__ = [
     "Client", "AsyncClient", "MockClient", "Query", "Document", "Resource", "AsyncMockClient", "StubAnswer", "RequestEdit", "Response", "Headers",
-    "Event", "Listener",
+    "Event", "Listener", "OAuthAuthorization",
     "DrupalFuture", "DrupalError", "HTTPError", "RedirectError", "AuthenticationError", "AuthorizationError", "NotFoundError",
     "ValidationError", "InvalidArgumentError", "NetworkError", "TLSError", "DrupalTimeoutError",
     "CancelledError", "TooLargeError", "FileError", "DecodeError", "ErrorObject", "OAuthError", "ClosedError", "library_version",

@@ -34,11 +34,12 @@ DRUPAL_EVENT_RETRY = 5
 
 DRUPAL_CLIENT_OPTIONS_VERSION = 5
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
-DRUPAL_OAUTH_OPTIONS_VERSION = 1
+DRUPAL_OAUTH_OPTIONS_VERSION = 2
 
 DRUPAL_OAUTH_CLIENT_CREDENTIALS = 1
 DRUPAL_OAUTH_PASSWORD = 2
 DRUPAL_OAUTH_REFRESH_TOKEN = 3
+DRUPAL_OAUTH_AUTHORIZATION_CODE = 4
 
 # ---- Types ---------------------------------------------------------------------------------------
 
@@ -153,6 +154,10 @@ class OAuthOptions(Structure):
         ("token_path", c_char_p),
         ("client_auth_basic", c_int),
         ("refresh_margin", c_double),
+        # version 2
+        ("code", c_char_p),
+        ("redirect_uri", c_char_p),
+        ("code_verifier", c_char_p),
     ]
 
 

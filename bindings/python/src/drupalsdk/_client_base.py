@@ -13,6 +13,7 @@ from . import _ffi, _interrupts
 from ._calls import keepalive, new_key, pending
 from ._convert import (C_INT, C_UINT, MAX_SIZE, FilePath, HeadersArg, Query, c_int, header_array, nonzero,
                        not_text, pair, path_text, query_array, seconds, text)
+from ._authorization import OAuthAuthorization
 from ._tokens import oauth_options, token_provider
 from ._events import Hooks
 from ._hooks import LOG_HOOK, RequestEdit, request_hook
@@ -212,7 +213,8 @@ class _ClientBase(Managed, Hooks):
     def set_oauth(self, client_id: str, client_secret: Optional[str] = None, *, username: Optional[str] = None,
                   password: Optional[str] = None, refresh_token: Optional[str] = None, grant: Optional[str] = None,
                   scope: Optional[str] = None, token_path: Optional[str] = None, client_auth: str = "body",
-                  refresh_margin: Optional[float] = None) -> None:
+                  refresh_margin: Optional[float] = None, code: Optional[str] = None,
+                  redirect_uri: Optional[str] = None, code_verifier: Optional[str] = None) -> None:
         """Switches to OAuth 2 (contrib simple_oauth): the library gets Bearer tokens from the site's
         token endpoint and keeps them fresh. Nothing is sent yet (see :meth:`oauth_authenticate`).
 
@@ -227,9 +229,13 @@ class _ClientBase(Managed, Hooks):
             client_id: the consumer's client id; client_secret: its secret (None for a public one).
             username, password: for the password grant (simple_oauth_password_grant).
             refresh_token: start from a refresh token obtained elsewhere.
-            grant: ``"client_credentials"``, ``"password"`` or ``"refresh_token"``; by default the
-                password grant when a username is given, the refresh_token grant when a refresh
-                token is, else client_credentials.
+            grant: ``"client_credentials"``, ``"password"``, ``"refresh_token"`` or
+                ``"authorization_code"``; by default the password grant when a username is given,
+                the refresh_token grant when a refresh token is, the authorization_code grant when
+                a code is, else client_credentials.
+            code, redirect_uri, code_verifier: for the authorization_code grant, a code obtained
+                elsewhere, the redirect URI it was asked with and its PKCE verifier (see
+                :meth:`oauth_authorization`, which does all of this for you).
             scope: space-separated scopes (default: the consumer's).
             token_path: the token endpoint (default ``/oauth/token``).
             client_auth: ``"body"`` (form parameters, default) or ``"basic"`` (an HTTP Basic header).
@@ -237,8 +243,33 @@ class _ClientBase(Managed, Hooks):
                 lifetime; 0: only on expiry or after a 401).
         """
         options = oauth_options(client_id, client_secret, username, password, refresh_token, grant, scope,
-                                token_path, client_auth, refresh_margin)
+                                token_path, client_auth, refresh_margin, code, redirect_uri, code_verifier)
         self._state_call(_lib.drupal_client_set_oauth, byref(options))
+
+    def oauth_authorization(self, client_id: str, redirect_uri: str, client_secret: Optional[str] = None, *,
+                            scope: Optional[str] = None, token_path: Optional[str] = None, client_auth: str = "body",
+                            refresh_margin: Optional[float] = None) -> OAuthAuthorization:
+        """Starts simple_oauth's authorization code grant with PKCE, for a program that acts for a
+        person, who approves it in a browser::
+
+            authorization = client.oauth_authorization("sdk-desktop", "http://127.0.0.1:8765/callback")
+            webbrowser.open(authorization.url)
+            # ... the site sends the browser to the redirect URI with ?code=...&state=...
+            authorization.finish(redirected_to)   # this client is now on OAuth
+
+        The client exchanges the code with its next request and keeps the session going with the
+        refresh token Drupal gives with it; a code is exchanged once, so when that refresh token is
+        refused the person must authorize again (:class:`AuthenticationError`). The state and the
+        PKCE verifier are random and never logged. The other arguments are :meth:`set_oauth`'s,
+        kept for the exchange.
+        """
+        options = oauth_options(client_id, client_secret, None, None, None, "authorization_code", scope,
+                                token_path, client_auth, refresh_margin, None, redirect_uri, None)
+        new_handle()
+        out = c_void_p()
+        self._state_call(lambda handle: _lib.drupal_oauth_authorization_new(byref(out), handle, byref(options)))
+        assert out.value is not None   # set when the call succeeds; its errcheck raised otherwise
+        return OAuthAuthorization(self, out.value)
 
     def set_token_provider(self, provider: Callable[[str], Any]) -> None:
         """Sends Bearer tokens from ``provider(reason)``, for sites that mint tokens some other way.

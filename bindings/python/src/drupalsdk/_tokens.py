@@ -15,7 +15,8 @@ log = logging.getLogger("drupalsdk")
 _lib = _ffi.lib
 
 _GRANTS = {"client_credentials": _ffi.DRUPAL_OAUTH_CLIENT_CREDENTIALS, "password": _ffi.DRUPAL_OAUTH_PASSWORD,
-           "refresh_token": _ffi.DRUPAL_OAUTH_REFRESH_TOKEN}
+           "refresh_token": _ffi.DRUPAL_OAUTH_REFRESH_TOKEN,
+           "authorization_code": _ffi.DRUPAL_OAUTH_AUTHORIZATION_CODE}
 _REASONS = {1: "initial", 2: "expiring", 3: "rejected"}
 _CODES = {"DRUPAL_E_INVALID_ARGUMENT": 1, "DRUPAL_E_NETWORK": 2, "DRUPAL_E_TIMEOUT": 3, "DRUPAL_E_HTTP": 4,
           "DRUPAL_E_DECODE": 5, "DRUPAL_E_CANCELLED": 6, "DRUPAL_E_UNIMPLEMENTED": 7, "DRUPAL_E_TOO_LARGE": 8,
@@ -29,11 +30,13 @@ def _optional(value: Optional[str], what: str) -> Optional[bytes]:
 
 def oauth_options(client_id: str, client_secret: Optional[str], username: Optional[str], password: Optional[str],
                   refresh_token: Optional[str], grant: Optional[str], scope: Optional[str],
-                  token_path: Optional[str], client_auth: str, refresh_margin: Optional[float]) -> _ffi.OAuthOptions:
+                  token_path: Optional[str], client_auth: str, refresh_margin: Optional[float],
+                  code: Optional[str] = None, redirect_uri: Optional[str] = None,
+                  code_verifier: Optional[str] = None) -> _ffi.OAuthOptions:
     """The drupal_oauth_options of Client.set_oauth (its strings live as long as the struct)."""
     if grant is None:
         grant = "password" if username is not None else "refresh_token" if refresh_token is not None \
-            else "client_credentials"
+            else "authorization_code" if code is not None else "client_credentials"
     if grant not in _GRANTS:
         raise invalid("grant must be one of %s" % ", ".join(sorted(_GRANTS)))
     if client_auth not in ("body", "basic"):
@@ -48,6 +51,9 @@ def oauth_options(client_id: str, client_secret: Optional[str], username: Option
     options.refresh_token = _optional(refresh_token, "refresh_token")
     options.scope = _optional(scope, "scope")
     options.token_path = _optional(token_path, "token_path")
+    options.code = _optional(code, "code")
+    options.redirect_uri = _optional(redirect_uri, "redirect_uri")
+    options.code_verifier = _optional(code_verifier, "code_verifier")
     options.client_auth_basic = 1 if client_auth == "basic" else 0
     if refresh_margin is not None:
         # C reads 0 as the default and a negative margin as none (Python's 0).

@@ -142,3 +142,15 @@ def test_oauth_french_without_an_expiry_does_not_claim_one(extended):
     assert result.returncode == 0, result.stderr
     assert "after the expiry" not in result.stdout and "one refresh" not in result.stdout, result.stdout
     assert "token requests so far:             1 (the password grant)" in result.stdout, result.stdout
+
+
+def test_oauth_desktop_logs_a_person_in_through_the_browser(extended):
+    # The "browser" logs in as the editor and approves; the example's listener gets the code.
+    browser = "%s %s %%s" % (sys.executable, os.path.join(ROOT, "Tests", "python", "browser_approves.py"))
+    result = run("oauth_desktop.py", extended.base_url, BROWSER=browser)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "/oauth/authorize?response_type=code&client_id=sdk-desktop&" in out
+    assert "owned by user 2" in out and "deleted it again" in out and out.endswith("done\n"), out
+    assert "code=" not in out, "the code is never printed"
+

@@ -54,3 +54,24 @@ def fresh_state(request):
         assert c.getresponse().status == 204
         c.close()
     yield
+
+
+@pytest.fixture(scope='module')
+def ext():
+    """The fake as the extended site (simple_oauth, French at /fr, decoupled_router), one per
+    test module that asks for it."""
+    s = start_server('--site', 'extended')
+    yield s
+    stop_server(s)
+
+
+@pytest.fixture(autouse=True)
+def reset_ext(request):
+    """The extended site as seeded, settings included, before each test that uses it."""
+    if 'ext' in request.fixturenames:
+        from fakehttp import call
+        s = request.getfixturevalue('ext')
+        call(s, 'POST', '/__fake/reset')
+        call(s, 'POST', '/__fake/config', {'defaults': True})
+    yield
+

@@ -8,26 +8,11 @@ from urllib.parse import urlencode
 
 import pytest
 
-from conftest import start_server, stop_server
 from fakehttp import ADMIN, call
 
 FORM = {'Content-Type': 'application/x-www-form-urlencoded'}
 CLIENT = {'client_id': 'sdk-client', 'client_secret': 'sdk-secret'}
 ARTICLE = {'type': [{'target_id': 'article'}], 'title': [{'value': 'Created via REST (bearer)'}]}
-
-
-@pytest.fixture(scope='module')
-def ext():
-    s = start_server('--site', 'extended')
-    yield s
-    stop_server(s)
-
-
-@pytest.fixture(autouse=True)
-def reset_ext(request):
-    if 'ext' in request.fixturenames:
-        call(request.getfixturevalue('ext'), 'POST', '/__fake/reset')
-    yield
 
 
 def token(server, headers=None, **params):

@@ -9,7 +9,6 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from conftest import start_server, stop_server
 from fakehttp import ADMIN, call, login
 
 FORM = {'Content-Type': 'application/x-www-form-urlencoded'}
@@ -24,22 +23,6 @@ INVALID_REQUEST = ('The request is missing a required parameter, includes an inv
 INVALID_GRANT = ('The provided authorization grant (e.g., authorization code, resource owner credentials) or '
                  'refresh token is invalid, expired, revoked, does not match the redirection URI used in the '
                  'authorization request, or was issued to another client.')
-
-
-@pytest.fixture(scope='module')
-def ext():
-    s = start_server('--site', 'extended')
-    yield s
-    stop_server(s)
-
-
-@pytest.fixture(autouse=True)
-def reset_ext(request):
-    if 'ext' in request.fixturenames:
-        s = request.getfixturevalue('ext')
-        call(s, 'POST', '/__fake/reset')
-        call(s, 'POST', '/__fake/config', {'defaults': True})
-    yield
 
 
 def authorize_query(**overrides):

@@ -175,6 +175,12 @@ def _rest_tour(c: Any) -> Dict[str, Any]:
     step("create node unknown field", "POST", "/node", body=_article("x", nosuch=[{"value": 1}]))
     step("create node malformed json", "POST", "/node", body=b'{"type": ', headers={"Content-Type": "application/json"})
     step("create node text/plain", "POST", "/node", headers={"Content-Type": "text/plain"}, body=_article("x"))
+    # /node is also the front page, a view's HTML page: a GET finds that route alone (no REST GET
+    # there), which has no JSON or XML (recording 22's message for the POST).
+    step("front page json", "GET", "/node")
+    step("front page xml", "GET", "/node", {"_format": "xml"}, format=False)
+    step("create node text/plain xml", "POST", "/node", {"_format": "xml"}, format=False,
+         headers={"Content-Type": "text/plain"}, body=json.dumps(_article("x")).encode())
     step("update node", "PATCH", node, body=_article("Parity 2"))
     step("update node revision log", "PATCH", node,
          body=_article("Parity 3", revision_log=[{"value": "Changed the title"}]))

@@ -46,6 +46,9 @@ extension MockState {
         -> HTTPResponse {
         switch route {
         case .create(let entityType):
+            if request.segments == ["node"] && (request.method == "GET" || request.method == "HEAD") {
+                return MockState.frontPage(request)
+            }
             guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
             try refuseNonJSONFrontPagePost(request)
             try requireJSONBody(request)
@@ -91,12 +94,20 @@ extension MockState {
             ? ["GET", "POST", "HEAD", "DELETE", "PATCH"] : ["GET", "HEAD", "DELETE", "PATCH"]
     }
 
+    /// A GET of /node: the front page, a view's HTML page, is the only route there for GET (REST
+    /// has none): no JSON or XML (as recordings 22 and 22b say of the POST). The mock renders no
+    /// HTML pages (MockFormats).
+    static func frontPage(_ request: MockRequest) -> HTTPResponse {
+        guard let format = request.format, format != "html" else { return MockReply.notAcceptable("html") }
+        return MockReply.noRouteForFormat(format, supported: "html")
+    }
+
     /// /node is also the HTML front page, so a POST there without a JSON body matches that route
     /// alone, which has no such format: 406, not 415 (recordings 22, 22b).
     private func refuseNonJSONFrontPagePost(_ request: MockRequest) throws {
         guard request.segments == ["node"], let format = request.format,
               request.contentType != "application/json" else { return }
-        throw MockReply.fail(406, "No route found for the specified format \(format). Supported formats: html.")
+        throw MockAnswer(response: MockReply.noRouteForFormat(format, supported: "html"))
     }
 
     /// POST and PATCH need a JSON body (415 otherwise, before anything else is looked at).

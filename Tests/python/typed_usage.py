@@ -23,6 +23,10 @@ def blocking() -> None:
         assert_type(client.get("node", 1), Entity)
         assert_type(client.create("node", {"type": [{"target_id": "article"}], "title": [{"value": "Hi"}]}), Entity)
         assert_type(client.view("/api/articles", {"page": 1}), List[Dict[str, Any]])
+        with client.oauth_authorization("sdk-desktop", "http://127.0.0.1:8765/callback") as authorization:
+            assert_type(authorization, drupalsdk.OAuthAuthorization)
+            assert_type(authorization.url, str)
+            assert_type(authorization.finish("http://127.0.0.1:8765/callback?code=c&state=s"), None)
         assert_type(client.request("GET", "/node/1", raise_for_status=False), Response)
         query = Query().add_filter("status", "1").add_include(["uid"]).add_page_limit(10)
         assert_type(client.jsonapi_get("node--article", "0b9e-uuid", query), Document)

@@ -666,6 +666,25 @@ def test_oauth_failures_exit_as_authentication_errors_without_the_secrets(oauth,
     assert extended.stats()["token_requests"] == 2     # each once, never a loop (the 404 is not counted)
 
 
+def test_a_grant_the_consumer_does_not_allow_is_explained(oauth, extended, monkeypatch):
+    # sdk-web takes only the authorization code and refresh token grants (recording 73f's answer).
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_ID", "sdk-web")
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_SECRET", "sdk-web-secret")
+    for grant, user in (("client_credentials", None), ("password", "admin")):
+        if user:
+            monkeypatch.setenv("DRUPAL_USER", user)
+            monkeypatch.setenv("DRUPAL_PASSWORD", user)
+        code, _, err = oauth("--oauth-grant", grant, "get", "node", "1")
+        assert code == _cli.EXIT_AUTH and "unsupported_grant_type" in err, err
+        assert err.endswith(_cli.UNSUPPORTED_GRANT_HINT), err
+        assert "sdk-web-secret" not in err
+    # Other refusals get no such hint.
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_ID", "sdk-client")
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_SECRET", "wrong")
+    code, _, err = oauth("--oauth-grant", "password", "get", "node", "1")
+    assert code == _cli.EXIT_AUTH and "invalid_client" in err and "simple_oauth_password_grant" not in err, err
+
+
 def test_oauth_usage_errors_send_nothing(oauth, extended, monkeypatch, tmp_path):
     monkeypatch.delenv("DRUPAL_OAUTH_CLIENT_SECRET")
     code, _, err = oauth("get", "node", "1")

@@ -125,6 +125,13 @@ def _header(text: str) -> Tuple[str, str]:
     return name.strip(), value.strip()
 
 
+#: Why a token endpoint refuses a grant, which its message does not say.
+UNSUPPORTED_GRANT_HINT = (
+    "drupal:   the consumer does not allow this grant (--oauth-grant): a consumer takes only the grants it\n"
+    "drupal:   lists, and simple_oauth 6 has the password grant only with its simple_oauth_password_grant\n"
+    "drupal:   module; client_credentials needs a consumer with a secret and a default user\n")
+
+
 def report(error: BaseException) -> None:
     if isinstance(error, drupalsdk.DrupalError):
         status = " (HTTP %d)" % error.status if error.status is not None else ""
@@ -134,6 +141,9 @@ def report(error: BaseException) -> None:
         sys.stderr.write("drupal: %s%s: %s\n" % (error.code, status, message))
         for field, message in violations:   # the server's text, verbatim: shown, not obeyed
             sys.stderr.write("drupal:   %s: %s\n" % (shown(field), shown(message)))
+        oauth_error = getattr(error, "oauth_error", None)
+        if oauth_error is not None and oauth_error.error == "unsupported_grant_type":
+            sys.stderr.write(UNSUPPORTED_GRANT_HINT)
     else:
         sys.stderr.write("drupal: %s\n" % error)
 

@@ -62,32 +62,35 @@ public struct OAuthSettings: Sendable, Equatable {
         self.scope = scope
     }
 
+    /// One setting that must travel in a form or header: not empty (unless `empty`), no control
+    /// characters. The message names it, never quotes it (it may be a secret).
+    static func check(_ value: String, _ what: String, empty: Bool = false) throws {
+        if !empty && value.isEmpty { throw DrupalError.invalidArgument("the OAuth \(what) is empty") }
+        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw DrupalError.invalidArgument("the OAuth \(what) contains control characters (CR, LF, NUL...)")
+        }
+    }
+
     /// Refuses settings that could not travel safely (the messages never quote a secret); a
     /// client checks them when it is given them.
     public func validate() throws {
-        func check(_ value: String, _ what: String, empty: Bool = false) throws {
-            if !empty && value.isEmpty { throw DrupalError.invalidArgument("the OAuth \(what) is empty") }
-            if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-                throw DrupalError.invalidArgument("the OAuth \(what) contains control characters (CR, LF, NUL...)")
-            }
-        }
-        try check(clientID, "client id")
-        if let clientSecret { try check(clientSecret, "client secret", empty: true) }
+        try Self.check(clientID, "client id")
+        if let clientSecret { try Self.check(clientSecret, "client secret", empty: true) }
         if clientAuthentication == .basicHeader && clientID.utf8.contains(UInt8(ascii: ":")) {
             throw DrupalError.invalidArgument("an OAuth client id sent in a Basic header cannot contain ':'")
         }
         switch grant {
         case .clientCredentials: break
         case .password(let username, let password):
-            try check(username, "user name")
-            try check(password, "password", empty: true)
-        case .refreshToken(let token): try check(token, "refresh token")
+            try Self.check(username, "user name")
+            try Self.check(password, "password", empty: true)
+        case .refreshToken(let token): try Self.check(token, "refresh token")
         case .authorizationCode(let code, let redirectURI, let codeVerifier):
-            try check(code, "authorization code")
-            try check(redirectURI, "redirect URI")
+            try Self.check(code, "authorization code")
+            try Self.check(redirectURI, "redirect URI")
             if let codeVerifier { try OAuthAuthorization.checkCodeVerifier(codeVerifier) }
         }
-        if let scope { try check(scope, "scope", empty: true) }
+        if let scope { try Self.check(scope, "scope", empty: true) }
         _ = try PathSafety.normalizePath(tokenPath)
         // Any length: a refresh comes at half the token's lifetime at the latest (store()).
         guard refreshMargin >= 0 else {

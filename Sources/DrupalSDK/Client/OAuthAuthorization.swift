@@ -24,9 +24,9 @@ public struct OAuthAuthorization: Sendable, Equatable {
     /// Throws `.invalidArgument` for an empty client id or redirect URI, or control characters in
     /// any of them (never quoted).
     public init(clientID: String, redirectURI: String, scope: String? = nil) throws {
-        try OAuthAuthorization.check(clientID, "client id")
-        try OAuthAuthorization.check(redirectURI, "redirect URI")
-        if let scope { try OAuthAuthorization.check(scope, "scope", empty: true) }
+        try OAuthSettings.check(clientID, "client id")
+        try OAuthSettings.check(redirectURI, "redirect URI")
+        if let scope { try OAuthSettings.check(scope, "scope", empty: true) }
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.scope = scope
@@ -93,27 +93,13 @@ public struct OAuthAuthorization: Sendable, Equatable {
         }
     }
 
-    private static func check(_ value: String, _ what: String, empty: Bool = false) throws {
-        if !empty && value.isEmpty { throw DrupalError.invalidArgument("the OAuth \(what) is empty") }
-        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-            throw DrupalError.invalidArgument("the OAuth \(what) contains control characters (CR, LF, NUL...)")
-        }
-    }
-
-    /// The name-value pairs of a URL's query, decoded as a form is ("+" is a space).
+    /// The name-value pairs of a URL's query (any scheme: a desktop tool's redirect URI may be
+    /// its own, "myapp://callback"), decoded as a form is ("+" is a space).
     static func queryParameters(_ url: String) -> [(String, String)] {
         var text = Substring(url)
         if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = text[..<hash] }
         guard let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [] }
-        let query = text[text.utf8.index(after: mark)...]
-        func decoded(_ part: Substring.UTF8View.SubSequence) -> String {
-            PathSafety.percentDecode(part.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
-        }
-        return query.utf8.split(separator: UInt8(ascii: "&")).map { pair in
-            let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
-            let value = equals == pair.endIndex ? pair[equals...] : pair[pair.index(after: equals)...]
-            return (decoded(pair[..<equals]), decoded(value))
-        }
+        return PathSafety.formDecodedPairs(text[text.utf8.index(after: mark)...])
     }
 
     /// `bytes` random bytes (the system's generator: getrandom), base64url without padding.

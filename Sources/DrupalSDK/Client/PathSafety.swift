@@ -281,6 +281,18 @@ public enum PathSafety {
         return String(decoding: percentDecodedBytes(bytes), as: UTF8.self)
     }
 
+    /// The name-value pairs of a query string (without "?"), in order, decoded as PHP and forms
+    /// decode them: "+" is a space, %XX escapes; a pair without "=" has an empty value.
+    static func formDecodedPairs(_ query: Substring) -> [(String, String)] {
+        func decode(_ bytes: Substring.UTF8View.SubSequence) -> String {
+            PathSafety.percentDecode(bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 })
+        }
+        return query.utf8.split(separator: UInt8(ascii: "&")).map { pair in
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return (decode(pair), "") }
+            return (decode(pair[..<equals]), decode(pair[pair.index(after: equals)...]))
+        }
+    }
+
     /// Checks a base URL: http(s), a host, no query, fragment, or credentials.
     /// Errors quote the URL without its query, fragment or user info: they may hold secrets.
     public static func normalizeBaseURL(_ baseURL: String) throws -> String {

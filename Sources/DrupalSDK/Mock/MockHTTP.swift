@@ -43,17 +43,7 @@ struct MockRequest {
     }
 
     /// The decoded query parameters, in order.
-    var query: [(String, String)] {
-        rawQuery.utf8.split(separator: 0x26).map { pair in   // "&"
-            // PHP decodes "+" as a space in query strings.
-            func decode(_ bytes: Substring.UTF8View.SubSequence) -> String {
-                let text = String(decoding: bytes, as: UTF8.self)
-                return PathSafety.percentDecode(bytes.contains(0x2B) ? text.replacingPlusWithSpace : text)
-            }
-            guard let equals = pair.firstIndex(of: 0x3D) else { return (decode(pair), "") }
-            return (decode(pair[..<equals]), decode(pair[pair.index(after: equals)...]))
-        }
-    }
+    var query: [(String, String)] { PathSafety.formDecodedPairs(Substring(rawQuery)) }
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
         guard bytes.count >= needle.count else { return nil }
@@ -126,10 +116,4 @@ enum MockReply {
 
     /// The generic page Drupal sends for uncaught exceptions: text, never JSON.
     static let serverError = text(500, "The website encountered an unexpected error. Try again later.")
-}
-
-private extension String {
-    var replacingPlusWithSpace: String {
-        String(decoding: utf8.map { $0 == 0x2B ? 0x20 : $0 }, as: UTF8.self)
-    }
 }

@@ -14,6 +14,15 @@ enum ContentCoding: UInt8 {
     /// The `decodeFailure` of an answer in a coding the client does not decode.
     static let unknownFailure: Int32 = 100
 
+    /// The coding a Content-Encoding token names, ignoring case; nil for `identity` (no coding).
+    static func named(_ token: UnsafeBufferPointer<UInt8>) -> ContentCoding? {
+        func equals(_ word: StaticString) -> Bool {
+            token.count == word.utf8CodeUnitCount && asciiLowercaseEquals(token.baseAddress!, word)
+        }
+        if equals("identity") { return nil }
+        return equals("gzip") || equals("x-gzip") ? .gzip : equals("deflate") ? .deflate : equals("br") ? .br : .unknown
+    }
+
     var name: String {
         switch self {
         case .gzip: "gzip"
@@ -41,12 +50,7 @@ extension CurlTransfer {
     }
 
     private func noteCoding(_ token: UnsafeBufferPointer<UInt8>) {
-        func named(_ word: StaticString) -> Bool {
-            token.count == word.utf8CodeUnitCount && asciiLowercaseEquals(token.baseAddress!, word)
-        }
-        if named("identity") { return }
-        let coding: ContentCoding = named("gzip") || named("x-gzip") ? .gzip : named("deflate") ? .deflate
-            : named("br") ? .br : .unknown
+        guard let coding = ContentCoding.named(token) else { return }
         if contentCodings.last == .unknown {
             unknownCodingName = (unknownCodingName ?? "") + ", " + String(decoding: token, as: UTF8.self)
         } else if coding == .unknown || contentCodings.count == Int(CONTENT_DECODER_MAX_STACK) {
@@ -80,10 +84,9 @@ extension CurlTransfer {
             return false
         }
         if contentDecoder == nil {
-            let made = contentCodings.count == 1 ? content_decoder_new(Int32(contentCodings[0].rawValue))
-                : contentCodings.map { Int32($0.rawValue) }.withUnsafeBufferPointer {
-                    content_decoder_new_stack($0.baseAddress, $0.count)
-                }
+            let made = contentCodings.map { Int32($0.rawValue) }.withUnsafeBufferPointer {
+                content_decoder_new_stack($0.baseAddress, $0.count)
+            }
             guard let made else {
                 outOfMemory = true
                 return false
@@ -120,8 +123,8 @@ extension CurlTransfer {
         switch decodeFailure {
         case ContentCoding.unknownFailure:
             let name = (unknownCodingName ?? "").escapingControlCharacters()
-            let listed = name.split(separator: ",").map { $0.trimmedWhitespace.lowercased() }
-            if listed.allSatisfy({ ["gzip", "x-gzip", "deflate", "br"].contains($0) }) {
+            let listed = (unknownCodingName ?? "").split(separator: ",").map { Substring($0.trimmedWhitespace) }
+            if listed.allSatisfy({ Array($0.utf8).withUnsafeBufferPointer(ContentCoding.named) != .unknown }) {
                 return DrupalError(.decode, "\(call): the answer's Content-Encoding \"\(name)\" stacks more than "
                                    + "\(CONTENT_DECODER_MAX_STACK) codings (a protocol error of the server)")
             }

@@ -1,17 +1,19 @@
 """Path aliases: a saved `path` item gets the new path_alias entity's id as `pid` (PathItem::postSave),
-a read computes the item from the alias (PathFieldItemList::computeValue). No recording shows an
+a read computes the item from the alias (PathFieldItemList::computeValue), and a request for the alias
+routes as the entity's path (AliasPathProcessor). No recording shows an
 alias; Drupal's source decides (fakedrupal/paths.py)."""
 import base64
 import http.client
 import json
+from urllib.parse import quote
 
 ADMIN = 'Basic ' + base64.b64encode(b'admin:admin').decode()
 ARTICLE = {'type': [{'target_id': 'article'}], 'title': [{'value': 'Aliased'}]}
 
 
-def call(server, method, path, body=None, media='application/json'):
+def call(server, method, path, body=None, media='application/json', auth=ADMIN):
     conn = http.client.HTTPConnection(server.host, server.port, timeout=10)
-    headers = {'Authorization': ADMIN, 'Accept': media}
+    headers = {'Accept': media, **({'Authorization': auth} if auth else {})}
     if body is not None:
         headers['Content-Type'] = media
         body = json.dumps(body)
@@ -85,3 +87,51 @@ def test_jsonapi_writes_give_the_alias_its_id(server):
     assert (status, updated['data']['attributes']['path']) == (200, {'alias': '/api-2', 'pid': 1, 'langcode': 'en'})
     status, read = call(server, 'GET', url, media=api)
     assert read['data']['attributes']['path'] == {'alias': '/api-2', 'pid': 1, 'langcode': 'en'}
+
+
+def test_a_request_for_an_alias_routes_as_the_entitys_path(server):
+    status, node = call(server, 'POST', '/node?_format=json', dict(ARTICLE, path=[{'alias': '/about/us'}]))
+    assert status == 201
+    nid = node['nid'][0]['value']
+    # RouteProvider trims trailing slashes; lookupByAlias matches with LIKE, so case is ignored.
+    for asked in ('/about/us', '/about/us/', '/About/US'):
+        status, read = call(server, 'GET', asked + '?_format=json')
+        assert (status, read['nid'][0]['value']) == (200, nid), asked
+    status, edited = call(server, 'PATCH', '/about/us?_format=json', dict(ARTICLE, title=[{'value': 'Edited'}]))
+    assert (status, edited['title'][0]['value']) == (200, 'Edited')
+    # A message names the URL asked, not the system path it routed to.
+    status, refused = call(server, 'PUT', '/about/us?_format=json', {})
+    assert status == 405 and '/about/us' in refused['message'] and '/node/' not in refused['message']
+
+    # The newest alias of a path wins; an older one still routes; a deleted entity's aliases are gone.
+    call(server, 'PATCH', '/node/%d?_format=json' % nid, dict(ARTICLE, path=[{'alias': '/team'}]))
+    assert call(server, 'GET', '/team?_format=json')[0] == 200
+    assert call(server, 'GET', '/about/us?_format=json')[0] == 200
+    assert call(server, 'DELETE', '/team?_format=json')[0] == 204
+    assert call(server, 'GET', '/team?_format=json')[0] == 404
+    assert call(server, 'GET', '/about/us?_format=json')[0] == 404
+
+
+def resolve(server, path):
+    # Anonymous: decoupled_router's route takes no Basic auth (a 403 "The used authentication method ...").
+    return call(server, 'GET', '/router/translate-path?path=%s&_format=json' % quote(path), auth=None)
+
+
+def test_decoupled_router_resolves_an_alias_to_the_entitys_aliased_url(ext):
+    published = dict(ARTICLE, status=[{'value': True}], path=[{'alias': '/über-uns'}])
+    status, node = call(ext, 'POST', '/node?_format=json', published)
+    assert status == 201
+    nid = str(node['nid'][0]['value'])
+    # (Case is ignored for ASCII letters only: SQLite's LIKE folds no other.)
+    for asked in ('/über-uns', '/%C3%BCber-uns', '/über-UNS/'):
+        status, resolved = resolve(ext, asked)
+        assert status == 200, asked
+        assert resolved['entity']['id'] == nid and resolved['label'] == 'Aliased'
+        # Drupal writes an entity's URL with its alias, percent-encoded (UrlGenerator).
+        assert resolved['resolved'] == resolved['entity']['canonical'] == ext.base + '/%C3%BCber-uns'
+    # The system path resolves too, to the same aliased URL.
+    status, resolved = resolve(ext, '/node/' + nid)
+    assert resolved['entity']['canonical'] == ext.base + '/%C3%BCber-uns'
+    # The alias is English: under the /fr prefix it is not one (the French lookup finds no alias).
+    status, _ = resolve(ext, '/fr/über-uns')
+    assert status == 404

@@ -5,7 +5,7 @@ import re
 import traceback
 from urllib.parse import quote
 
-from . import languages, outgoing, pagecache, responses, versions
+from . import languages, outgoing, pagecache, paths, responses, versions
 from .auth import authenticate, bearer_401, session_cookie_name
 from .denormalize import HttpError
 from .normalize import Normalizer
@@ -147,6 +147,11 @@ class App:
             if lang:
                 req.langcode, req.prefixed_path, req.path = lang, req.path, unprefixed
                 path = unprefixed.rstrip('/') or '/'
+        # The path module: an alias routes as its system path (paths.py); messages keep the URL asked.
+        shown_path = getattr(req, 'prefixed_path', req.path)
+        system = paths.system_path(self.store, path, getattr(req, 'langcode', None) or 'en')
+        if system != path:
+            req.path, path = system, system
 
         # Authentication runs before routing (kernel.request, priority 300): a refused
         # Bearer token is a 401 on any path, even a public or unknown one.
@@ -163,7 +168,7 @@ class App:
                 routes = [r for r in candidates if r.when is None or r.when(self.store)] or None
                 if routes:
                     break
-        absolute = req.base_url + quote(getattr(req, 'prefixed_path', req.path), safe='/:@!$&\'()*+,;=-._~%')
+        absolute = req.base_url + quote(shown_path, safe='/:@!$&\'()*+,;=-._~%')
         if routes is None:
             from . import jsonapi  # JSON:API has its own routes and error documents
             resp = jsonapi.handle(self, req)

@@ -11,6 +11,11 @@ From Drupal's source (no recording shows a saved alias):
   none); a later read computes it (PathFieldItemList::computeValue): the newest alias of the
   system path in the item's language or 'und', as {alias, pid, langcode of the alias}, else
   {alias: null, pid: null, langcode: the entity's}.
+- AliasPathProcessor: every request's path is looked up as an alias (RouteProvider, after the
+  language prefix is taken off and trailing slashes trimmed) and routed as its system path, so
+  `GET /hello?_format=json` is the node's REST read. AliasRepository::lookupByAlias matches with
+  LIKE (case-insensitive), the URL language's alias before 'und', then the newest. Outbound, an
+  entity's URL uses its alias in the entity's language (`aliased`).
 """
 from . import schema
 from .denormalize import HttpError
@@ -31,9 +36,31 @@ def computed(store, entity_type, entity_id, langcode):
     found = [(pid, a) for pid, a in store.aliases.items() if a['path'] == path and a['langcode'] in (langcode, 'und')]
     if not found:
         return [{'alias': None, 'pid': None, 'langcode': langcode}]
-    # AliasRepository::lookupBySystemPath: the language's own alias before 'und', then the newest.
-    pid, alias = max(found, key=lambda pair: (pair[1]['langcode'] == langcode, pair[0]))
+    pid, alias = _newest(found, langcode)     # AliasRepository::lookupBySystemPath
     return [{'alias': alias['alias'], 'pid': pid, 'langcode': alias['langcode']}]
+
+
+def _newest(found, langcode):
+    """AliasRepository's order: the language's own alias before 'und', then the newest."""
+    return max(found, key=lambda pair: (pair[1]['langcode'] == langcode, pair[0])) if found else None
+
+
+def system_path(store, path, langcode):
+    """The system path an alias names (AliasPathProcessor::processInbound), else the path itself."""
+    wanted = path.lower()
+    found = [(pid, a) for pid, a in store.aliases.items()
+             if a['alias'].lower() == wanted and a['langcode'] in (langcode, 'und')]
+    best = _newest(found, langcode)
+    return best[1]['path'] if best else path
+
+
+def aliased(store, entity_type, entity_id, langcode):
+    """The entity's canonical path as Drupal writes it in a URL: its alias when it has one."""
+    path = _system_path(entity_type, entity_id)
+    if entity_type not in WITH_PATH:
+        return path
+    shown = computed(store, entity_type, entity_id, langcode)[0]['alias']
+    return shown or path
 
 
 def write(store, entity_type, entity_id, items, langcode, update):

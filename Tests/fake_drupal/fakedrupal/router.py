@@ -3,13 +3,15 @@ GET /router/translate-path?path=...&_format=json (recordings 84, 84b, 84c).
 
 Resolves entity paths (/node/N, /taxonomy/term/N, /user/N, /comment/N, with
 an optional /fr prefix). As recorded, a prefixed path resolves to the
-entity's default-language URL and label (84b). Path aliases (paths.py) are
-not resolved: none is recorded, and the fake's routing ignores them too.
+entity's default-language URL and label (84b). A path alias (paths.py) resolves
+as the router matches it (RouteProvider's inbound processing, in the prefix's
+language), and the URLs given back use the entity's alias, as Drupal writes an
+entity's URL (no recording saves an alias; decoupled_router's source decides).
 """
 import re
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
-from . import access, languages, schema
+from . import access, languages, paths, schema
 from .denormalize import HttpError
 
 PATTERNS = [(re.compile(r'/node/(\d+)'), 'node'), (re.compile(r'/taxonomy/term/(\d+)'), 'taxonomy_term'),
@@ -28,8 +30,9 @@ def translate_path(ctx):
     if not raw:
         raise HttpError(404, 'Unable to translate empty path. Please send a ?path query string parameter '
                              'with your request.')
-    path = urlsplit(raw).path or '/'
-    _, inner = languages.split_prefix(path.rstrip('/') or '/')
+    path = unquote(urlsplit(raw).path) or "/"
+    langcode, inner = languages.split_prefix(path.rstrip('/') or '/')
+    inner = paths.system_path(ctx.store, inner.rstrip('/') or '/', langcode or languages.DEFAULT)
     found = None
     for pattern, entity_type in PATTERNS:
         m = pattern.fullmatch(inner)
@@ -48,7 +51,9 @@ def translate_path(ctx):
                        'Please authenticate and try again.'}))
     bundle = schema.bundle_of(entity_type, entity)
     uuid = entity['uuid'][0]['value']
-    canonical = ctx.base + schema.TYPES[entity_type]['canonical'].replace('{id}', str(entity_id))
+    entity_langcode = entity['langcode'][0]['value'] if entity.get('langcode') else languages.DEFAULT
+    # UrlGenerator: rawurlencode, then these characters put back.
+    canonical = ctx.base + quote(paths.aliased(ctx.store, entity_type, entity_id, entity_langcode), safe="/@:;,=+!*|")
     label_field = {'node': 'title', 'taxonomy_term': 'name', 'user': 'name', 'comment': 'subject'}[entity_type]
     label = entity[label_field][0]['value'] if entity.get(label_field) else ''
     return _cacheable(ctx.json(200, {

@@ -91,4 +91,23 @@ final class AccountTests: FakeDrupalTestCase {
         XCTAssertThrowsError(try client.start(.resolvePath("/a\nb")) { _ in })
         XCTAssertThrowsError(try client.start(.resolvePath("")) { _ in })
     }
+
+    func testResolvePathOfAnAlias() async throws {
+        let extended = FakeDrupalServer.extended
+        try extended.reset()
+        var configuration = DrupalClient.Configuration()
+        configuration.authentication = .basic(user: "admin", password: "admin")
+        let admin = try DrupalClient.live(baseURL: extended.baseURL, configuration: configuration)
+        let article = #"{"type": "article", "title": [{"value": "About"}], "status": [{"value": true}], "#
+            + #""path": [{"alias": "/about-us"}]}"#
+        let created = try await admin.create("node", Data(article.utf8)).json()
+        let nid = try XCTUnwrap(created["nid"]?.arrayValue?.first?.objectValue?["value"]?.idString)
+        let resolved = try await DrupalClient.live(baseURL: extended.baseURL).resolvePath("/about-us")
+        XCTAssertEqual(resolved.id, nid)
+        XCTAssertEqual(resolved.label, "About")
+        XCTAssertEqual(resolved.canonical, extended.baseURL + "/about-us")
+        // The alias routes: the node's core REST read.
+        let read = try await admin.request(DrupalRequest(method: "GET", path: "/about-us")).json()
+        XCTAssertEqual(read["title"], .array([.object(["value": .string("About")])]))
+    }
 }

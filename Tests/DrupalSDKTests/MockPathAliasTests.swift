@@ -3,8 +3,9 @@ import Foundation
 import XCTest
 
 /// Path aliases on the mock: a saved `path` item gets the new path_alias entity's id as `pid`
-/// (PathItem::postSave), a read computes the item from the alias (PathFieldItemList::computeValue).
-/// No recording saves an alias; Drupal's source decides, as for the fake (test_path_aliases.py).
+/// (PathItem::postSave), a read computes the item from the alias (PathFieldItemList::computeValue),
+/// a request for the alias routes as the entity's path (AliasPathProcessor) and decoupled_router
+/// resolves it. No recording saves an alias; Drupal's source decides, as for the fake (test_path_aliases.py).
 final class MockPathAliasTests: XCTestCase {
     private func json(_ text: String) -> Data { Data(text.utf8) }
 
@@ -101,5 +102,57 @@ final class MockPathAliasTests: XCTestCase {
         site.addEntity("node", .object(["type": .string("page"), "title": .string("About"),
                                         "path": .array([.object(["alias": .string("/about")])])]))
         XCTAssertEqual(site.entity("node", "1")?["path"], item(.string("/about"), .number(1), .string("en")))
+    }
+
+    func testARequestForAnAliasRoutesAsTheEntitysPath() async throws {
+        let site = MockDrupal()
+        let client = admin(site)
+        _ = try await client.create("node", article(path: #"[{"alias": "/about/us"}]"#))
+        // Trailing slashes are trimmed and LIKE ignores ASCII case.
+        for asked in ["/about/us", "/about/us/", "/About/US"] {
+            let read = try await client.request(DrupalRequest(method: "GET", path: asked)).json()
+            XCTAssertEqual(read["nid"], .array([.object(["value": .number(1)])]), asked)
+        }
+        let edited = try await client.request(DrupalRequest(method: "PATCH", path: "/about/us", body: json(
+            #"{"type": "article", "title": [{"value": "Edited"}]}"#)))
+        XCTAssertEqual(try edited.json()["title"], .array([.object(["value": .string("Edited")])]))
+        // A message names the URL asked, not the system path it routed to.
+        let refused = await drupalError { _ = try await client.request(DrupalRequest(method: "PUT", path: "/about/us")) }
+        XCTAssertEqual(refused?.status, 405)
+        XCTAssertEqual(refused?.message, "No route found for \"PUT http://drupal.mock/about/us\": "
+                       + "Method Not Allowed (Allow: GET, POST, HEAD, DELETE, PATCH)")
+        // Deleting the node deletes its aliases.
+        _ = try await client.request(DrupalRequest(method: "DELETE", path: "/about/us"))
+        let gone = await drupalError { _ = try await client.request(DrupalRequest(method: "GET", path: "/about/us")) }
+        XCTAssertEqual(gone?.status, 404)
+    }
+
+    func testDecoupledRouterResolvesAnAliasToTheEntitysAliasedURL() async throws {
+        let site = MockDrupal()
+        _ = try await admin(site).create("node", json(
+            #"{"type": "article", "title": [{"value": "Über"}], "status": [{"value": true}], "path": [{"alias": "/über-uns"}]}"#))
+        let anonymous = DrupalClient.mock(site)
+        for asked in ["/über-uns", "/%C3%BCber-uns", "/über-UNS/", "/node/1", "über-uns?x=1#top"] {
+            let resolved = try await anonymous.resolvePath(asked)
+            XCTAssertEqual(resolved.entityType, "node", asked)
+            XCTAssertEqual(resolved.id, "1")
+            XCTAssertEqual(resolved.label, "Über")
+            // Drupal writes an entity's URL with its alias, percent-encoded (UrlGenerator).
+            XCTAssertEqual(resolved.resolved, "http://drupal.mock/%C3%BCber-uns")
+            XCTAssertEqual(resolved.canonical, "http://drupal.mock/%C3%BCber-uns")
+            XCTAssertEqual(resolved.jsonAPIResourceName, "node--article")
+            XCTAssertEqual(resolved.jsonAPIIndividual, "http://drupal.mock/jsonapi/node/article/" + (resolved.uuid ?? "-"))
+        }
+        let missing = await drupalError { _ = try await anonymous.resolvePath("/no/such/page") }
+        XCTAssertEqual(missing?.status, 404)
+        XCTAssertEqual(missing?.message, "Unable to resolve path /no/such/page.")
+        // An unpublished node is not resolved for someone who may not view it.
+        _ = try await admin(site).create("node", json(#"{"type": "article", "title": [{"value": "Draft"}], "status": [{"value": false}]}"#))
+        let denied = await drupalError { _ = try await anonymous.resolvePath("/node/2") }
+        XCTAssertEqual(denied?.status, 403)
+        XCTAssertEqual(denied?.message, "Access denied for entity.")
+        // The route takes no Basic auth (basic_auth is not a global provider).
+        let basic = await drupalError { _ = try await self.admin(site).resolvePath("/node/1") }
+        XCTAssertEqual(basic?.status, 403)
     }
 }

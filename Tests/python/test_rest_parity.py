@@ -191,6 +191,10 @@ def _rest_tour(c: Any) -> Dict[str, Any]:
     step("rename node path", "PATCH", node,
          body=_article("Parity 3", path=[{"alias": "/parity-2", "pid": 1, "langcode": "en"}]))
     step("get renamed node path", "GET", node)
+    # The alias routes as the node's path, for any method; a message names the URL asked.
+    step("get node by alias", "GET", "/Parity-2/")
+    step("put node by alias", "PUT", "/parity-2", body=_article("x"))
+    step("get node by old alias", "GET", "/parity")
     step("clear node path", "PATCH", node, body=_article("Parity 3", path=[{"alias": "", "pid": 1}]))
     step("get cleared node path", "GET", node)
     # A single-value field given two items: the Count constraint's 422 (no recording; the source).

@@ -2,7 +2,7 @@
 /// base URL (no "..", no "//", no scheme, no CR/LF) — checked before anything is sent.
 public enum PathSafety {
     /// Bytes that may appear unencoded in a path segment (RFC 3986 unreserved + sub-delims we keep).
-    private static func isUnreservedByte(_ byte: UInt8) -> Bool {
+    static func isUnreservedByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true

@@ -35,6 +35,8 @@ public enum MockStubAnswer: Sendable {
 /// point `/jsonapi`; related and relationship routes, with relationship writes; `resourceVersion` reads;
 /// the anonymous user among the users) serves the same entities as the REST routes, as
 /// drupal10-jsonapi-transcripts records it; stubs answer before both. JSON:API file uploads are not modelled.
+/// Path aliases (a node's or term's `path`) route as their entity's path, and the contrib
+/// decoupled_router's `/router/translate-path` (`resolvePath`) resolves paths and aliases.
 public final class MockDrupal: Sendable {
     private let state: Mutex<MockState>
 

@@ -6,8 +6,11 @@ struct MockRequest {
     let method: String
     /// Scheme and authority, e.g. "http://drupal.mock": absolute URLs in answers are built on it.
     let origin: String
-    /// The path as sent (still percent-encoded), without the query and without a trailing slash.
-    let path: String
+    /// The path as sent (still percent-encoded), without the query and without a trailing slash;
+    /// for an alias, the system path it names (`routed(to:)`).
+    private(set) var path: String
+    /// The path as sent, which messages name even when it was an alias.
+    let askedPath: String
     /// The query string as sent (after "?"), decoded by `query` when asked: a stubbed answer
     /// needs neither it nor `segments` (most stubs match on method and path alone).
     let rawQuery: String
@@ -34,7 +37,15 @@ struct MockRequest {
         // Drupal ignores trailing slashes.
         while pathEnd - pathStart > 1 && url[pathEnd - 1] == 0x2F { pathEnd -= 1 }
         path = pathEnd > pathStart ? text(url[pathStart..<pathEnd]) : "/"
+        askedPath = path
         rawQuery = queryMark < url.endIndex ? text(url[(queryMark + 1)...]) : ""
+    }
+
+    /// The same request routed to an alias's system path.
+    func routed(to systemPath: String) -> MockRequest {
+        var routed = self
+        routed.path = systemPath
+        return routed
     }
 
     /// The path's segments, percent-decoded.
@@ -55,7 +66,7 @@ struct MockRequest {
     var format: String? { queryValue("_format") }
 
     /// What Drupal names in "No route found" messages: method and absolute URL without the query.
-    var routeDescription: String { "\(method) \(origin)\(path)" }
+    var routeDescription: String { "\(method) \(origin)\(askedPath)" }
 
     /// The media type of the body, lower-cased and without parameters such as charset.
     var contentType: String? {

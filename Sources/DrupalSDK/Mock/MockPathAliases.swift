@@ -10,6 +10,8 @@ import FoundationEssentials
 /// - The write's answer shows the items as written plus that pid (langcode as sent: null if none); a
 ///   read computes the item (PathFieldItemList::computeValue): the newest alias of the entity's path
 ///   in its language or "und", `{alias, pid, langcode of the alias}`, else `{null, null, the entity's}`.
+/// - AliasPathProcessor: a request's path that is an alias routes as its system path, any method
+///   (`systemPath(forAlias:)`); an entity's URL uses its alias (`aliasedPath`).
 extension MockState {
     struct PathAlias {
         var path: String
@@ -64,18 +66,39 @@ extension MockState {
         return .object(object)
     }
 
-    /// The item a read computes: AliasRepository::lookupBySystemPath's alias (the language's own
-    /// before "und", then the newest).
+    /// The item a read computes: AliasRepository::lookupBySystemPath's alias.
     func computedPath(_ entityType: String, _ id: String, langcode: String) -> JSONValue {
         let path = MockState.canonicalPath(entityPaths, entityType, id)
-        let found = pathAliases.filter { $0.value.path == path && [langcode, "und"].contains($0.value.langcode) }
-        guard let (pid, alias) = found.max(by: {
-            ($0.value.langcode == langcode ? 1 : 0, $0.key) < ($1.value.langcode == langcode ? 1 : 0, $1.key)
-        }) else {
+        guard let (pid, alias) = newestAlias(langcode, where: { $0.path == path }) else {
             return .array([.object(["alias": .null, "pid": .null, "langcode": .string(langcode)])])
         }
         return .array([.object(["alias": .string(alias.alias), "pid": .number(Double(pid)),
                                 "langcode": .string(alias.langcode)])])
+    }
+
+    /// The system path a request's path (percent-encoded, as sent) names when it is an alias
+    /// (AliasRepository::lookupByAlias, whose LIKE ignores ASCII case); the mock's site is English.
+    func systemPath(forAlias path: String) -> String? {
+        guard !pathAliases.isEmpty else { return nil }
+        let asked = PathSafety.percentDecode(path)
+        return newestAlias("en", where: { $0.alias.caseInsensitiveEquals(asked) })?.1.path
+    }
+
+    /// The entity's path as Drupal writes it in a URL: its alias (in its language), else its own.
+    func aliasedPath(_ entityType: String, _ id: String) -> String {
+        let langcode = MockFields.firstValue(entities[entityType]?[id]?["langcode"]) ?? "en"
+        let computed = computedPath(entityType, id, langcode: langcode)
+        return computed.arrayValue?.first?.objectValue?["alias"]?.stringValue
+            ?? MockState.canonicalPath(entityPaths, entityType, id)
+    }
+
+    /// AliasRepository's choice among the aliases of `langcode` or "und" that match: the language's
+    /// own before "und", then the newest.
+    private func newestAlias(_ langcode: String, where matches: (PathAlias) -> Bool) -> (Int, PathAlias)? {
+        let found = pathAliases.filter { [langcode, "und"].contains($0.value.langcode) && matches($0.value) }
+        return found.max(by: {
+            ($0.value.langcode == langcode ? 1 : 0, $0.key) < ($1.value.langcode == langcode ? 1 : 0, $1.key)
+        }).map { ($0.key, $0.value) }
     }
 
     /// Deleting an entity deletes its aliases (PathFieldItemList::delete).

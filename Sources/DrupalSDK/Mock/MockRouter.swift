@@ -25,6 +25,8 @@ extension MockState {
     private mutating func route(_ request: MockRequest) -> HTTPResponse {
         // Public files are the web server's, which Drupal never sees.
         if let content = fileContent(request) { return content }
+        // The path module: a path that is an alias routes as its system path (MockPathAliases).
+        let request = systemPath(forAlias: request.path).map { request.routed(to: $0) } ?? request
         let caller = caller(for: request)
         var response: HTTPResponse
         do {
@@ -55,6 +57,7 @@ extension MockState {
         case ["session", "token"]: return try sessionToken(request, caller)
         case ["user", "register"]: return try register(request, caller)
         case ["user", "password"]: return try requestPasswordReset(request, caller)
+        case ["router", "translate-path"]: return try translatePath(request, caller)
         default: break
         }
         if segments.count == 5, segments[0] == "file", segments[1] == "upload",

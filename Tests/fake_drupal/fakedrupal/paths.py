@@ -47,11 +47,16 @@ def _newest(found, langcode):
 
 def system_path(store, path, langcode):
     """The system path an alias names (AliasPathProcessor::processInbound), else the path itself."""
-    wanted = path.lower()
+    wanted = _ascii_lower(path)
     found = [(pid, a) for pid, a in store.aliases.items()
-             if a['alias'].lower() == wanted and a['langcode'] in (langcode, 'und')]
+             if _ascii_lower(a['alias']) == wanted and a['langcode'] in (langcode, 'und')]
     best = _newest(found, langcode)
     return best[1]['path'] if best else path
+
+
+def _ascii_lower(text):
+    # LIKE folds ASCII letters on every database Drupal supports; SQLite's folds no others.
+    return ''.join(c.lower() if c < '\x80' else c for c in text)
 
 
 def aliased(store, entity_type, entity_id, langcode):

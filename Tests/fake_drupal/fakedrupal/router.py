@@ -30,7 +30,7 @@ def translate_path(ctx):
     if not raw:
         raise HttpError(404, 'Unable to translate empty path. Please send a ?path query string parameter '
                              'with your request.')
-    path = unquote(urlsplit(raw).path) or "/"
+    path = '/' + unquote(urlsplit(raw).path).lstrip('/')     # the controller's sprintf('/%s', ltrim(...))
     langcode, inner = languages.split_prefix(path.rstrip('/') or '/')
     inner = paths.system_path(ctx.store, inner.rstrip('/') or '/', langcode or languages.DEFAULT)
     found = None

@@ -328,6 +328,29 @@ def test_head_options_and_405(server):
     assert r.json()['message'].startswith('No route found for "PUT %s/node/1": Method Not Allowed' % server.base)
 
 
+def test_user_routes_speak_xml_as_the_serializer_does(server):
+    # serialization's UserRouteAlterSubscriber gives the user routes every serializer format; the
+    # login controller decodes the body and encodes its answer in the request's (from source: no
+    # recording logs in with XML).
+    xml = {'Content-Type': 'text/xml'}
+    body = '<?xml version="1.0"?>\n<response><name>admin</name><pass>admin</pass></response>'
+    r = call(server, 'POST', '/user/login?_format=xml', body, xml)
+    assert (r.status, r.header('Content-Type')) == (200, 'text/xml; charset=UTF-8')
+    assert re.fullmatch(r'<\?xml version="1.0"\?>\n<response><current_user><uid>1</uid>'
+                        r'<roles>authenticated</roles><roles>administrator</roles><name>admin</name>'
+                        r'</current_user><csrf_token>[\w-]+</csrf_token><logout_token>[\w-]+</logout_token>'
+                        r'</response>\n', r.body.decode()), r.body
+    assert r.header('Set-Cookie')
+    # A body the format's decoder cannot read is a 500, as an empty one; a missing field a 400 in XML.
+    r = call(server, 'POST', '/user/login?_format=xml', json.dumps({'name': 'admin', 'pass': 'admin'}), xml)
+    assert r.status == 500
+    r = call(server, 'POST', '/user/login?_format=xml', '<response><name>admin</name></response>', xml)
+    assert (r.status, r.body) == (400, b'<?xml version="1.0"?>\n<response><message>Missing credentials.pass.'
+                                       b'</message></response>\n')
+    r = call(server, 'POST', '/user/password?_format=xml', '<response><name>admin</name></response>', xml)
+    assert (r.status, r.header('Content-Type')) == (200, 'text/xml; charset=UTF-8')
+
+
 def test_chunked_request_body(server):
     conn = http.client.HTTPConnection(server.host, server.port, timeout=10)
     body = json.dumps({'type': 'article', 'title': [{'value': 'chunky'}]}).encode()

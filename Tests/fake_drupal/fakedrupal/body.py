@@ -1,6 +1,8 @@
 """Decoding request bodies the way Drupal's JSON decoder reacts to them."""
 import json
 
+from . import xmlenc
+
 from .denormalize import HttpError
 
 
@@ -14,10 +16,13 @@ def json_body(ctx, empty_message='No entity content received.'):
         raise HttpError(400, 'Syntax error')
 
 
-def json_body_or_500(ctx):
-    """The user JSON controllers do not catch decode errors: Drupal answers 500."""
+def user_body_or_500(ctx):
+    """The user controllers decode the body in the request's format (json or xml) and do not catch
+    decode errors: Drupal answers 500."""
     raw = ctx.req.body
     try:
+        if ctx.fmt == 'xml':
+            return xmlenc.decode(raw)
         data = json.loads(raw.decode('utf-8')) if raw and raw.strip() else None
     except (ValueError, UnicodeDecodeError):
         data = None

@@ -4,8 +4,8 @@ import email.utils
 import secrets
 import time
 
-from . import access
-from .body import json_body, json_body_or_500
+from . import access, responses, xmlenc
+from .body import json_body, user_body_or_500
 from .denormalize import HttpError, denormalize, unprocessable, validate
 from .responses import Response, TEXT, JSON
 from .store import CSRF_KEYS, LOGOUT_KEY, urlsafe_token
@@ -35,7 +35,7 @@ def session_cookie(ctx, sid):
 
 
 def login(ctx):
-    data = json_body_or_500(ctx)
+    data = user_body_or_500(ctx)
     if not isinstance(data, dict):
         data = {}
     name, password = data.get('name'), data.get('pass')
@@ -77,6 +77,9 @@ def login(ctx):
     current['name'] = user['name'][0]['value']
     body = {'current_user': current, 'csrf_token': session.token(CSRF_KEYS[1]),
             'logout_token': session.token(LOGOUT_KEY)}
+    # The controller encodes in the request's format; Symfony labels it by that format.
+    if ctx.fmt == 'xml':
+        return Response(200, xmlenc.encode(body), responses.XML, [session_cookie(ctx, sid)])
     return ctx.json(200, body, [session_cookie(ctx, sid)])
 
 
@@ -130,13 +133,13 @@ def logout_html(ctx):
 
 
 def password(ctx):
-    data = json_body_or_500(ctx)
+    data = user_body_or_500(ctx)
     if not isinstance(data, dict):
         data = {}
     if not data.get('name') and not data.get('mail'):
         raise HttpError(400, 'Missing credentials.name or credentials.mail')
     # Always 200 with an empty body (no user enumeration); the mail is "sent".
-    return Response(200, b'', JSON)
+    return Response(200, b'', responses.XML if ctx.fmt == 'xml' else JSON)
 
 
 def register_access(ctx):

@@ -99,7 +99,8 @@ const char *drupal_code_name(drupal_code code);
  */
 const char *drupal_last_error(void);
 
-/** The code of the last failing call made on this thread (DRUPAL_OK if none). */
+/** The code of the last failing call made on this thread (DRUPAL_OK if none). What an HTTP
+ * failure means: drupal_last_error_kind(), below. */
 drupal_code drupal_last_error_code(void);
 
 /* ==== Memory ================================================================================= */
@@ -620,8 +621,9 @@ const char *drupal_oauth_authorization_url(const drupal_oauth_authorization *aut
  * verifier). Nothing is sent yet. The authorization may be freed after.
  * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL, a redirect without this request's state
  *         (another request's, or forged) or without a code; DRUPAL_E_HTTP with
- *         DRUPAL_ERROR_KIND_AUTHENTICATION when the redirect says the request was refused
- *         (error=access_denied...: drupal_last_error() gives its words; no response exists).
+ *         DRUPAL_ERROR_KIND_AUTHENTICATION (drupal_last_error_kind()) when the redirect says the
+ *         request was refused (error=access_denied...: drupal_last_error() gives its words; no
+ *         response exists).
  */
 drupal_code drupal_oauth_authorization_finish(drupal_oauth_authorization *authorization, drupal_client *client,
                                               const char *redirected_to);
@@ -1298,6 +1300,12 @@ typedef enum drupal_error_kind {
 /** The kind of an HTTP failure (DRUPAL_ERROR_KIND_OTHER for NULL and for success). New kinds may
  * be added at the end: treat unknown values as OTHER. */
 drupal_error_kind drupal_response_error_kind(const drupal_response *response);
+
+/** The kind of the last failing call made on this thread, beside drupal_last_error_code(): a
+ * failed _sync call's (its response's kind), and a failure no response carries, such as a
+ * refusal read from an OAuth redirect (drupal_oauth_authorization_finish). DRUPAL_ERROR_KIND_OTHER
+ * if none failed yet or the failure has no kind (bad input, network...). */
+drupal_error_kind drupal_last_error_kind(void);
 
 /**
  * A description of the failure for humans; "" on success. It is Drupal's own message when Drupal

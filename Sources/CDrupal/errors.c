@@ -7,6 +7,7 @@
 
 static _Thread_local char last_error[DRUPAL__LAST_ERROR_CAPACITY];
 static _Thread_local drupal_code last_code = DRUPAL_OK;
+static _Thread_local drupal_error_kind last_kind = DRUPAL_ERROR_KIND_OTHER;
 
 /* Every message passes here, so here it becomes what the header promises, UTF-8: an invalid byte
  * or a NUL (which would end the C string early) becomes U+FFFD, and a message too long for the
@@ -35,6 +36,13 @@ int drupal__fail_n(int code, const char *message, size_t length) {
     }
     last_error[n] = '\0';
     last_code = (drupal_code)code;
+    last_kind = DRUPAL_ERROR_KIND_OTHER;
+    return code;
+}
+
+int drupal__fail_kind(int code, int kind, const char *message) {
+    drupal__fail(code, message);
+    last_kind = (drupal_error_kind)kind;
     return code;
 }
 
@@ -44,6 +52,7 @@ int drupal__fail(int code, const char *message) {
 
 const char *drupal_last_error(void) { return last_error; }
 drupal_code drupal_last_error_code(void) { return last_code; }
+drupal_error_kind drupal_last_error_kind(void) { return last_kind; }
 
 const char *drupal_code_name(drupal_code code) {
     switch (code) {

@@ -132,11 +132,13 @@ enum CInput {
     }
 }
 
-/// Records a failure for drupal_last_error() and returns its code.
+/// Records a failure for drupal_last_error() (and its kind for drupal_last_error_kind()) and
+/// returns its code.
 @discardableResult
 func fail(_ error: any Error) -> drupal_code {
     let drupalError = (error as? DrupalError) ?? DrupalError(.internal, "\(error)")
-    return fail(drupalError.code, drupalError.message)
+    _ = drupalError.message.withCString { drupal__fail_kind(drupalError.code.rawValue, drupalError.kind.rawValue, $0) }
+    return drupalError.code.cCode
 }
 
 @discardableResult

@@ -39,8 +39,14 @@ enum CallRunner {
         guard let out else { return fail(.invalidArgument, "out is NULL") }
         guard let response = waitForResponse(clientPointer, prepare) else { return drupal_last_error_code() }
         out.pointee = response.retainedOrNull
-        if response.code != drupalOK { _ = drupal__fail(Int32(response.code.rawValue), response.message) }
+        recordFailure(of: response)
         return response.code
+    }
+
+    /// A failed call's code, message and kind become this thread's last error, as a _sync
+    /// function promises.
+    static func recordFailure(of response: ResponseHandle) {
+        if response.code != drupalOK { _ = drupal__fail_kind(Int32(response.code.rawValue), response.kind, response.message) }
     }
 
     /// The blocking core: nil when the call could not start (the last error says why).

@@ -53,7 +53,7 @@ public func drupal_login_status_sync(_ out: UnsafeMutablePointer<OpaquePointer?>
         loggedIn?.pointee = (try? LoginStatus.interpret(answer)) == true ? 1 : 0
     }
     if let out { out.pointee = response.retainedOrNull }
-    if response.code != drupalOK { _ = drupal__fail(Int32(response.code.rawValue), response.message) }
+    CallRunner.recordFailure(of: response)
     return response.code
 }
 

@@ -54,6 +54,10 @@ static void crud(drupal_client *c, const char *type, const char *id_field, const
     CHECK_CODE(drupal_entity_get_sync(&r, c, type, id), DRUPAL_E_HTTP);
     CHECK_RESPONSE(r, DRUPAL_E_HTTP, 404);
     drupal_response_free(r);
+    /* A failed _sync call's kind is the last error's too; a failure without one resets it. */
+    CHECK_INT(drupal_last_error_kind(), DRUPAL_ERROR_KIND_NOT_FOUND);
+    CHECK_CODE(drupal_entity_get_sync(&r, c, type, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_INT(drupal_last_error_kind(), DRUPAL_ERROR_KIND_OTHER);
 
     /* The same, async. */
     ASYNC(w, drupal_entity_create(NULL, c, type, create_body, strlen(create_body), waiter_callback, &w));

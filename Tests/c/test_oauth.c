@@ -683,12 +683,15 @@ static void test_authorization_code_grant(void) {
     snprintf(forged, sizeof forged, "%s?code=stolen&state=another", REDIRECT_URI);
     CHECK_CODE(drupal_oauth_authorization_finish(a, app, forged), DRUPAL_E_INVALID_ARGUMENT);
     CHECK(strstr(drupal_last_error(), "state") != NULL);
+    CHECK_INT(drupal_last_error_kind(), DRUPAL_ERROR_KIND_OTHER);
     if (redirected) {
         const char *state = strstr(redirected, "state=");
         snprintf(forged, sizeof forged, "%s?error=access_denied&error_description=The+user+denied&%s", REDIRECT_URI,
                  state ? state : "");
         CHECK_CODE(drupal_oauth_authorization_finish(a, app, forged), DRUPAL_E_HTTP);
         CHECK(strstr(drupal_last_error(), "access_denied: The user denied") != NULL);
+        /* No response carries the refusal's kind: the last error does. */
+        CHECK_INT(drupal_last_error_kind(), DRUPAL_ERROR_KIND_AUTHENTICATION);
         CHECK_CODE(drupal_oauth_authorization_finish(a, app, redirected), DRUPAL_OK);
     }
     drupal_oauth_authorization_free(a);

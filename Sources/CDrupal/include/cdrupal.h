@@ -11,6 +11,8 @@
 
 /* Records a failure for drupal_last_error() on the calling thread; returns code. */
 DRUPAL_INTERNAL int drupal__fail(int code, const char *message);
+/* Same with the failure's drupal_error_kind, for drupal_last_error_kind(). */
+DRUPAL_INTERNAL int drupal__fail_kind(int code, int kind, const char *message);
 /* Same with a byte length (message need not be NUL-terminated). */
 DRUPAL_INTERNAL int drupal__fail_n(int code, const char *message, size_t length);
 /* The last error's buffer, NUL included: long enough for Drupal's validation messages (the

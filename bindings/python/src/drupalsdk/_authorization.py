@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from . import _ffi
 from ._convert import text
-from ._errors import AuthenticationError, HTTPError
 from ._managed import Managed
 
 if TYPE_CHECKING:
@@ -43,8 +42,5 @@ class OAuthAuthorization(Managed):
         try:
             self._client._state_call(lambda client: _lib.drupal_oauth_authorization_finish(
                 handle, client, text(redirected_to, "redirected_to")))
-        except HTTPError as error:
-            # A refusal (DRUPAL_E_HTTP before any request): no response carries its kind.
-            raise AuthenticationError(error.message, code=error.code) from None
         finally:
             self._exit()

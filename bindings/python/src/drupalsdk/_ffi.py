@@ -49,6 +49,7 @@ _SIGNATURES: List[Tuple[Any, ...]] = [
     ("drupal_code_name", c_char_p, c_int),
     ("drupal_last_error", c_char_p),
     ("drupal_last_error_code", c_int),
+    ("drupal_last_error_kind", c_int),
     ("drupal_free", None, c_void_p),
     ("drupal_set_interrupt_watch", _code, c_int, c_int, INTERRUPT_CALLBACK, c_void_p),
     # clients
@@ -251,7 +252,7 @@ def last_error(code: int) -> _errors.DrupalError:
     is overwritten by the next drupal_* call).
     """
     message = _last_error().decode("utf-8", "replace")
-    return _errors.error_class(code)(message, code=code_name(code))
+    return _errors.error_class(code, lib.drupal_last_error_kind())(message, code=code_name(code))
 
 
 def raise_last_error(code: int) -> NoReturn:

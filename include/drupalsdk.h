@@ -696,6 +696,19 @@ drupal_code drupal_token_request_fail(drupal_token_request *request, drupal_code
 drupal_code drupal_client_set_token_provider(drupal_client *client, drupal_token_provider provider, void *userdata);
 
 /**
+ * The OAuth refresh token the client holds now, for a program that keeps it (a keyring) to start
+ * from next time (DRUPAL_OAUTH_REFRESH_TOKEN) rather than ask the person again. It is the site's
+ * newest: Drupal rotates it on every refresh and revokes the one before, so read it after the
+ * calls (before the program ends). It is a secret: store it as one. Sends nothing.
+ * @param out receives an owned copy (free with drupal_free()), or NULL when the client holds none:
+ *            before its first token, with a grant that gives none (client_credentials), and once
+ *            the site refused it.
+ * @return DRUPAL_OK (also when *out is NULL); DRUPAL_E_INVALID_ARGUMENT for NULL;
+ *         DRUPAL_E_NO_MEMORY.
+ */
+drupal_code drupal_client_oauth_refresh_token(char **out, const drupal_client *client);
+
+/**
  * Fetches an OAuth token now (from the token endpoint or the provider), as after a refusal, so
  * that bad credentials show at once. Success: status 200, a JSON body saying what was obtained,
  * never the token: {"token_type": "Bearer", "has_refresh_token": true, "refresh_in": 270}.

@@ -8,7 +8,8 @@ import Glibc
 #endif
 
 // OAuth 2: drupal_client_set_oauth, drupal_client_set_token_provider (and drupal_token_request_*,
-// what a provider answers with), drupal_oauth_authenticate, drupal_response_oauth_error. The token
+// what a provider answers with), drupal_client_oauth_refresh_token, drupal_oauth_authenticate,
+// drupal_response_oauth_error. The token
 // state, its refreshes and its single flight are the core's (LiveSession+OAuth).
 
 public typealias CTokenProvider = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> drupal_code
@@ -179,6 +180,18 @@ public func drupal_token_request_fail(_ request: OpaquePointer?, _ code: drupal_
     let failure = DrupalError.callerText(text)
     box.failure = failure
     return fail(known, failure)
+}
+
+@_cdecl("drupal_client_oauth_refresh_token")
+public func drupal_client_oauth_refresh_token(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                              _ client: OpaquePointer?) -> drupal_code {
+    out?.pointee = nil
+    guard let out else { return fail(.invalidArgument, "out is NULL") }
+    guard let handle = ClientHandle.from(client) else { return fail(.invalidArgument, "client is NULL") }
+    guard let token = handle.client.oauthRefreshToken() else { return drupalOK }
+    guard let copy = duplicateCString(token) else { return fail(.noMemory, "out of memory copying the refresh token") }
+    out.pointee = copy
+    return drupalOK
 }
 
 @_cdecl("drupal_oauth_authenticate")

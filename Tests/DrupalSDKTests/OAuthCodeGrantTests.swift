@@ -68,6 +68,31 @@ final class OAuthCodeGrantTests: XCTestCase {
         XCTAssertEqual(try server.stats().token_grants["authorization_code"], 1)
     }
 
+    func testTheHeldRefreshTokenStartsTheNextRunAndIsForgottenOnceRefused() async throws {
+        let authorization = try OAuthAuthorization(clientID: "sdk-desktop", redirectURI: Self.redirectURI)
+        let app = try client(authorization.grant(code: try authorization.code(fromRedirect: try await approve(authorization))))
+        XCTAssertNil(app.oauthRefreshToken(), "no token yet")
+        _ = try await app.get("node", "1")
+        let first = try XCTUnwrap(app.oauthRefreshToken())
+        try server.control("POST", "/__fake/oauth-expire")
+        _ = try await app.get("node", "1")   // refreshed: the site rotates the refresh token
+        let kept = try XCTUnwrap(app.oauthRefreshToken())
+        XCTAssertNotEqual(kept, first)
+
+        // The next run of the program starts from the one it kept, as the same person.
+        let next = try client(.refreshToken(kept))
+        let created = try await next.create("node", Data(#"{"type":[{"target_id":"article"}],"title":[{"value":"again"}]}"#.utf8))
+        XCTAssertEqual(try created.json()["uid"]?[0]?["target_id"]?.idString, "2")
+        let rotated = try XCTUnwrap(next.oauthRefreshToken())
+        XCTAssertNotEqual(rotated, kept)
+        // The first program's token was rotated away by the second: refused, and no longer held.
+        try server.control("POST", "/__fake/oauth-expire")
+        let refused = await expectError { try await app.get("node", "1") }
+        XCTAssertEqual(refused?.kind, .authentication)
+        XCTAssertNil(app.oauthRefreshToken())
+        XCTAssertNotNil(next.oauthRefreshToken())
+    }
+
     func testAWrongVerifierIsTheSitesInvalidGrant() async throws {
         let authorization = try OAuthAuthorization(clientID: "sdk-desktop", redirectURI: Self.redirectURI)
         let code = try authorization.code(fromRedirect: try await approve(authorization))

@@ -663,7 +663,8 @@ static char *approve(const char *url, const char *user) {
 }
 
 static void test_authorization_code_grant(void) {
-    drupal_client *app = new_client_at(extended_url());
+    drupal_client *app = new_client_at(extended_url()), *next = NULL;
+    char *kept = NULL, *rotated = NULL, *none = (char *)1;
     drupal_oauth_authorization *a = NULL;
     drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
     drupal_response *r = NULL;
@@ -708,10 +709,28 @@ static void test_authorization_code_grant(void) {
     drupal_response_free(r);
     CHECK(token_stat("authorization_code") == 1);
     /* Then the refresh token keeps it going. */
+    CHECK_CODE(drupal_client_oauth_refresh_token(&kept, app), DRUPAL_OK);
+    CHECK(kept != NULL);
     ext_post("/__fake/oauth-expire", NULL);
     check_title(app, "1", "Article 1");
     CHECK(token_stat("refresh_token") == 1);
     CHECK(token_stat("authorization_code") == 1);
+    /* The site rotated it; the program keeps the newest and starts its next run from it. */
+    CHECK_CODE(drupal_client_oauth_refresh_token(&rotated, app), DRUPAL_OK);
+    CHECK(rotated != NULL && kept != NULL && strcmp(rotated, kept) != 0);
+    next = new_client_at(extended_url());
+    o.grant = DRUPAL_OAUTH_REFRESH_TOKEN;
+    o.refresh_token = rotated;
+    CHECK_CODE(drupal_client_set_oauth(next, &o), DRUPAL_OK);
+    CHECK_CODE(drupal_client_oauth_refresh_token(&none, next), DRUPAL_OK);
+    CHECK(none == NULL);   /* no token yet */
+    check_title(next, "1", "Article 1");
+    CHECK_CODE(drupal_client_oauth_refresh_token(&none, next), DRUPAL_OK);
+    CHECK(none != NULL && rotated != NULL && strcmp(none, rotated) != 0);
+    drupal_free(none);
+    drupal_free(kept);
+    drupal_free(rotated);
+    drupal_client_free(next);
     free(redirected);
     drupal_client_free(app);
 }
@@ -755,6 +774,18 @@ static void test_authorization_bad_input(void) {
     CHECK(strstr(drupal_last_error(), "too-short-secret") == NULL);
     o.code_verifier = NULL;
     CHECK_CODE(drupal_client_set_oauth(c, &o), DRUPAL_OK);
+    /* The held refresh token: NULL arguments, and none held on a mock or before a token. */
+    {
+        char *token = (char *)1;
+        CHECK_CODE(drupal_client_oauth_refresh_token(NULL, c), DRUPAL_E_INVALID_ARGUMENT);
+        CHECK_CODE(drupal_client_oauth_refresh_token(&token, NULL), DRUPAL_E_INVALID_ARGUMENT);
+        CHECK(token == NULL);
+        token = (char *)1;
+        CHECK_CODE(drupal_client_oauth_refresh_token(&token, mock), DRUPAL_OK);
+        CHECK(token == NULL);
+        CHECK_CODE(drupal_client_oauth_refresh_token(&token, c), DRUPAL_OK);
+        CHECK(token == NULL);
+    }
     drupal_client_free(mock);
     drupal_client_free(c);
 }

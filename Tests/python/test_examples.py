@@ -154,3 +154,24 @@ def test_oauth_desktop_logs_a_person_in_through_the_browser(extended):
     assert "owned by user 2" in out and "deleted it again" in out and out.endswith("done\n"), out
     assert "code=" not in out, "the code is never printed"
 
+
+def test_oauth_desktop_remembers_the_session_across_runs(extended, tmp_path):
+    approves = "%s %s %%s" % (sys.executable, os.path.join(ROOT, "Tests", "python", "browser_approves.py"))
+    kept = tmp_path / "session"
+    first = run("oauth_desktop.py", extended.base_url, "--remember", str(kept), BROWSER=approves)
+    assert first.returncode == 0 and "session remembered" in first.stdout, first.stderr
+    assert oct(kept.stat().st_mode & 0o777) == "0o600"
+    token = kept.read_text().strip()
+    assert token and token not in first.stdout + first.stderr
+    # The next run starts from it: no browser (one that fails would end the run).
+    second = run("oauth_desktop.py", extended.base_url, "--remember", str(kept), BROWSER="false %s")
+    assert second.returncode == 0, second.stderr
+    assert "signed in with the remembered session" in second.stdout and "/oauth/authorize" not in second.stdout
+    assert "owned by user 2" in second.stdout
+    assert kept.read_text().strip() != token, "the site's newest (rotated) token is kept"
+    # A token the site refuses: the person is asked again.
+    kept.write_text("def50200revoked\n")
+    third = run("oauth_desktop.py", extended.base_url, "--remember", str(kept), BROWSER=approves)
+    assert third.returncode == 0, third.stderr
+    assert "the remembered session has ended: asking again" in third.stdout and "/oauth/authorize" in third.stdout
+

@@ -45,6 +45,29 @@ def test_a_person_approves_and_the_code_is_exchanged_once(extended):
         assert extended.stats()["token_grants"] == {"authorization_code": 1, "refresh_token": 1}
 
 
+def test_the_next_run_starts_from_the_refresh_token_the_program_kept(extended):
+    extended.control("POST", "/__fake/reset")
+    with drupalsdk.Client(extended.base_url, timeout=20) as client:
+        authorization = client.oauth_authorization("sdk-desktop", REDIRECT_URI)
+        authorization.finish(approve(extended, authorization.url))
+        assert client.oauth_refresh_token() is None        # no token yet
+        client.get("node", 1)
+        kept = client.oauth_refresh_token()
+        assert kept and kept not in repr(client)
+    with drupalsdk.Client(extended.base_url, timeout=20) as client:
+        client.set_oauth("sdk-desktop", refresh_token=kept)
+        assert client.create("node", ARTICLE)["uid"][0]["target_id"] == 2   # still the editor
+        rotated = client.oauth_refresh_token()
+        assert rotated and rotated != kept
+        # The kept token was rotated away: refused, and no longer held.
+        client.set_oauth("sdk-desktop", refresh_token=kept)
+        with pytest.raises(drupalsdk.AuthenticationError):
+            client.get("node", 1)
+        assert client.oauth_refresh_token() is None
+    with drupalsdk.MockClient() as mock:
+        assert mock.oauth_refresh_token() is None
+
+
 def test_the_async_client_takes_the_same_code_grant(extended):
     extended.control("POST", "/__fake/reset")
 

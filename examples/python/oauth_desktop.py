@@ -4,7 +4,12 @@
 loopback address for the redirect that brings the code back, and from then on acts for that
 person with tokens the library refreshes. The tool never sees the password.
 
-    DRUPAL_BASE_URL=http://127.0.0.1:8080 python3 oauth_desktop.py
+    DRUPAL_BASE_URL=http://127.0.0.1:8080 python3 oauth_desktop.py [--remember FILE]
+
+With --remember FILE the person stays signed in across runs: the refresh token the client holds
+at the end is kept in FILE (created mode 0600: it is a secret; a real tool would use the
+system's keyring), and the next run starts from it without the browser. When the site refuses
+it (revoked, expired), the run asks the person again.
 
 The consumer is DRUPAL_OAUTH_CLIENT_ID (default sdk-desktop, the fake's: a public consumer with
 the authorization_code and refresh_token grants) and its redirect URI DRUPAL_OAUTH_REDIRECT_URI
@@ -15,6 +20,7 @@ environment variable chooses another command).
 Exit codes: 0 success, 1 a Drupal or network error, or no redirect within 5 minutes, 2 bad
 configuration.
 """
+import argparse
 import http.server
 import os
 import sys
@@ -68,7 +74,51 @@ class RedirectListener:
         return self.received if arrived else None
 
 
+def authorize(client, client_id, redirect_uri):
+    """Asks the person in the browser: 0 once they approved, else the exit code."""
+    try:
+        listener = RedirectListener(redirect_uri)
+    except (ValueError, OSError) as error:
+        print("oauth_desktop: cannot listen for %s: %s" % (redirect_uri, error), file=sys.stderr)
+        return 2
+    # 1. The request: a random state and PKCE verifier, kept by the library.
+    with client.oauth_authorization(client_id, redirect_uri) as authorization:
+        print("Opening the site's authorize page in your browser (if it does not open, visit it):")
+        print("  " + authorization.url)
+        webbrowser.open(authorization.url)
+        # 2. The person logs in and approves; the site sends the browser to the listener.
+        started = time.monotonic()
+        redirected = listener.wait(WAIT_SECONDS)
+        if redirected is None:
+            print("oauth_desktop: no answer from the browser within %d s" % WAIT_SECONDS, file=sys.stderr)
+            return 1
+        print("approved after %.1f s" % (time.monotonic() - started))
+        # 3. The code is read (its state checked) and the client put on OAuth with it.
+        authorization.finish(redirected)
+    return 0
+
+
+def remembered(path):
+    try:
+        with open(path) as f:
+            return f.read().strip() or None
+    except FileNotFoundError:
+        return None
+
+
+def remember(path, refresh_token):
+    # Written to a new file made 0600, then moved over the old one.
+    temporary = path + ".new"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(refresh_token + "\n")
+    os.replace(temporary, path)
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description="Log a person in from a desktop tool (OAuth code grant).")
+    parser.add_argument("--remember", metavar="FILE", help="keep the refresh token in FILE across runs")
+    args = parser.parse_args()
     base_url = os.environ.get("DRUPAL_BASE_URL")
     if not base_url:
         print("oauth_desktop: set DRUPAL_BASE_URL (e.g. http://127.0.0.1:8080)", file=sys.stderr)
@@ -76,26 +126,22 @@ def main() -> int:
     client_id = os.environ.get("DRUPAL_OAUTH_CLIENT_ID", "sdk-desktop")
     redirect_uri = os.environ.get("DRUPAL_OAUTH_REDIRECT_URI", "http://127.0.0.1:8765/callback")
     try:
-        listener = RedirectListener(redirect_uri)
-    except (ValueError, OSError) as error:
-        print("oauth_desktop: cannot listen for %s: %s" % (redirect_uri, error), file=sys.stderr)
-        return 2
-    try:
         with drupalsdk.Client(base_url, timeout=30, ca_file=os.environ.get("DRUPAL_CA_FILE") or None) as client:
-            # 1. The request: a random state and PKCE verifier, kept by the library.
-            with client.oauth_authorization(client_id, redirect_uri) as authorization:
-                print("Opening the site's authorize page in your browser (if it does not open, visit it):")
-                print("  " + authorization.url)
-                webbrowser.open(authorization.url)
-                # 2. The person logs in and approves; the site sends the browser to the listener.
-                started = time.monotonic()
-                redirected = listener.wait(WAIT_SECONDS)
-                if redirected is None:
-                    print("oauth_desktop: no answer from the browser within %d s" % WAIT_SECONDS, file=sys.stderr)
-                    return 1
-                print("approved after %.1f s" % (time.monotonic() - started))
-                # 3. The code is read (its state checked) and the client put on OAuth with it.
-                authorization.finish(redirected)
+            kept = remembered(args.remember) if args.remember else None
+            signed_in = False
+            if kept:
+                # The last run's refresh token: no browser, unless the site refuses it.
+                client.set_oauth(client_id, refresh_token=kept)
+                try:
+                    client.oauth_authenticate()
+                    signed_in = True
+                    print("signed in with the remembered session")
+                except drupalsdk.AuthenticationError:
+                    print("the remembered session has ended: asking again")
+            if not signed_in:
+                failed = authorize(client, client_id, redirect_uri)
+                if failed:
+                    return failed
             # The first request exchanges the code; later ones refresh the token as needed.
             print("token (none printed):", client.oauth_authenticate())
             node = client.get("node", 1)
@@ -105,6 +151,12 @@ def main() -> int:
             print("created node %s, owned by user %s" % (created["nid"][0]["value"], created["uid"][0]["target_id"]))
             client.delete("node", created["nid"][0]["value"])
             print("deleted it again")
+            if args.remember:
+                # The site's newest (it rotates them): kept for the next run.
+                refresh_token = client.oauth_refresh_token()
+                if refresh_token:
+                    remember(args.remember, refresh_token)
+                    print("session remembered in %s" % args.remember)
     except drupalsdk.AuthenticationError as error:
         print("oauth_desktop: not authorized: %s" % error, file=sys.stderr)
         return 1

@@ -25,6 +25,7 @@ extension DrupalClient {
             hasSession: { session.hasSession },
             forgetSession: { session.forgetSession() },
             csrfToken: { session.state.withLock { $0.csrfToken } },
+            oauthRefreshToken: { session.state.withLock { $0.oauth.refreshToken } },
             addObserver: { session.events.add($0) },
             removeObserver: { session.events.remove($0) }
         )

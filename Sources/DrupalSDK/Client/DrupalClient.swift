@@ -30,6 +30,11 @@ public struct DrupalClient: Sendable {
     public var forgetSession: @Sendable () -> Void
     /// The CSRF token held (from login or the last fetch), if any; `refreshCSRFToken()` fetches one.
     public var csrfToken: @Sendable () -> String?
+    /// The OAuth refresh token the client holds now, if any: the site's newest (it rotates them on
+    /// every refresh, revoking the one before), nil before the first token and once the site
+    /// refused it. A program that stores it (a keyring) can start from it next time
+    /// (`OAuthSettings.Grant.refreshToken`) instead of asking again; it is a secret.
+    public var oauthRefreshToken: @Sendable () -> String?
 
     // Events
     public var addObserver: @Sendable (@escaping @Sendable (DrupalEvent) -> Void) -> ObserverToken
@@ -43,6 +48,7 @@ public struct DrupalClient: Sendable {
         hasSession: @escaping @Sendable () -> Bool = { false },
         forgetSession: @escaping @Sendable () -> Void = {},
         csrfToken: @escaping @Sendable () -> String? = { nil },
+        oauthRefreshToken: @escaping @Sendable () -> String? = { nil },
         addObserver: @escaping @Sendable (@escaping @Sendable (DrupalEvent) -> Void) -> ObserverToken = { _ in
             ObserverToken.none
         },
@@ -55,6 +61,7 @@ public struct DrupalClient: Sendable {
         self.hasSession = hasSession
         self.forgetSession = forgetSession
         self.csrfToken = csrfToken
+        self.oauthRefreshToken = oauthRefreshToken
         self.addObserver = addObserver
         self.removeObserver = removeObserver
     }

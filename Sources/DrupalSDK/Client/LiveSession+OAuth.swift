@@ -222,12 +222,13 @@ extension LiveSession {
                 do {
                     return try await requestToken(settings, grant: .refreshToken(refreshToken))
                 } catch let error as DrupalError where error.oauthError?.error == "invalid_grant" {
-                    // Revoked or expired: the configured grant can start again, unless it is this one.
-                    if case .refreshToken = settings.grant { throw error }
-                    if case .authorizationCode = settings.grant { throw LiveSession.authorizationEnded(error) }
+                    // Revoked or expired: forgotten (a program keeping it learns so), and the
+                    // configured grant can start again, unless it is this one.
                     state.withLock { state in
                         if state.oauth.generation == fetch.generation { state.oauth.refreshToken = nil }
                     }
+                    if case .refreshToken = settings.grant { throw error }
+                    if case .authorizationCode = settings.grant { throw LiveSession.authorizationEnded(error) }
                 }
             }
             guard case .authorizationCode = settings.grant else { return try await requestToken(settings, grant: settings.grant) }

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Type, T
 from . import _ffi, _interrupts
 from ._calls import keepalive, new_key, pending
 from ._convert import (C_INT, C_UINT, MAX_SIZE, FilePath, HeadersArg, Query, c_int, header_array, nonzero,
-                       not_text, pair, path_text, query_array, seconds, text)
+                       not_text, pair, path_text, query_array, seconds, take_string, text)
 from ._authorization import OAuthAuthorization
 from ._tokens import oauth_options, token_provider
 from ._events import Hooks
@@ -270,6 +270,17 @@ class _ClientBase(Managed, Hooks):
         self._state_call(lambda handle: _lib.drupal_oauth_authorization_new(byref(out), handle, byref(options)))
         assert out.value is not None   # set when the call succeeds; its errcheck raised otherwise
         return OAuthAuthorization(self, out.value)
+
+    def oauth_refresh_token(self) -> Optional[str]:
+        """The OAuth refresh token the client holds now, for a program that keeps it (a keyring)
+        to start from next time (``set_oauth(client_id, refresh_token=...)``) rather than ask the
+        person again; None before the first token, with a grant that gives none
+        (client_credentials) and once the site refused it. Drupal rotates it on every refresh and
+        revokes the one before, so read it after the calls (before the program ends). It is a
+        secret: store it as one. Sends nothing."""
+        out = c_void_p()
+        self._state_call(lambda handle: _lib.drupal_client_oauth_refresh_token(byref(out), handle))
+        return take_string(out.value) if out.value else None
 
     def set_token_provider(self, provider: Callable[[str], Any]) -> None:
         """Sends Bearer tokens from ``provider(reason)``, for sites that mint tokens some other way.

@@ -72,6 +72,7 @@ _SIGNATURES: List[Tuple[Any, ...]] = [
     ("drupal_oauth_authorization_finish", _code, _h, _h, _s),
     ("drupal_oauth_authorization_free", None, _h),
     ("drupal_client_has_session", c_int, _h),
+    ("drupal_client_oauth_refresh_token", _code, _out, _h),
     ("drupal_client_forget_session", _code, _h),
     ("drupal_unimplemented_client_new", _code, _out),
     ("drupal_request_edit_method", c_char_p, _h),

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from drupalsdk import _cli
+from drupalsdk import _cli, _cli_oauth
 
 
 @pytest.fixture
@@ -736,3 +736,58 @@ def test_login_checks_the_oauth_grant(oauth, extended, monkeypatch, tmp_path):
     code, out, err = oauth("--auth", "cookie", "login")   # a cookie login still, when asked
     assert code == 0 and out["current_user"]["name"] == "editor", err
     assert extended.stats()["token_grants"] == {"client_credentials": 1, "password": 1}
+
+
+def test_login_in_the_browser_saves_a_session_that_later_commands_use(oauth, extended, monkeypatch, tmp_path):
+    # The authorization code grant: the "browser" (run as BROWSER) logs in as the editor and approves.
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_ID", "sdk-desktop")     # public: no secret
+    monkeypatch.delenv("DRUPAL_OAUTH_CLIENT_SECRET")
+    approves = "%s %s %%s" % (sys.executable, os.path.join(os.path.dirname(__file__), "browser_approves.py"))
+    monkeypatch.setenv("BROWSER", approves)
+    sessions = tmp_path / "config" / "drupalsdk" / "oauth-sessions"
+    code, out, err = oauth("login", "--oauth-grant", "authorization_code", "--save")
+    assert code == 0, err
+    assert out["oauth"]["grant"] == "authorization_code" and out["oauth"]["has_refresh_token"] is True
+    assert out["saved_to"] == str(sessions) and stat.S_IMODE(sessions.stat().st_mode) == 0o600
+    assert "/oauth/authorize?response_type=code&client_id=sdk-desktop&" in err
+    saved = sessions.read_text()
+    assert saved.startswith(extended.base_url + " sdk-desktop ")
+    token = saved.split()[2]
+    assert token not in err and token not in json.dumps(out)
+
+    # Later commands start from it, without the browser, as the editor; each keeps the newest token.
+    monkeypatch.setenv("BROWSER", "false %s")
+    code, node, err = oauth("create", "node", "article", "--title", "by the person")
+    assert code == 0 and node["uid"][0]["target_id"] == 2 and err == "", err
+    assert sessions.read_text().split()[2] != token
+    code, node, err = oauth("--oauth-grant", "authorization_code", "get", "node", "1")
+    assert code == 0 and err == "", err
+    assert extended.stats()["token_grants"] == {"authorization_code": 1, "refresh_token": 2}
+    # A command that fails before asking for a token keeps the session.
+    kept = sessions.read_text()
+    code, _, err = oauth("get", "no de", "1")
+    assert code == _cli.EXIT_USAGE and sessions.read_text() == kept, err
+
+    # Refused (revoked by another program's refresh, here a stale token): forgotten, with what to do.
+    sessions.write_text("%s sdk-desktop def50200revoked\n" % extended.base_url)
+    os.chmod(sessions, 0o600)
+    code, _, err = oauth("get", "node", "1")
+    assert code == _cli.EXIT_AUTH and "invalid_grant" in err and _cli_oauth.SESSION_ENDED_HINT in err, err
+    assert "def50200revoked" not in err and sessions.read_text() == ""
+    code, _, err = oauth("--oauth-grant", "authorization_code", "get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "drupal login --oauth-grant authorization_code --save" in err, err
+
+    # logout forgets the site's sessions.
+    monkeypatch.setenv("BROWSER", approves)
+    assert oauth("login", "--oauth-grant", "authorization_code", "--save")[0] == 0
+    code, out, _ = oauth("logout")
+    assert code == 0 and out["oauth_sessions_forgotten"] is True and sessions.read_text() == ""
+
+
+def test_login_in_the_browser_refuses_a_redirect_uri_it_cannot_listen_on(oauth, extended, monkeypatch):
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_ID", "sdk-desktop")
+    monkeypatch.delenv("DRUPAL_OAUTH_CLIENT_SECRET")
+    for uri in ("https://example.com/callback", "http://127.0.0.1/callback"):
+        code, _, err = oauth("login", "--oauth-grant", "authorization_code", "--oauth-redirect-uri", uri)
+        assert code == _cli.EXIT_USAGE and "loopback" in err, err
+    assert extended.stats()["token_requests"] == 0

@@ -167,9 +167,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     client, logged_in = make_client(args)
     with client:
+        failure: Optional[BaseException] = None
         try:
             entry.run(client, args, out)
+        except BaseException as error:
+            failure = error
+            raise
         finally:
+            _cli_oauth.keep_session(client, args, failure)
             if logged_in and client.has_session:
                 _logout_quietly(client)
     return EXIT_OK
@@ -182,7 +187,7 @@ def _credentials_wanted(args: argparse.Namespace) -> str:
         args.auth = "oauth" if args.auth == "oauth" or (args.auth == "auto" and _cli_oauth.configured(args)) \
             else "cookie"
     oauth = args.auth == "oauth" or (args.auth == "auto" and _cli_oauth.configured(args))
-    if oauth and args.oauth_grant == "client_credentials":
+    if oauth and args.oauth_grant in ("client_credentials", "authorization_code"):
         return "none"   # no password is used: no netrc file is read (a token still is)
     return args.auth
 
@@ -205,6 +210,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return EXIT_USAGE
     except drupalsdk.DrupalError as error:
         report(error)
+        if getattr(args, "session_ended", False):
+            sys.stderr.write(_cli_oauth.SESSION_ENDED_HINT)
         return exit_code(error)
     except KeyboardInterrupt:
         sys.stderr.write("drupal: interrupted\n")

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Op
 
 import drupalsdk
 
-from . import _cli_oauth, _clicreds
+from . import _cli_oauth, _cli_sessions, _clicreds
 from ._cli_bodies import BUNDLE_FIELDS, _pair, entity_body, parse_json
 from ._cli_exits import UsageError
 from ._cli_files import args_download, args_upload, cmd_download, cmd_upload, prepare_download, prepare_upload
@@ -228,7 +228,10 @@ def cmd_login(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -
             raise UsageError("login --save stores a user's password, and the client_credentials grant has none: "
                              "keep the client secret in DRUPAL_OAUTH_CLIENT_SECRET or --oauth-secret-file")
         try:
-            _clicreds.check_savable(user, password)  # type: ignore[arg-type]
+            if grant == "authorization_code":
+                _cli_sessions.check_savable(args.url, _cli_oauth.client_id(args) or "")
+            else:
+                _clicreds.check_savable(user, password)  # type: ignore[arg-type]
         except ValueError as error:
             raise UsageError(str(error)) from None
     result: Dict[str, Any] = {"base_url": args.url}
@@ -236,6 +239,16 @@ def cmd_login(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -
         _cli_oauth.apply(client, args, grant, user, password)
         # What was obtained, never the token: {"token_type": "Bearer", "has_refresh_token": ...}.
         result["oauth"] = dict(client.oauth_authenticate(), grant=grant)
+        if grant == "authorization_code" and args.save:
+            refresh_token = client.oauth_refresh_token()
+            if refresh_token is None:
+                raise UsageError("the site gave no refresh token with the code: there is no session to save")
+            try:
+                result["saved_to"] = _cli_sessions.save(args.url, _cli_oauth.client_id(args) or "", refresh_token)
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+            out.json(result)
+            return
     else:
         answer = client.login(user, password)  # type: ignore[arg-type]  # AuthenticationError if wrong
         client.logout()
@@ -254,7 +267,10 @@ def cmd_login(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -
 def cmd_logout(client: Optional[drupalsdk.Client], args: argparse.Namespace, out: Output) -> None:
     path = args.netrc_file or os.environ.get("DRUPAL_NETRC") or _clicreds.default_netrc()
     removed = _clicreds.forget(path, _clicreds.host_of(args.url))
-    out.json({"base_url": args.url, "forgotten": removed, "netrc_file": path})
+    # And the OAuth sessions `login --oauth-grant authorization_code --save` kept for the site.
+    sessions = _cli_sessions.forget(args.url)
+    out.json({"base_url": args.url, "forgotten": removed or sessions, "netrc_file": path,
+              "oauth_sessions_forgotten": sessions})
 
 
 def add_entity_body_options(parser: argparse.ArgumentParser) -> None:
@@ -316,7 +332,9 @@ def args_request(p: argparse.ArgumentParser) -> None:
 
 def args_login(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save", action="store_true",
-                   help="store the user name and password in the netrc file (mode 0600) for later commands")
+                   help="store the user name and password in the netrc file (mode 0600) for later commands; "
+                        "with --oauth-grant authorization_code, the session (its refresh token) in the OAuth "
+                        "sessions file (mode 0600)")
 
 
 class Command(NamedTuple):
@@ -345,7 +363,8 @@ COMMANDS: Tuple[Command, ...] = (
     Command("request", "any request: drupal request GET /jsonapi/node/article", args_request,
             cmd_request),
     Command("login", "check credentials (and --save them): a cookie login, or the OAuth grant with --auth oauth "
-            "or a client id; the session or token ends with the command",
+            "or a client id (authorization_code: approve in the browser); the session or token ends with the "
+            "command unless saved",
             args_login, cmd_login),
     Command("logout", "forget the credentials `login --save` stored for this site", lambda p: None, cmd_logout,
             needs_client=False),

@@ -6,6 +6,10 @@ The client id, scope and token path are options (or environment variables); the 
 like a password, never is: ``DRUPAL_OAUTH_CLIENT_SECRET`` or ``--oauth-secret-file`` (others can
 read a command line). The user and password of the password grant come from where a cookie
 login takes them (``DRUPAL_USER`` / ``--user``, ``DRUPAL_PASSWORD``, a netrc file).
+
+The authorization code grant is a person's approval in a browser (``drupal login --oauth-grant
+authorization_code``, _cli_browser); with ``--save`` its refresh token is kept (_cli_sessions) and
+later commands start from it, each writing back the newest (``keep_session``).
 """
 from __future__ import annotations
 
@@ -16,12 +20,19 @@ from typing import Any, Callable, Optional
 
 import drupalsdk
 
+from . import _cli_browser, _cli_sessions
 from ._cli_exits import UsageError
 from ._cli_secrets import read_secret_file
 
-__all__ = ["add_options", "configured", "grant", "apply"]
+__all__ = ["add_options", "configured", "grant", "apply", "keep_session", "SESSION_ENDED_HINT"]
 
-GRANTS = ("auto", "client_credentials", "password")
+GRANTS = ("auto", "client_credentials", "password", "authorization_code")
+DEFAULT_REDIRECT_URI = "http://127.0.0.1:8765/callback"
+#: How long `login` waits for the person to approve in the browser.
+APPROVAL_SECONDS = 300
+
+SESSION_ENDED_HINT = ("drupal:   the saved OAuth session has ended (the site refused its refresh token) and is "
+                      "forgotten:\ndrupal:   run `drupal login --oauth-grant authorization_code --save` again\n")
 
 
 def add_options(parser: argparse.ArgumentParser, d: Callable[[Any], Any]) -> None:
@@ -33,7 +44,11 @@ def add_options(parser: argparse.ArgumentParser, d: Callable[[Any], Any]) -> Non
                         help="the consumer's client secret, from this file of one line (default "
                              "$DRUPAL_OAUTH_CLIENT_SECRET; never an option: others can read a command line)")
     parser.add_argument("--oauth-grant", choices=GRANTS, default=d("auto"),
-                        help="auto (default): password with a user and a password, else client_credentials")
+                        help="auto (default): the session `login --oauth-grant authorization_code --save` "
+                             "kept, else password with a user and a password, else client_credentials")
+    parser.add_argument("--oauth-redirect-uri", default=d(None), metavar="URI",
+                        help="the consumer's redirect URI for authorization_code, where `login` listens for the "
+                             "browser (default $DRUPAL_OAUTH_REDIRECT_URI, else %s)" % DEFAULT_REDIRECT_URI)
     parser.add_argument("--oauth-scope", action="append", default=d(None), metavar="SCOPE",
                         help="a scope to ask for (repeatable; default $DRUPAL_OAUTH_SCOPE, space-separated, "
                              "else the consumer's)")
@@ -51,14 +66,32 @@ def configured(args: argparse.Namespace) -> bool:
     """Whether ``--auth auto`` uses OAuth: a client id is set, or an OAuth option was given (which
     then must not be ignored silently: without a client id it is a usage error)."""
     return client_id(args) is not None or bool(args.oauth_secret_file or args.oauth_scope or
-                                                args.oauth_token_path or args.oauth_grant != "auto")
+                                                args.oauth_token_path or args.oauth_grant != "auto" or
+                                                args.oauth_redirect_uri)
+
+
+def saved_session(args: argparse.Namespace) -> Optional[str]:
+    """The refresh token `login --save` kept for this site and consumer, if any."""
+    cid = client_id(args)
+    try:
+        return _cli_sessions.load(args.url, cid) if cid else None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError("cannot read the OAuth sessions file: %s" % error) from None
 
 
 def grant(args: argparse.Namespace, user: Optional[str], password: Optional[str]) -> str:
-    """The grant to use: ``--oauth-grant``, or the password grant when a user and a password are
-    known, else client_credentials."""
+    """The grant to use: ``--oauth-grant``, or the saved session (the refresh_token grant), or the
+    password grant when a user and a password are known, else client_credentials. Outside `login`,
+    authorization_code means its saved session."""
+    if args.oauth_grant == "authorization_code" and args.command_entry.name != "login":
+        if saved_session(args) is None:
+            raise UsageError("no saved OAuth session for this site and consumer: run `drupal login "
+                             "--oauth-grant authorization_code --save` first")
+        return "refresh_token"
     if args.oauth_grant != "auto":
         return args.oauth_grant
+    if args.command_entry.name != "login" and saved_session(args) is not None:
+        return "refresh_token"
     if user and password is not None:
         return "password"
     if user:
@@ -84,9 +117,48 @@ def apply(client: drupalsdk.Client, args: argparse.Namespace, chosen: str, user:
                          "or a netrc file")
     scope = " ".join(args.oauth_scope) if args.oauth_scope else os.environ.get("DRUPAL_OAUTH_SCOPE") or None
     token_path = args.oauth_token_path or os.environ.get("DRUPAL_OAUTH_TOKEN_PATH") or None
+    if chosen == "authorization_code":
+        _authorize(client, args, cid, secret, scope, token_path)
+        return
+    if chosen == "refresh_token":
+        args.saved_session = saved_session(args)
+        if args.saved_session is None:
+            raise UsageError("no saved OAuth session for this site and consumer")
     client.set_oauth(cid, secret, username=user if chosen == "password" else None,
-                     password=password if chosen == "password" else None, grant=chosen, scope=scope,
-                     token_path=token_path, client_auth=args.oauth_client_auth)
+                     password=password if chosen == "password" else None,
+                     refresh_token=args.saved_session if chosen == "refresh_token" else None, grant=chosen,
+                     scope=scope, token_path=token_path, client_auth=args.oauth_client_auth)
+
+
+def _authorize(client: drupalsdk.Client, args: argparse.Namespace, cid: str, secret: Optional[str],
+               scope: Optional[str], token_path: Optional[str]) -> None:
+    """The person approves in the browser; the client is then on OAuth with the code."""
+    redirect_uri = args.oauth_redirect_uri or os.environ.get("DRUPAL_OAUTH_REDIRECT_URI") or DEFAULT_REDIRECT_URI
+    listener = _cli_browser.LoopbackListener(redirect_uri)
+    with client.oauth_authorization(cid, redirect_uri, secret, scope=scope, token_path=token_path,
+                                    client_auth=args.oauth_client_auth) as authorization:
+        authorization.finish(_cli_browser.approve(authorization.url, listener, APPROVAL_SECONDS))
+
+
+def keep_session(client: drupalsdk.Client, args: argparse.Namespace, failure: Optional[BaseException]) -> None:
+    """After a command that started from a saved session: saves the site's newest refresh token,
+    or forgets the session once the site refused it (``args.session_ended``, for the hint). A
+    command that failed before asking for a token leaves the session as it was."""
+    started_from = getattr(args, "saved_session", None)
+    if started_from is None:
+        return
+    newest = client.oauth_refresh_token()
+    refused = isinstance(failure, drupalsdk.AuthenticationError) and \
+        getattr(failure.oauth_error, "error", None) == "invalid_grant"
+    cid = client_id(args)
+    assert cid is not None   # a session was loaded for it
+    try:
+        if newest is not None and newest != started_from:
+            _cli_sessions.save(args.url, cid, newest)
+        elif newest is None and refused:
+            args.session_ended = _cli_sessions.forget(args.url, cid)
+    except (OSError, ValueError) as error:
+        sys.stderr.write("drupal: warning: cannot update the OAuth sessions file: %s\n" % error)
 
 
 def _client_secret(args: argparse.Namespace) -> Optional[str]:

@@ -135,7 +135,7 @@ def save(path: str, host: str, user: str, password: str) -> None:
     check_savable(user, password)
     lines = _lines_without(path, host)
     lines.append("machine %s login %s password %s\n" % (host, user, password))
-    _write_private(path, lines)
+    write_private(path, lines)
 
 
 def forget(path: str, host: str) -> bool:
@@ -147,7 +147,7 @@ def forget(path: str, host: str) -> bool:
     after = _lines_without(path, host)
     if len(after) == len(before):
         return False
-    _write_private(path, after)
+    write_private(path, after)
     return True
 
 
@@ -158,7 +158,7 @@ def _lines_without(path: str, host: str) -> list:
         return [line for line in f if _entry_host(line) != host]
 
 
-def _write_private(path: str, lines: list) -> None:
+def write_private(path: str, lines: list) -> None:
     directory = os.path.dirname(path)
     if directory:
         os.makedirs(directory, mode=0o700, exist_ok=True)

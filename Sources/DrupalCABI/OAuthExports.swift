@@ -9,8 +9,8 @@ import Glibc
 
 // OAuth 2: drupal_client_set_oauth, drupal_client_set_token_provider (and drupal_token_request_*,
 // what a provider answers with), drupal_client_oauth_refresh_token, drupal_oauth_authenticate,
-// drupal_response_oauth_error. The token
-// state, its refreshes and its single flight are the core's (LiveSession+OAuth).
+// drupal_response_oauth_error. The token state, its refreshes and its single flight are the
+// core's (LiveSession+OAuth).
 
 public typealias CTokenProvider = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> drupal_code
 

@@ -76,12 +76,10 @@ extension MockState {
                                 "langcode": .string(alias.langcode)])])
     }
 
-    /// The system path a request's path (percent-encoded, as sent) names when it is an alias
-    /// (AliasRepository::lookupByAlias, whose LIKE ignores ASCII case); the mock's site is English.
+    /// The system path a (percent-decoded) path names when it is an alias (AliasRepository::
+    /// lookupByAlias, whose LIKE ignores ASCII case); the mock's site is English.
     func systemPath(forAlias path: String) -> String? {
-        guard !pathAliases.isEmpty else { return nil }
-        let asked = PathSafety.percentDecode(path)
-        return newestAlias("en", where: { $0.alias.caseInsensitiveEquals(asked) })?.1.path
+        newestAlias("en", where: { $0.alias.caseInsensitiveEquals(path) })?.1.path
     }
 
     /// The entity's path as Drupal writes it in a URL: its alias (in its language), else its own.

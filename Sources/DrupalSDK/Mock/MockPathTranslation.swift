@@ -17,12 +17,15 @@ extension MockState {
             throw MockReply.fail(404, "Unable to translate empty path. Please send a ?path query string "
                                  + "parameter with your request.")
         }
-        // The router matches a bare path: no query, no fragment, no trailing slash.
-        var path = String(asked.prefix { $0 != "?" && $0 != "#" })
+        // The router matches a bare path (no query, no fragment, no trailing slash), decoded as
+        // a request's path is (PathProcessorDecode).
+        var path = PathSafety.percentDecode(String(asked.prefix { $0 != "?" && $0 != "#" }))
         if !path.hasPrefix("/") { path = "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         path = systemPath(forAlias: path) ?? path
-        guard case .canonical(let entityType, let id, let template)? = entityRoute(for: request.routed(to: path)),
+        // Routed as a request for it would be: encoded as sent.
+        let routed = request.routed(to: PathSafety.percentEncode(path) { PathSafety.isUnreservedByte($0) || $0 == 0x2F })
+        guard case .canonical(let entityType, let id, let template)? = entityRoute(for: routed),
               !template.hasPrefix("/entity/"), let entity = entities[entityType]?[id] else {
             throw MockAnswer(response: MockReply.json(404, .object([
                 "message": .string("Unable to resolve path \(asked)."),

@@ -26,7 +26,8 @@ extension MockState {
         // Public files are the web server's, which Drupal never sees.
         if let content = fileContent(request) { return content }
         // The path module: a path that is an alias routes as its system path (MockPathAliases).
-        let request = systemPath(forAlias: request.path).map { request.routed(to: $0) } ?? request
+        let request = pathAliases.isEmpty ? request
+            : systemPath(forAlias: PathSafety.percentDecode(request.path)).map { request.routed(to: $0) } ?? request
         let caller = caller(for: request)
         var response: HTTPResponse
         do {

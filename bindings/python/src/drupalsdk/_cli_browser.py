@@ -63,12 +63,11 @@ class LoopbackListener:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def wait(self, seconds: float) -> Optional[str]:
-        try:
-            arrived = self.arrived.wait(seconds)
-        finally:
-            self.server.shutdown()
-            self.server.server_close()
-        return self.received if arrived else None
+        return self.received if self.arrived.wait(seconds) else None
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 def approve(url: str, listener: LoopbackListener, seconds: float) -> str:

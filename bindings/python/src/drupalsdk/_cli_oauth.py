@@ -135,9 +135,12 @@ def _authorize(client: drupalsdk.Client, args: argparse.Namespace, cid: str, sec
     """The person approves in the browser; the client is then on OAuth with the code."""
     redirect_uri = args.oauth_redirect_uri or os.environ.get("DRUPAL_OAUTH_REDIRECT_URI") or DEFAULT_REDIRECT_URI
     listener = _cli_browser.LoopbackListener(redirect_uri)
-    with client.oauth_authorization(cid, redirect_uri, secret, scope=scope, token_path=token_path,
-                                    client_auth=args.oauth_client_auth) as authorization:
-        authorization.finish(_cli_browser.approve(authorization.url, listener, APPROVAL_SECONDS))
+    try:
+        with client.oauth_authorization(cid, redirect_uri, secret, scope=scope, token_path=token_path,
+                                        client_auth=args.oauth_client_auth) as authorization:
+            authorization.finish(_cli_browser.approve(authorization.url, listener, APPROVAL_SECONDS))
+    finally:
+        listener.close()
 
 
 def keep_session(client: drupalsdk.Client, args: argparse.Namespace, failure: Optional[BaseException]) -> None:

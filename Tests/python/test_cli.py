@@ -791,3 +791,25 @@ def test_login_in_the_browser_refuses_a_redirect_uri_it_cannot_listen_on(oauth, 
         code, _, err = oauth("login", "--oauth-grant", "authorization_code", "--oauth-redirect-uri", uri)
         assert code == _cli.EXIT_USAGE and "loopback" in err, err
     assert extended.stats()["token_requests"] == 0
+
+
+def test_resolve_says_what_a_path_or_alias_shows(drupal, extended, monkeypatch):
+    # decoupled_router is on the extended site; the command logs in (a cookie session: the
+    # route takes no Basic auth).
+    monkeypatch.setenv("DRUPAL_BASE_URL", extended.base_url)
+    extended.control("POST", "/__fake/reset")
+    code, node, err = drupal("create", "node", "article", "--title", "About us", "--set-json",
+                             'path=[{"alias": "/about-us"}]')
+    assert code == 0, err
+    code, resolved, err = drupal("resolve", "/about-us")
+    assert code == 0, err
+    assert resolved["entity"]["id"] == str(node["nid"][0]["value"]) and resolved["label"] == "About us"
+    assert resolved["entity"]["canonical"] == extended.base_url + "/about-us"
+    code, entity, err = drupal("resolve", "/about-us", "--entity")
+    assert code == 0 and entity["title"][0]["value"] == "About us", err
+    code, both, err = drupal("resolve", "/node/1", "/about-us")
+    assert code == 0 and [b["label"] for b in both] == ["Article 1", "About us"], err
+    code, _, err = drupal("resolve", "/node/1", "/no/such/page", "/about-us")
+    assert code == _cli.EXIT_NOT_FOUND, err
+    assert "resolve /no/such/page (2 of 3) failed; nothing printed; not tried: /about-us" in err, err
+    assert "Unable to resolve path /no/such/page." in err

@@ -59,24 +59,36 @@ def _response_value(response: drupalsdk.Response) -> Any:
 def cmd_get(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
     entities = []
     for number, entity_id in enumerate(args.id, 1):
-        with _stopping_at("get", args, number, "nothing printed"):
+        with _stopping_at("get " + args.entity_type, args.id, number, "nothing printed"):
             entities.append(client.get(args.entity_type, entity_id))
         out.progress("get %s %s (%d/%d)" % (args.entity_type, entity_id, number, len(args.id)))
     out.json(entities[0] if len(entities) == 1 else entities)
 
 
+def cmd_resolve(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
+    answers = []
+    for number, path in enumerate(args.path, 1):
+        with _stopping_at("resolve", args.path, number, "nothing printed"):
+            resolved = client.resolve_path(path)
+            if args.entity:
+                entity = resolved.get("entity") or {}
+                resolved = client.get(entity.get("type"), entity.get("id"))
+            answers.append(resolved)
+        out.progress("resolve %s (%d/%d)" % (shown(path), number, len(args.path)))
+    out.json(answers[0] if len(answers) == 1 else answers)
+
+
 @contextlib.contextmanager
-def _stopping_at(verb: str, args: argparse.Namespace, number: int, done: str) -> Iterator[None]:
-    """With several ids, a failure first names the id and what was done before it; its own error
-    (and exit code) follows."""
+def _stopping_at(verb: str, items: List[str], number: int, done: str) -> Iterator[None]:
+    """With several items (``verb`` names what is done to them: "get node"), a failure first
+    names the item and what was done before it; its own error (and exit code) follows."""
     try:
         yield
     except (drupalsdk.DrupalError, UsageError):
-        if len(args.id) > 1:
-            rest = args.id[number:]
-            sys.stderr.write("drupal: %s %s %s (%d of %d) failed; %s; not tried: %s\n" % (
-                verb, args.entity_type, args.id[number - 1], number, len(args.id), done,
-                ", ".join(rest) if rest else "none"))
+        if len(items) > 1:
+            rest = [shown(item) for item in items[number:]]
+            sys.stderr.write("drupal: %s %s (%d of %d) failed; %s; not tried: %s\n" % (
+                verb, shown(items[number - 1]), number, len(items), done, ", ".join(rest) if rest else "none"))
         raise
 
 
@@ -129,7 +141,8 @@ def cmd_update(client: drupalsdk.Client, args: argparse.Namespace, out: Output) 
 def cmd_delete(client: drupalsdk.Client, args: argparse.Namespace, out: Output) -> None:
     deleted: List[str] = []
     for number, entity_id in enumerate(args.id, 1):
-        with _stopping_at("delete", args, number, "deleted before it: %s" % (", ".join(deleted) or "none")):
+        with _stopping_at("delete " + args.entity_type, args.id, number,
+                          "deleted before it: %s" % (", ".join(deleted) or "none")):
             client.delete(args.entity_type, entity_id)
         deleted.append(entity_id)
         out.progress("deleted %s %s (%d/%d)" % (args.entity_type, entity_id, number, len(args.id)))
@@ -309,6 +322,11 @@ def args_delete(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", nargs="+")
 
 
+def args_resolve(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", nargs="+", help="a path or alias of the site, e.g. /about-us or /node/1")
+    p.add_argument("--entity", action="store_true", help="print the entity the path shows (its core REST read)")
+
+
 def args_view(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", help="the Views REST export's path, e.g. /api/articles")
     p.add_argument("--query", action="append", metavar="NAME=VALUE", help="exposed filters, sorts...")
@@ -362,6 +380,8 @@ COMMANDS: Tuple[Command, ...] = (
             args_download, cmd_download, prepare=prepare_download),
     Command("request", "any request: drupal request GET /jsonapi/node/article", args_request,
             cmd_request),
+    Command("resolve", "what a path or alias shows (contrib decoupled_router): drupal resolve /about-us "
+            "[--entity]", args_resolve, cmd_resolve),
     Command("login", "check credentials (and --save them): a cookie login, or the OAuth grant with --auth oauth "
             "or a client id (authorization_code: approve in the browser); the session or token ends with the "
             "command unless saved",

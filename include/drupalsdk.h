@@ -145,7 +145,7 @@ typedef drupal_code (*drupal_request_hook)(drupal_request_edit *request, void *u
  */
 typedef void (*drupal_log_hook)(const char *line, void *userdata);
 
-#define DRUPAL_CLIENT_OPTIONS_VERSION 5
+#define DRUPAL_CLIENT_OPTIONS_VERSION 6
 
 /**
  * Options for drupal_client_new(). Initialise with DRUPAL_CLIENT_OPTIONS_INIT (or
@@ -158,8 +158,8 @@ typedef struct drupal_client_options {
     double timeout;              /* seconds for a whole call, its redirects and retries included;
                                     0 = 60; at most 2147483. For a file streamed up or down
                                     (drupal_file_upload_path, the downloads): seconds with no byte
-                                    moving instead, so a large file takes as long as it needs
-                                    while it moves */
+                                    moving instead (or below min_file_rate), so a large file
+                                    takes as long as it needs while it moves */
     const char *user_agent;      /* NULL = "drupalsdk/<version>" */
     const char *ca_bundle;       /* a PEM file of CA certificates, its path as the system's bytes
                                     (UTF-8 or not); NULL = the system's (a file that cannot be
@@ -224,11 +224,17 @@ typedef struct drupal_client_options {
      * Downloads (drupal_file_download) ask for none whatever this says: they save the file as stored.
      * -1 = ask for none (an answer compressed anyway is handed over as it arrived). */
     int compression;
+    /* Version 6: */
+    /* For a file streamed up or down (where timeout bounds a stall, not the call): the bytes per
+     * second it must average over timeout seconds, or it fails with DRUPAL_E_TIMEOUT. 0 = 1 (the
+     * default): only a stall fails, no byte moving; more also ends a server that trickles (at a
+     * byte a second, a 64 MiB download takes two years). At most 1073741824 (1 GiB/s). */
+    int min_file_rate;
 } drupal_client_options;
 
 #define DRUPAL_CLIENT_OPTIONS_INIT \
     { DRUPAL_CLIENT_OPTIONS_VERSION, 0, 0, NULL, NULL, 0, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, \
-      0, 0, 0, NULL, 0 }
+      0, 0, 0, NULL, 0, 0 }
 
 /**
  * Fills *options with the defaults (as DRUPAL_CLIENT_OPTIONS_INIT), writing only the fields of

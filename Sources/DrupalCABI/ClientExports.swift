@@ -6,8 +6,8 @@ import FoundationEssentials
 
 /// The options struct versions this library reads: 1 (up to follow_redirects), 2 (entity_paths,
 /// max_retries, secret_headers, the request and log hooks), 3 (max_connections, busy_poll_us,
-/// http2), 4 (proxy), 5 (compression).
-private let knownOptionsVersions: ClosedRange<UInt32> = 1...5
+/// http2), 4 (proxy), 5 (compression), 6 (min_file_rate).
+private let knownOptionsVersions: ClosedRange<UInt32> = 1...6
 
 /// The size of each version's struct: a caller's struct is only as big as the version it set.
 private func optionsSize(_ version: UInt32) -> Int {
@@ -16,6 +16,7 @@ private func optionsSize(_ version: UInt32) -> Int {
     case 2: return MemoryLayout<drupal_client_options>.offset(of: \.max_connections)!
     case 3: return MemoryLayout<drupal_client_options>.offset(of: \.proxy)!
     case 4: return MemoryLayout<drupal_client_options>.offset(of: \.compression)!
+    case 5: return MemoryLayout<drupal_client_options>.offset(of: \.min_file_rate)!
     default: return MemoryLayout<drupal_client_options>.size
     }
 }
@@ -32,7 +33,8 @@ public func drupal_client_options_init(_ options: UnsafeMutablePointer<drupal_cl
                                          follow_redirects: 0, entity_paths: nil, max_retries: 0,
                                          secret_headers: nil, request_hook: nil, request_hook_userdata: nil,
                                          log_hook: nil, log_hook_userdata: nil, max_connections: 0,
-                                         busy_poll_us: 0, http2: 0, proxy: nil, compression: 0)
+                                         busy_poll_us: 0, http2: 0, proxy: nil, compression: 0,
+                                         min_file_rate: 0)
     // Only the caller's version's fields: an older caller's struct ends before the newer ones.
     withUnsafeBytes(of: &defaults) { bytes in
         UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: optionsSize(version))
@@ -84,6 +86,8 @@ private func configuration(from pointer: UnsafePointer<drupal_client_options>?) 
         throw DrupalError(.invalidArgument, "options.compression must be 0 (ask for compressed answers) or -1 (off)")
     }
     transport.compression = options.compression == 0
+    // 0 is the default; the range is the transport's to check.
+    if options.min_file_rate != 0 { transport.minimumFileRate = Int(options.min_file_rate) }
     configuration.transport = transport
     configuration.defaultHeaders = try CInput.headerLines(options.headers, "options.headers")
     for (type, path) in try CInput.entityPaths(options.entity_paths, "options.entity_paths") {

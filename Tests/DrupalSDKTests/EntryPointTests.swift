@@ -95,6 +95,8 @@ final class EntryPointTests: FakeDrupalTestCase {
             ("pool", { $0.maxConnections = TransportOptions.maxMaxConnections + 1 }),
             ("busy poll -1", { $0.busyPollMicroseconds = -1 }),
             ("busy poll", { $0.busyPollMicroseconds = TransportOptions.maxBusyPollMicroseconds + 1 }),
+            ("file rate 0", { $0.minimumFileRate = 0 }),
+            ("file rate", { $0.minimumFileRate = TransportOptions.maxMinimumFileRate + 1 }),
         ]
         await assertRefusedWhenMade(bad.map { what, change in (what, { change(&$0.transport) }) })
         let client = try makeClient {
@@ -102,6 +104,7 @@ final class EntryPointTests: FakeDrupalTestCase {
             $0.transport.connectTimeout = 0
             $0.transport.maxConnections = 1
             $0.transport.busyPollMicroseconds = TransportOptions.maxBusyPollMicroseconds
+            $0.transport.minimumFileRate = TransportOptions.maxMinimumFileRate
         }
         let node = try await client.get("node", "1")
         XCTAssertEqual(node.status, 200)

@@ -122,7 +122,16 @@ static void test_busy_poll_and_http2_options(void) {
     CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
     opts.max_connections = 10001;
     CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
+    opts.max_connections = 0;
+    opts.min_file_rate = -1;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "minimum file rate") != NULL);
+    opts.min_file_rate = 1073741825;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_E_INVALID_ARGUMENT);
     CHECK(c == NULL);
+    opts.min_file_rate = 1073741824;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &opts), DRUPAL_OK);
+    drupal_client_free(c);
 }
 
 /* Compressed answers are asked for and decoded by default (the fake's gzip fault compresses when
@@ -237,6 +246,8 @@ static void test_older_options_versions(void) {
         if (version == 3) CHECK_INT(bytes[offsetof(drupal_client_options, proxy)], 0xA5);
         /* garbage where a version 5 field would be: read, it would be refused */
         if (version == 4) CHECK_INT(bytes[offsetof(drupal_client_options, compression)], 0xA5);
+        /* and where min_file_rate would be: a negative rate */
+        if (version == 5) CHECK_INT(bytes[offsetof(drupal_client_options, min_file_rate)], 0xA5);
         CHECK_CODE(drupal_client_new(&c, base_url(), opts), DRUPAL_OK);
         get_five(c);
         drupal_client_free(c);

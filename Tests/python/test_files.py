@@ -8,6 +8,7 @@ import errno
 import gzip
 import os
 import stat
+import time
 
 import pytest
 
@@ -186,6 +187,31 @@ def test_the_timeout_of_a_download_is_for_a_stall(admin_basic, server, tmp_path)
         with pytest.raises(drupalsdk.DrupalTimeoutError):
             client.download(url, tmp_path / "stalled.png")
     assert not (tmp_path / "stalled.png").exists()
+
+
+def test_a_minimum_file_rate_ends_a_download_that_trickles(admin_basic, server, tmp_path):
+    # The body comes at ~17 KB/s (20 pieces over 6 s): under min_file_rate it fails after timeout
+    # (libcurl averages over that window); well over it (8x: a loaded machine delays pieces), it
+    # completes.
+    path, data = make_file(tmp_path, "trickle.png", 100_000)
+    url = admin_basic.upload_file_path("node", "article", "field_image", path)["uri"][0]["url"]
+    for rate, completes in ((200_000, False), (2_000, True)):
+        with drupalsdk.Client(server.base_url, timeout=2, retries=0, min_file_rate=rate) as client:
+            client.set_basic_auth("admin", "admin")
+            server.control("POST", "/__fake/faults", {"mode": "slow_body", "seconds": 6,
+                                                      "path_prefix": "/sites", "count": 1})
+            target = tmp_path / ("copy-%d.png" % rate)
+            started = time.monotonic()
+            if completes:
+                client.download(url, target)
+                assert target.read_bytes() == data
+            else:
+                with pytest.raises(drupalsdk.DrupalTimeoutError):
+                    client.download(url, target)
+                assert not target.exists() and time.monotonic() - started < 5.5
+    for bad in (0, -1, 2**30 + 1, 1.5, "fast"):
+        with pytest.raises((drupalsdk.InvalidArgumentError, TypeError)):
+            drupalsdk.Client(server.base_url, min_file_rate=bad)
 
 
 def test_an_upload_file_that_grows_sends_only_the_size_it_announced(admin_basic, server, tmp_path):

@@ -120,9 +120,10 @@ final class CurlTransfer: @unchecked Sendable {
             _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, milliseconds(timeout)))
         }
         if isFileTransfer && options.timeout > 0 {
-            // Less than a byte a second for `timeout` seconds (whole seconds, at least one).
+            // Less than `minimumFileRate` bytes a second (1: a stall) averaged over `timeout`
+            // seconds (whole seconds, at least one).
             _ = shim_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, 0)
-            _ = shim_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            _ = shim_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, options.minimumFileRate)
             _ = shim_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.timeout.rounded(.up))))
         }
         if let error = configureStreams(easy) { return error }

@@ -103,6 +103,11 @@ public struct TransportOptions: Sendable {
     /// `Content-Encoding` and `Content-Length` headers stay as the server sent them. Off: no
     /// `Accept-Encoding` is sent, and an answer compressed anyway is handed over as it arrived.
     public var compression: Bool = true
+    /// For a file streamed up or down, where `timeout` bounds a stall rather than the call: the
+    /// bytes per second it must average over `timeout` seconds, or it fails with `.timeout`. 1
+    /// (the default) fails only a stall, no byte moving; more also ends a server that trickles (at
+    /// a byte a second, a 64 MiB download would take two years). From 1 to `maxMinimumFileRate`.
+    public var minimumFileRate: Int = 1
     /// The proxy of every request. nil (the default) takes it from the environment, as curl does:
     /// `https_proxy` (or `HTTPS_PROXY`) for https, `http_proxy` for http, `no_proxy` for hosts
     /// reached directly (read when the transport is made: one made while none of them was set
@@ -121,6 +126,8 @@ public struct TransportOptions: Sendable {
     /// already absurd; more connections than this is a mistake, not a pool).
     public static let maxMaxConnections = 10_000
     public static let maxBusyPollMicroseconds = 1_000_000
+    /// The most `minimumFileRate` accepts: 1 GiB a second.
+    public static let maxMinimumFileRate = 1 << 30
 
     /// An answer whose headers (status lines and interim answers included) are larger fails with
     /// `.tooLarge`: headers are kept in memory whole, and a server's endless ones must not grow

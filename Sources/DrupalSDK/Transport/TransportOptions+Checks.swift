@@ -32,5 +32,9 @@ extension TransportOptions {
             throw DrupalError.invalidArgument("busy polling must be from 0 to "
                                               + "\(TransportOptions.maxBusyPollMicroseconds) microseconds")
         }
+        guard minimumFileRate >= 1 && minimumFileRate <= TransportOptions.maxMinimumFileRate else {
+            throw DrupalError.invalidArgument("the minimum file rate must be from 1 to "
+                                              + "\(TransportOptions.maxMinimumFileRate) bytes a second")
+        }
     }
 }

@@ -32,7 +32,7 @@ DRUPAL_EVENT_REQUEST_START = 3
 DRUPAL_EVENT_REQUEST_FINISH = 4
 DRUPAL_EVENT_RETRY = 5
 
-DRUPAL_CLIENT_OPTIONS_VERSION = 5
+DRUPAL_CLIENT_OPTIONS_VERSION = 6
 DRUPAL_REQUEST_OPTIONS_VERSION = 1
 DRUPAL_OAUTH_OPTIONS_VERSION = 2
 
@@ -71,6 +71,8 @@ class ClientOptions(Structure):
         ("proxy", c_char_p),
         # Version 5:
         ("compression", c_int),
+        # Version 6:
+        ("min_file_rate", c_int),
     ]
 
 

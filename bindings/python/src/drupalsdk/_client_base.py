@@ -43,12 +43,14 @@ class _ClientBase(Managed, Hooks):
                  secret_headers: Iterable[str] = (),
                  on_request: Optional[Callable[[RequestEdit], Any]] = None,
                  max_connections: Optional[int] = None, busy_poll_us: int = 0, http2: bool = True,
-                 proxy: Optional[str] = None, compression: bool = True) -> None:
+                 proxy: Optional[str] = None, compression: bool = True,
+                 min_file_rate: Optional[int] = None) -> None:
         """Creates a client for the site at ``base_url`` (``http(s)://host[/prefix]``). Sends nothing yet.
 
         Args:
             timeout: seconds for a whole request (default 60); for a file streamed up or down
-                (``upload_file_path``, the downloads), seconds with no byte moving instead.
+                (``upload_file_path``, the downloads), seconds with no byte moving instead (or
+                below ``min_file_rate``).
             connect_timeout: seconds to connect, TCP + TLS (default 10).
             verify: verify TLS certificates and host names (default True).
             ca_file: a PEM file of CA certificates to trust instead of the system's (str, bytes
@@ -96,6 +98,10 @@ class _ClientBase(Managed, Hooks):
                 ``max_body_size`` counts the decoded bytes; the ``Content-Encoding`` and
                 ``Content-Length`` headers stay as sent. False: ask for none (an answer compressed
                 anyway is handed over as it arrived).
+            min_file_rate: for a file streamed up or down, the bytes per second it must average
+                over ``timeout`` seconds, or it fails with :class:`DrupalTimeoutError` (default 1:
+                only a stall fails, no byte moving). More also ends a server that trickles (at a
+                byte a second, a 64 MiB download takes two years). At most 1 GiB a second.
 
         Requests and responses are logged to the ``drupalsdk`` logger at DEBUG, secrets redacted,
         when that level is enabled as the client is made.
@@ -124,6 +130,8 @@ class _ClientBase(Managed, Hooks):
         options.busy_poll_us = c_int(busy_poll_us, "busy_poll_us")
         options.http2 = 0 if http2 else -1
         options.compression = 0 if compression else -1
+        if min_file_rate is not None:
+            options.min_file_rate = nonzero(c_int(min_file_rate, "min_file_rate"), "min_file_rate")
         if proxy is not None:
             options.proxy = text(proxy, "proxy")
         if secret_headers:

@@ -147,6 +147,21 @@ public final class MockDrupal: Sendable {
                                                          itemsPerPage: max(1, itemsPerPage)) }
     }
 
+    /// Adds a consumer of simple_oauth, which the site then has: `/oauth/token` answers its grants
+    /// (tokens live 300 s; refresh tokens rotate, the old pair revoked), `/oauth/authorize`
+    /// approves a logged-in person's code request at once (a first-party consumer), and a Bearer
+    /// token the site did not issue, or that expired, is a 401 on any path (tokens of
+    /// `addBearerToken` stay valid). Scopes are not checked.
+    public func addOAuthConsumer(_ consumer: MockOAuthConsumer) {
+        state.withLock { $0.oauth.consumers[consumer.clientID] = consumer }
+    }
+
+    /// Every access token issued so far expires now (refresh tokens and codes stay valid): what
+    /// waiting out their lifetime gives, without the wait.
+    public func expireOAuthTokens() {
+        state.withLock { $0.oauth.expireAll() }
+    }
+
     /// Makes `Authorization: Bearer <token>` authenticate as the user `uid`.
     public func addBearerToken(_ token: String, uid: String) {
         state.withLock { $0.bearerTokens[token] = uid }

@@ -101,6 +101,28 @@ enum MockReply {
                      body: Data(text.utf8))
     }
 
+    /// A 302 as Symfony's RedirectResponse makes it: the Location and a page that links to it.
+    static func redirect(_ target: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        let page = """
+            <!DOCTYPE html>
+            <html>
+                <head>
+                    <meta charset="UTF-8" />
+                    <meta http-equiv="refresh" content="0;url='\(target)'" />
+
+                    <title>Redirecting to \(target)</title>
+                </head>
+                <body>
+                    Redirecting to <a href="\(target)">\(target)</a>.
+                </body>
+            </html>
+            """
+        var headers = headers
+        headers.add("Location", target)
+        headers.add("Content-Type", "text/html; charset=utf-8")
+        return HTTPResponse(status: 302, headers: headers, body: Data(page.utf8))
+    }
+
     static func empty(_ status: Int, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         HTTPResponse(status: status, headers: headers)
     }

@@ -31,6 +31,8 @@ extension MockState {
         let caller = caller(for: request)
         var response: HTTPResponse
         do {
+            // Authentication runs before routing: a refused Bearer token is a 401 on any path.
+            if let refusal = caller.bearerRefusal { throw MockAnswer(response: MockState.bearerRefused(refusal, format: request.format)) }
             response = request.method == "OPTIONS"
                 ? try options(request, caller, route: { try $0.route(request, caller) })
                 : MockState.headAnswer(request, try route(request, caller))
@@ -59,6 +61,8 @@ extension MockState {
         case ["user", "register"]: return try register(request, caller)
         case ["user", "password"]: return try requestPasswordReset(request, caller)
         case ["router", "translate-path"]: return try translatePath(request, caller)
+        case ["oauth", "token"] where oauth.installed: return oauthToken(request)
+        case ["oauth", "authorize"] where oauth.installed: return oauthAuthorize(request, caller)
         default: break
         }
         if segments.count == 5, segments[0] == "file", segments[1] == "upload",

@@ -9,6 +9,8 @@ struct MockCaller {
     /// The session cookie value, even a stale one: CSRF enforcement depends on its presence.
     var sessionID: String?
     var usedBasic: Bool
+    /// Why simple_oauth refused the Bearer token sent (then every route answers 401).
+    var bearerRefusal: String?
 
     var uid: String? { account?.uid }
     var isAdmin: Bool { account?.isAdmin ?? false }
@@ -18,7 +20,8 @@ struct MockCaller {
 extension MockState {
     func caller(for request: MockRequest) -> MockCaller {
         let sessionID = sessionCookie(in: request)
-        var caller = MockCaller(account: nil, sentCredentials: sessionID != nil, sessionID: sessionID, usedBasic: false)
+        var caller = MockCaller(account: nil, sentCredentials: sessionID != nil, sessionID: sessionID, usedBasic: false,
+                                bearerRefusal: nil)
         if let authorization = request.headers["Authorization"] {
             caller.sentCredentials = true
             // Wrong credentials make the request anonymous: no 401, no fallback to the cookie.
@@ -27,7 +30,15 @@ extension MockState {
                 caller.account = basicAccount(String(authorization.dropFirst(6)).trimmedWhitespace)
             } else if authorization.lowercased().hasPrefix("bearer ") {
                 let token = String(authorization.dropFirst(7)).trimmedWhitespace
-                caller.account = bearerTokens[token].flatMap { accounts[$0] }
+                if let uid = bearerTokens[token] {
+                    caller.account = accounts[uid]
+                } else if oauth.installed {
+                    // simple_oauth's provider: a token it refuses is a 401, not anonymous.
+                    switch oauth.verify(token) {
+                    case .success(let uid): caller.account = uid.flatMap { accounts[$0] }
+                    case .failure(let refusal): caller.bearerRefusal = refusal.description
+                    }
+                }
             }
             return caller
         }
@@ -123,24 +134,8 @@ extension MockState {
         guard let sessionID = caller.sessionID, let session = sessions[sessionID],
               let token = request.queryValue("token"), session.logoutToken == token else { return nil }
         sessions[sessionID] = nil
-        let target = request.origin + "/?check_logged_in=1"
-        let page = """
-            <!DOCTYPE html>
-            <html>
-                <head>
-                    <meta charset="UTF-8" />
-                    <meta http-equiv="refresh" content="0;url='\(target)'" />
-
-                    <title>Redirecting to \(target)</title>
-                </head>
-                <body>
-                    Redirecting to <a href="\(target)">\(target)</a>.
-                </body>
-            </html>
-            """
-        let headers = HTTPHeaders([("Location", target), ("Content-Type", "text/html; charset=utf-8"),
-                                   ("Set-Cookie", expiredCookie)])
-        return HTTPResponse(status: 302, headers: headers, body: Data(page.utf8))
+        return MockReply.redirect(request.origin + "/?check_logged_in=1",
+                                  headers: HTTPHeaders([("Set-Cookie", expiredCookie)]))
     }
 
     func loginStatus(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {

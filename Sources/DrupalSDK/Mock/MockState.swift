@@ -65,6 +65,8 @@ struct MockState {
     var bundleFields: [String: [String: Set<String>]] = [:]
     var sessions: [String: Session] = [:]
     var bearerTokens: [String: String] = [:]
+    /// simple_oauth: consumers, tokens and codes (MockOAuthTokens, MockOAuthEndpoints).
+    var oauth = MockOAuthTokens()
     var views: [String: View] = [:]
     /// Uploaded files' bytes by their URL path, decoded ("/sites/default/files/2024-05/a.png").
     var fileContents: [String: Data] = [:]

@@ -1501,6 +1501,27 @@ drupal_code drupal_mock_add_view(drupal_client *client, const char *path, const 
 drupal_code drupal_mock_add_bundle(drupal_client *client, const char *entity_type, const char *bundle);
 /** Makes "Authorization: Bearer <token>" authenticate as the user uid. */
 drupal_code drupal_mock_add_bearer_token(drupal_client *client, const char *token, const char *uid);
+/**
+ * Gives the mock's site simple_oauth with this consumer, for testing OAuth code without a server:
+ * /oauth/token answers its grants (tokens live 300 s; a refresh rotates the pair, revoking the
+ * old one), /oauth/authorize approves a logged-in person's code request at once (an anonymous
+ * one is sent to /user/login; a refused request to the front page), and a Bearer token the site
+ * did not issue, or that expired, is a 401 on any path (those of drupal_mock_add_bearer_token stay
+ * valid). Scopes are not checked. The same client_id again replaces the consumer.
+ * @param secret        NULL for a public client (its code requests then need PKCE).
+ * @param grants        NULL-terminated: "client_credentials", "password", "refresh_token",
+ *                      "authorization_code"; NULL = the first three.
+ * @param uid           the user client_credentials tokens act as; NULL = anonymous.
+ * @param redirect_uris NULL-terminated redirect URIs it registered (the code grant); NULL = none.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for NULL or empty client_id, an unknown grant, or a
+ *         client that is not a mock client.
+ */
+drupal_code drupal_mock_add_oauth_consumer(drupal_client *client, const char *client_id, const char *secret,
+                                           const char *const *grants, const char *uid,
+                                           const char *const *redirect_uris);
+/** Every access token the mock's site issued so far expires now (refresh tokens stay valid): what
+ * waiting out their lifetime gives, without the wait. */
+drupal_code drupal_mock_expire_oauth_tokens(drupal_client *client);
 /** Gives every session a new CSRF token, as a token that went stale would. */
 drupal_code drupal_mock_invalidate_csrf_tokens(drupal_client *client);
 

@@ -126,6 +126,33 @@ public func drupal_mock_add_bearer_token(_ client: OpaquePointer?, _ token: Unsa
     }
 }
 
+@_cdecl("drupal_mock_add_oauth_consumer")
+public func drupal_mock_add_oauth_consumer(_ client: OpaquePointer?, _ clientID: UnsafePointer<CChar>?,
+                                           _ secret: UnsafePointer<CChar>?,
+                                           _ grants: UnsafePointer<UnsafePointer<CChar>?>?, _ uid: UnsafePointer<CChar>?,
+                                           _ redirectURIs: UnsafePointer<UnsafePointer<CChar>?>?) -> drupal_code {
+    onSite(client) { site in
+        var consumer = MockOAuthConsumer(clientID: try CInput.nonEmptyString(clientID, "client_id"),
+                                         secret: try CInput.optionalString(secret, "secret"),
+                                         uid: try CInput.optionalString(uid, "uid"),
+                                         redirectURIs: try CInput.stringList(redirectURIs, "redirect_uris"))
+        if grants != nil {
+            let list = try CInput.stringList(grants, "grants")
+            if let index = list.firstIndex(where: { !MockOAuthConsumer.grantTypes.contains($0) }) {
+                throw DrupalError(.invalidArgument, "grants[\(index)] is not one of simple_oauth's grants: "
+                                  + MockOAuthConsumer.grantTypes.sorted().joined(separator: ", "))
+            }
+            consumer.grants = Set(list)
+        }
+        site.addOAuthConsumer(consumer)
+    }
+}
+
+@_cdecl("drupal_mock_expire_oauth_tokens")
+public func drupal_mock_expire_oauth_tokens(_ client: OpaquePointer?) -> drupal_code {
+    onSite(client) { $0.expireOAuthTokens() }
+}
+
 @_cdecl("drupal_mock_invalidate_csrf_tokens")
 public func drupal_mock_invalidate_csrf_tokens(_ client: OpaquePointer?) -> drupal_code {
     onSite(client) { $0.invalidateCSRFTokens() }

@@ -162,8 +162,74 @@ static void test_call_set_before_the_callback(void) {
 static void test_call_set_before_the_callback(void) {}
 #endif
 
+/* simple_oauth on the mock: a consumer, its grants, the refresh after the tokens expire. */
+static void test_mock_oauth(void) {
+    drupal_client *m = NULL, *live = NULL;
+    drupal_response *r = NULL;
+    drupal_oauth_options o = DRUPAL_OAUTH_OPTIONS_INIT;
+    const char *grants[] = {"client_credentials", "password", "refresh_token", NULL};
+    const char *bad_grants[] = {"client_credentials", "implicit", NULL};
+    const char *article = "{\"type\":[{\"target_id\":\"article\"}],\"title\":[{\"value\":\"By token\"}]}";
+    json_t *node = NULL;
+    char *kept = NULL, *rotated = NULL;
+
+    CHECK_CODE(drupal_mock_client_new(&m), DRUPAL_OK);
+    CHECK_CODE(drupal_mock_add_oauth_consumer(m, "app", "app-secret", grants, "2", NULL), DRUPAL_OK);
+    o.client_id = "app";
+    o.client_secret = "app-secret";
+    o.grant = DRUPAL_OAUTH_CLIENT_CREDENTIALS;
+    CHECK_CODE(drupal_client_set_oauth(m, &o), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_create_sync(&r, m, "node", article, strlen(article)), DRUPAL_OK);
+    CHECK_RESPONSE(r, DRUPAL_OK, 201);
+    if (drupal_response_json(&node, r) == DRUPAL_OK) {
+        json_t *owner = json_object_get(json_array_get(json_object_get(node, "uid"), 0), "target_id");
+        CHECK(json_is_integer(owner) && json_integer_value(owner) == 2);   /* the consumer's user */
+        json_decref(node);
+    }
+    drupal_response_free(r);
+
+    /* The password grant, then a refresh once the tokens expire: the refresh token rotates. */
+    o.grant = DRUPAL_OAUTH_PASSWORD;
+    o.username = "admin";
+    o.password = "admin";
+    CHECK_CODE(drupal_client_set_oauth(m, &o), DRUPAL_OK);
+    CHECK_CODE(drupal_oauth_authenticate_sync(&r, m), DRUPAL_OK);
+    drupal_response_free(r);
+    CHECK_CODE(drupal_client_oauth_refresh_token(&kept, m), DRUPAL_OK);
+    CHECK(kept != NULL && strncmp(kept, "def50200", 8) == 0);
+    CHECK_CODE(drupal_mock_expire_oauth_tokens(m), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, m, "user", "1"), DRUPAL_OK);   /* admin's own account */
+    drupal_response_free(r);
+    CHECK_CODE(drupal_client_oauth_refresh_token(&rotated, m), DRUPAL_OK);
+    CHECK(rotated != NULL && kept != NULL && strcmp(rotated, kept) != 0);
+
+    /* A wrong password is league's invalid_grant, an authentication failure. */
+    o.password = "wrong";
+    CHECK_CODE(drupal_client_set_oauth(m, &o), DRUPAL_OK);
+    CHECK_CODE(drupal_oauth_authenticate_sync(&r, m), DRUPAL_E_HTTP);
+    CHECK_INT(drupal_response_error_kind(r), DRUPAL_ERROR_KIND_AUTHENTICATION);
+    CHECK_STR(drupal_response_oauth_error(r, "error"), "invalid_grant");
+    drupal_response_free(r);
+
+    /* Bad input, nothing added. */
+    CHECK_CODE(drupal_mock_add_oauth_consumer(m, NULL, NULL, NULL, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_oauth_consumer(m, "", NULL, NULL, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_oauth_consumer(m, "x", NULL, bad_grants, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK(strstr(drupal_last_error(), "grants[1]") != NULL);
+    CHECK_CODE(drupal_mock_add_oauth_consumer(NULL, "x", NULL, NULL, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_expire_oauth_tokens(NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_client_new(&live, "http://127.0.0.1:1", NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_mock_add_oauth_consumer(live, "x", NULL, NULL, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_expire_oauth_tokens(live), DRUPAL_E_INVALID_ARGUMENT);
+    drupal_client_free(live);
+    drupal_free(kept);
+    drupal_free(rotated);
+    drupal_client_free(m);
+}
+
 int main(void) {
     test_mock();
+    test_mock_oauth();
     test_call_set_before_the_callback();
     return check_summary();
 }

@@ -241,3 +241,33 @@ def test_secrets_never_reach_the_log(extended, caplog):
     assert "POST" in text and "/oauth/token" in text and "<redacted>" in text
     for secret in ("sdk-secret", "eyJ", "def50200", "password="):
         assert secret not in text
+
+
+def test_the_mock_site_has_simple_oauth_once_it_has_a_consumer():
+    # OAuth code tested without a server: the grants, the refresh after expiry, refusals.
+    with drupalsdk.MockClient() as mock:
+        mock.add_oauth_consumer("app", "app-secret", uid=2)
+        mock.set_oauth("app", "app-secret")                         # client_credentials
+        created = mock.create("node", {"type": [{"target_id": "article"}], "title": [{"value": "t"}]})
+        assert created["uid"][0]["target_id"] == 2
+        mock.set_oauth("app", "app-secret", username="admin", password="admin")
+        mock.oauth_authenticate()
+        kept = mock.oauth_refresh_token()
+        mock.expire_oauth_tokens()
+        assert mock.get("user", 1)["name"][0]["value"] == "admin"    # refreshed first
+        assert mock.oauth_refresh_token() not in (None, kept)
+        grants = [r["body"] for r in mock.requests() if r["url"].endswith("/oauth/token")]
+        assert [g.split("grant_type=")[1].split("&")[0] for g in grants] == [
+            "client_credentials", "password", "refresh_token"]
+        mock.set_oauth("app", "wrong")
+        with pytest.raises(drupalsdk.AuthenticationError) as refused:
+            mock.get("node", created["nid"][0]["value"])
+        assert refused.value.oauth_error.error == "invalid_client" and "wrong" not in str(refused.value)
+        # A Bearer token the site did not issue is a 401 now.
+        mock.set_bearer_token("made.up.token")
+        with pytest.raises(drupalsdk.AuthenticationError):
+            mock.get("node", created["nid"][0]["value"])
+        with pytest.raises(drupalsdk.InvalidArgumentError):
+            mock.add_oauth_consumer("x", grants=["implicit"])
+        with pytest.raises(TypeError):
+            mock.add_oauth_consumer("x", grants="password")

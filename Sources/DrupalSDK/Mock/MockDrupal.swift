@@ -37,6 +37,8 @@ public enum MockStubAnswer: Sendable {
 /// drupal10-jsonapi-transcripts records it; stubs answer before both. JSON:API file uploads are not modelled.
 /// Path aliases (a node's or term's `path`) route as their entity's path, and the contrib
 /// decoupled_router's `/router/translate-path` (`resolvePath`) resolves paths and aliases.
+/// simple_oauth comes with the first `addOAuthConsumer`: its token and authorize endpoints, and
+/// Bearer tokens checked.
 public final class MockDrupal: Sendable {
     private let state: Mutex<MockState>
 

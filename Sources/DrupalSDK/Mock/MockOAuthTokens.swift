@@ -7,9 +7,10 @@ public struct MockOAuthConsumer: Sendable, Equatable {
     /// Nil for a public client (its requests are not authenticated, and the code grant then needs
     /// PKCE, as simple_oauth 6's "pkce" consumer setting asks).
     public var secret: String?
-    /// The grant types it may use: "client_credentials", "password", "refresh_token",
-    /// "authorization_code".
+    /// The grant types it may use, of `grantTypes`.
     public var grants: Set<String>
+    /// The grants simple_oauth 6 has (the password grant with simple_oauth_password_grant).
+    public static let grantTypes: Set<String> = ["client_credentials", "password", "refresh_token", "authorization_code"]
     /// The user client_credentials tokens act as (the consumer's default user); nil: anonymous.
     public var uid: String?
     /// The redirect URIs it registered, for the authorization code grant (compared exactly).

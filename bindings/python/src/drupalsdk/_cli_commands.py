@@ -72,7 +72,10 @@ def cmd_resolve(client: drupalsdk.Client, args: argparse.Namespace, out: Output)
             resolved = client.resolve_path(path)
             if args.entity:
                 entity = resolved.get("entity") or {}
-                resolved = client.get(entity.get("type"), entity.get("id"))
+                if not entity.get("type") or not entity.get("id"):
+                    # An external URL, say: decoupled_router names no entity.
+                    raise UsageError("%s shows no entity" % shown(path))
+                resolved = client.get(str(entity["type"]), str(entity["id"]))
             answers.append(resolved)
         out.progress("resolve %s (%d/%d)" % (shown(path), number, len(args.path)))
     out.json(answers[0] if len(answers) == 1 else answers)

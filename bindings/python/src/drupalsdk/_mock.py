@@ -11,8 +11,8 @@ from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Se
 from . import _ffi
 from ._client import AsyncClient, Client
 from ._managed import new_handle
-from ._convert import (C_UINT, Body, HeadersArg, Query, c_int, header_array, json_body, nonzero, query_array,
-                       take_string, text)
+from ._convert import (C_UINT, Body, HeadersArg, Query, c_int, header_array, json_body, nonzero, not_text,
+                       query_array, take_string, text)
 
 __all__ = ["MockClient", "AsyncMockClient", "StubAnswer"]
 
@@ -76,6 +76,26 @@ class _MockSite:
     def add_bearer_token(self, token: str, uid: Union[str, int]) -> None:
         """Makes ``Authorization: Bearer <token>`` authenticate as the user ``uid``."""
         self._state_call(_lib.drupal_mock_add_bearer_token, text(token, "token"), text(uid, "uid"))
+
+    def add_oauth_consumer(self, client_id: str, secret: Optional[str] = None, *,
+                           grants: Iterable[str] = ("client_credentials", "password", "refresh_token"),
+                           uid: Union[str, int, None] = None, redirect_uris: Iterable[str] = ()) -> None:
+        """Gives the site simple_oauth with this consumer, to test OAuth code without a server:
+        ``/oauth/token`` answers its ``grants`` ("client_credentials", "password",
+        "refresh_token", "authorization_code"; tokens live 300 s, a refresh rotates the pair),
+        ``/oauth/authorize`` approves a logged-in person's code request at once (to one of
+        ``redirect_uris``), and a Bearer token the site did not issue, or that expired, is a 401
+        on any path. ``secret`` None is a public client (its code requests need PKCE); ``uid`` is
+        the user client_credentials tokens act as (None: anonymous). Scopes are not checked."""
+        grant_list = [text(g, "grants") for g in not_text(grants, "grants", "a list of grant types")]
+        uris = [text(u, "redirect_uris") for u in not_text(redirect_uris, "redirect_uris", "a list of URIs")]
+        self._state_call(_lib.drupal_mock_add_oauth_consumer, text(client_id, "client_id"),
+                         None if secret is None else text(secret, "secret"), _ffi.string_array(grant_list),
+                         None if uid is None else text(uid, "uid"), _ffi.string_array(uris) if uris else None)
+
+    def expire_oauth_tokens(self) -> None:
+        """Every access token the site issued so far expires now (refresh tokens stay valid)."""
+        self._state_call(_lib.drupal_mock_expire_oauth_tokens)
 
     def invalidate_csrf_tokens(self) -> None:
         """Gives every session a new CSRF token, as a token that went stale would."""

@@ -110,6 +110,13 @@ final class MockOAuthTests: XCTestCase {
         let anonymous = await expectError { _ = try await DrupalClient.mock(site).request(DrupalRequest(method: "GET", path: path, format: nil)) }
         XCTAssertTrue(anonymous?.redirectLocation?.hasPrefix("http://drupal.mock/user/login?destination=/oauth/authorize%3F") ?? false,
                       anonymous?.redirectLocation ?? "")
+        // Basic is no credential of the authorize page (basic_auth is not a global provider).
+        var basic = DrupalClient.Configuration()
+        basic.authentication = .basic(user: "editor", password: "editor")
+        let refusedBasic = await expectError {
+            _ = try await DrupalClient.mock(site, configuration: basic).request(DrupalRequest(method: "GET", path: path, format: nil))
+        }
+        XCTAssertEqual(refusedBasic?.status, 403)
         let browser = DrupalClient.mock(site)
         _ = try await browser.login("editor", "editor")
         let approved = await expectError { _ = try await browser.request(DrupalRequest(method: "GET", path: path, format: nil)) }

@@ -189,13 +189,15 @@ extension MockState {
 
     /// simple_oauth's authorize controller for a first-party consumer: an anonymous person is sent
     /// to log in and back; a request league accepts is approved at once, the code sent to the
-    /// redirect URI; one it refuses ends on the front page (Drupal logs why).
-    mutating func oauthAuthorize(_ request: MockRequest, _ caller: MockCaller) -> HTTPResponse {
+    /// redirect URI; one it refuses ends on the front page (Drupal logs why). The route takes a
+    /// session or a Bearer token, not Basic.
+    mutating func oauthAuthorize(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         guard let consumer = oauth.consumers[request.queryValue("client_id") ?? ""] else {
             var failure = OAuthFailure.invalidClient()
             failure.basicChallenge = request.headers["Authorization"] != nil
             return failure.response
         }
+        try refuseBasic(caller)
         guard let account = caller.account else {
             return MockReply.redirect(request.origin + "/user/login?destination="
                                       + MockState.rawEncoded(MockState.authorizeDestination(request.query)))

@@ -62,7 +62,7 @@ extension MockState {
         case ["user", "password"]: return try requestPasswordReset(request, caller)
         case ["router", "translate-path"]: return try translatePath(request, caller)
         case ["oauth", "token"] where oauth.installed: return oauthToken(request)
-        case ["oauth", "authorize"] where oauth.installed: return oauthAuthorize(request, caller)
+        case ["oauth", "authorize"] where oauth.installed: return try oauthAuthorize(request, caller)
         default: break
         }
         if segments.count == 5, segments[0] == "file", segments[1] == "upload",

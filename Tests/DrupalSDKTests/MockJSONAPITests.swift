@@ -819,4 +819,32 @@ final class MockJSONAPITests: XCTestCase {
         XCTAssertEqual(deleted?.status, 403)
         XCTAssertNil(site.entity("user", "0"))
     }
+
+    /// 160, 161: a file uploaded alone is temporary; uploaded to a node's field, it is attached and
+    /// permanent; 164: an extension the field does not take. The bytes are served at the file's URL.
+    func testFileUploadsAsRecorded() async throws {
+        let site = baseline()
+        let admin = client(site)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52,
+                        0, 0, 0, 2, 0, 0, 0, 3])
+        let alone = try JSONAPIDocument(try await admin.jsonAPI(.upload(article, field: "field_image", filename: "red.png", data: png)))
+        XCTAssertEqual(alone.resource?.type, "file--file")
+        XCTAssertEqual(alone.resource?["status"], .bool(false))
+        let node = uuid(site, "node", "1")
+        let attached = try await admin.jsonAPI(.upload(article, id: node, field: "field_image", filename: "red.png", data: png))
+        XCTAssertEqual(attached.status, 200)
+        let file = try XCTUnwrap(JSONAPIDocument(attached).resource)
+        XCTAssertEqual(file["filename"], .string("red_0.png"), "renamed: red.png is taken")
+        XCTAssertEqual(file["status"], .bool(true))
+        let image = site.entity("node", "1")?["field_image"]?[0]
+        XCTAssertEqual(image?["width"], .number(2))
+        XCTAssertEqual(image?["height"], .number(3))
+        let url = try XCTUnwrap(file["uri"]?["url"]?.stringValue)
+        let served = try await admin.request(DrupalRequest(method: "GET", path: url, format: nil))
+        XCTAssertEqual(served.body, png)
+        let refused = await drupalError {
+            _ = try await admin.jsonAPI(.upload(self.article, field: "field_image", filename: "notes.txt", data: Data("x".utf8)))
+        }
+        XCTAssertEqual(refused?.status, 422)
+    }
 }

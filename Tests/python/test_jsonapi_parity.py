@@ -329,6 +329,35 @@ def _jsonapi_tour(c: Any) -> Dict[str, Any]:
     step("relationship json content type", "PATCH", tags, body={"data": []},
          headers={"Content-Type": "application/json", "Accept": JSONAPI})
 
+    # File uploads (160-166): a new temporary file, one attached to the node, the refusals.
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000002000000020802000000fdd49a73"
+                        "0000000c4944415408d763f8ffff3f0005fe02fea7d6a4bb0000000049454e44ae426082")
+
+    def upload(name: str, path: str, filename: Any = "red.png", content_type: str = "application/octet-stream",
+               body: bytes = png) -> Any:
+        headers = {"Content-Type": content_type, "Accept": JSONAPI}
+        if filename is not None:
+            headers["Content-Disposition"] = 'file; filename="%s"' % filename
+        response = step(name, "POST", path, body=body, headers=headers)
+        if response.status in (200, 201):
+            data = json.loads(response.content)["data"]
+            for resource in data if isinstance(data, list) else [data]:
+                norm.name(resource["id"], resource["attributes"]["filename"])
+        return response
+
+    upload("upload new", ARTICLES + "/field_image")
+    upload("upload to node", node + "/field_image", "red2.png")
+    step("node after upload", "GET", node, [("fields[node--article]", "title,field_image")])
+    upload("upload wrong content type", ARTICLES + "/field_image", content_type="image/png")
+    upload("upload bad extension", ARTICLES + "/field_image", "notes.txt", body=b"plain text\n")
+    upload("upload no disposition", ARTICLES + "/field_image", None)
+    upload("upload not a file field", ARTICLES + "/field_tags")
+    upload("upload unknown field", ARTICLES + "/field_nosuch")
+    upload("upload to missing node", ARTICLES + "/0b6a3c1e-4f5d-4b8e-9c2a-7d1e3f5a6b7c/field_image")
+    c.set_basic_auth("editor", "editor")
+    upload("editor uploads to admin node", one + "/field_image")
+    c.set_basic_auth("admin", "admin")
+
     # Access: a draft, other people's content, users, anonymous callers (127, 131, 170-172, 183c).
     draft = send("POST", ARTICLES, body=_doc("node--article", {"title": "Draft", "status": False}))
     draft_uuid = uuid_of(draft) if draft.status == 201 else a2

@@ -34,7 +34,7 @@ public enum MockStubAnswer: Sendable {
 /// JSON:API (`/jsonapi/{entity_type}/{bundle}[/{uuid}]`: reads, queries, includes, writes; the entry
 /// point `/jsonapi`; related and relationship routes, with relationship writes; `resourceVersion` reads;
 /// the anonymous user among the users) serves the same entities as the REST routes, as
-/// drupal10-jsonapi-transcripts records it; stubs answer before both. JSON:API file uploads are not modelled.
+/// drupal10-jsonapi-transcripts records it, file uploads to a file field included; stubs answer before both.
 /// Path aliases (a node's or term's `path`) route as their entity's path, and the contrib
 /// decoupled_router's `/router/translate-path` (`resolvePath`) resolves paths and aliases.
 /// simple_oauth comes with the first `addOAuthConsumer`: its token and authorize endpoints, and

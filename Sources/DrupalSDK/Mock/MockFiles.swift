@@ -17,6 +17,13 @@ extension MockState {
         // Access is create access on the host bundle; the mock treats every bundle alike.
         try authorize(.create, target[0], nil, caller)
         try MockState.checkExtension(filename, target: target)
+        return MockReply.json(201, .object(storeUploadedFile(request, caller, filename).entity))
+    }
+
+    /// The request's body as a new temporary file entity named `filename` (renamed on a clash),
+    /// served at its URL from now on.
+    mutating func storeUploadedFile(_ request: MockRequest, _ caller: MockCaller, _ filename: String)
+        -> (id: String, entity: [String: JSONValue]) {
         // A file field's default directory is the month's, "[date:custom:Y]-[date:custom:m]" (recording 52).
         let folder = String(MockIdentifiers.now().prefix(7))
         let name = uniqueFilename(filename, in: folder)
@@ -30,9 +37,9 @@ extension MockState {
             // Temporary until an entity references it.
             "status": MockFields.single(.bool(false)),
         ]
-        let (_, entity) = insertEntity("file", body, owner: caller.uid ?? "0")
+        let stored = insertEntity("file", body, owner: caller.uid ?? "0")
         fileContents["/sites/default/files/\(folder)/\(name)"] = data
-        return MockReply.json(201, .object(entity))
+        return stored
     }
 
     /// An uploaded file stays temporary until an entity that references it is saved; then its

@@ -43,19 +43,21 @@ extension MockState {
                 case "GET", "HEAD": return try jsonAPIIndividual(request, caller, type, uuid: segments[3])
                 case "PATCH": return try jsonAPIUpdate(request, caller, type, uuid: segments[3])
                 case "DELETE": return try jsonAPIDelete(request, caller, type, uuid: segments[3])
-                // `/{file_field_name}` has the same shape: its upload route takes POST (160), unmodelled.
-                case "POST": return nil
+                // `/{file_field_name}` has the same shape: its upload route takes POST (160).
+                case "POST": return try jsonAPIUploadNew(request, caller, type, field: segments[3])
                 default: return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "PATCH", "DELETE", "POST"])
                 }
             case 5:
                 // `/{id}/{field}` that names no relationship has the shape of a file upload, which
-                // takes POST only (158b); the mock does not model JSON:API uploads.
-                guard isJSONAPIRelationship(type, segments[4]) else {
-                    return request.method == "POST" ? nil : MockJSONAPIReply.methodNotAllowed(request, allow: ["POST"])
+                // takes POST only (158b); uploads to the entity's file field share the path (161).
+                let related = isJSONAPIRelationship(type, segments[4])
+                if request.method == "POST" {
+                    return try jsonAPIUploadToEntity(request, caller, type, uuid: segments[3], field: segments[4],
+                                                     relationship: related)
                 }
+                guard related else { return MockJSONAPIReply.methodNotAllowed(request, allow: ["POST"]) }
                 guard request.method == "GET" || request.method == "HEAD" else {
-                    // Uploads to the entity's file field share the path (161), and take POST.
-                    return request.method == "POST" ? nil : MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "POST"])
+                    return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET", "POST"])
                 }
                 return try jsonAPIRelated(request, caller, type, uuid: segments[3], name: segments[4])
             default:

@@ -74,15 +74,16 @@ extension MockState {
 
     func requestPasswordReset(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
-        try requireJSONFormat(request)
+        try requireSerializerFormat(request)
         try refuseBasic(caller)
         // Drupal does not catch a body it cannot decode: the generic 500 page.
-        guard let body = request.body, let credentials = JSONValue.parse(body) else { return MockReply.serverError }
+        guard let credentials = MockState.serializedBody(request) else { return MockReply.serverError }
         // PHP's isset(): the key with any value but null.
         guard ["name", "mail"].contains(where: { credentials[$0].map { $0 != .null } ?? false }) else {
             throw MockReply.fail(400, "Missing credentials.name or credentials.mail")
         }
         // The same answer whether or not the account exists, so accounts cannot be enumerated.
-        return MockReply.empty(200, headers: HTTPHeaders([("Content-Type", "application/json")]))
+        return MockReply.empty(200, headers: HTTPHeaders([("Content-Type", request.format == "xml" ? MockReply.xmlType
+                                                                                              : "application/json")]))
     }
 }

@@ -18,12 +18,28 @@ extension MockReply {
     private static func notAcceptable(_ format: String, message: String) -> HTTPResponse {
         switch format {
         case "json": return MockReply.message(406, message)
-        case "xml":
-            let body = "<?xml version=\"1.0\"?>\n<response><message>\(MockReply.xmlEscaped(message))</message></response>\n"
-            return HTTPResponse(status: 406, headers: HTTPHeaders([("Content-Type", "text/xml; charset=UTF-8")]),
-                                body: Data(body.utf8))
+        case "xml": return xmlMessage(406, message)
         default: return MockReply.text(406, message)
         }
+    }
+
+    static let xmlType = "text/xml; charset=UTF-8"
+
+    /// `{"message": ...}` as the XML encoder writes it.
+    static func xmlMessage(_ status: Int, _ text: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        let body = "<?xml version=\"1.0\"?>\n<response><message>\(MockReply.xmlEscaped(text))</message></response>\n"
+        var headers = headers
+        headers.set("Content-Type", xmlType)
+        return HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
+    }
+
+    /// A route's `{"message"}` error in the request's format, for routes that take xml too.
+    static func inFormat(_ response: HTTPResponse, _ format: String?) -> HTTPResponse {
+        guard format == "xml", response.headers["Content-Type"] == "application/json",
+              let message = JSONValue.parse(response.body)?["message"]?.stringValue else { return response }
+        var headers = response.headers
+        headers.remove("Content-Type")
+        return xmlMessage(response.status, message, headers: headers)
     }
 
     private static func xmlEscaped(_ text: String) -> String {

@@ -54,12 +54,12 @@ extension MockState {
     private mutating func route(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         let segments = request.segments
         switch segments {
-        case ["user", "login"]: return try login(request, caller)
-        case ["user", "logout"]: return try logout(request, caller)
-        case ["user", "login_status"]: return try loginStatus(request, caller)
+        case ["user", "login"]: return try inRequestFormat(request) { try $0.login(request, caller) }
+        case ["user", "logout"]: return try inRequestFormat(request) { try $0.logout(request, caller) }
+        case ["user", "login_status"]: return try inRequestFormat(request) { try $0.loginStatus(request, caller) }
         case ["session", "token"]: return try sessionToken(request, caller)
         case ["user", "register"]: return try register(request, caller)
-        case ["user", "password"]: return try requestPasswordReset(request, caller)
+        case ["user", "password"]: return try inRequestFormat(request) { try $0.requestPasswordReset(request, caller) }
         case ["router", "translate-path"]: return try translatePath(request, caller)
         case ["oauth", "token"] where oauth.installed: return oauthToken(request)
         case ["oauth", "authorize"] where oauth.installed: return try oauthAuthorize(request, caller)
@@ -73,5 +73,15 @@ extension MockState {
         if let answer = jsonAPIRoute(request, caller) { return answer }
         if let route = entityRoute(for: request) { return try entityResource(request, caller, route) }
         return MockReply.notFound(request)
+    }
+
+    /// A user route's `{"message"}` errors come in the request's format (xml too).
+    private mutating func inRequestFormat(_ request: MockRequest, _ route: (inout MockState) throws -> HTTPResponse)
+        throws -> HTTPResponse {
+        do {
+            return MockReply.inFormat(try route(&self), request.format)
+        } catch let answer as MockAnswer {
+            throw MockAnswer(response: MockReply.inFormat(answer.response, request.format))
+        }
     }
 }

@@ -76,13 +76,11 @@ extension MockState {
 
     mutating func login(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
-        try requireJSONFormat(request)
+        try requireSerializerFormat(request)
         try refuseBasic(caller)
         if caller.account != nil { throw MockReply.fail(403, "This route can only be accessed by anonymous users.") }
         // Drupal does not catch a body it cannot decode: the generic 500 page.
-        guard let body = request.body, let credentials = JSONValue.parse(body)?.objectValue else {
-            return MockReply.serverError
-        }
+        guard let credentials = MockState.serializedBody(request)?.objectValue else { return MockReply.serverError }
         let name = credentials["name"]?.stringValue
         let password = credentials["pass"]?.stringValue
         switch (name, password) {
@@ -104,19 +102,29 @@ extension MockState {
         let sessionID = MockIdentifiers.token()
         let session = Session(uid: account.uid, csrfToken: MockIdentifiers.token(), logoutToken: MockIdentifiers.token())
         sessions[sessionID] = session
-        var user: [String: JSONValue] = ["uid": .string(account.uid), "name": .string(account.name)]
-        // Only users who may administer users see their roles.
-        if account.isAdmin { user["roles"] = .array((["authenticated"] + account.roles).map(JSONValue.string)) }
-        let answer: JSONValue = .object(["current_user": .object(user), "csrf_token": .string(session.csrfToken),
+        // In the controller's order; only users who may administer users see their roles.
+        var user: [(String, JSONValue)] = [("uid", .string(account.uid))]
+        if account.isAdmin { user.append(("roles", .array((["authenticated"] + account.roles).map(JSONValue.string)))) }
+        user.append(("name", .string(account.name)))
+        let cookie = HTTPHeaders([("Set-Cookie", "\(cookieName)=\(sessionID); path=/; HttpOnly; SameSite=Lax")])
+        if request.format == "xml" {
+            let body = MockXML.encode([("current_user", .members(user.map { ($0.0, .value($0.1)) })),
+                                       ("csrf_token", .value(.string(session.csrfToken))),
+                                       ("logout_token", .value(.string(session.logoutToken)))])
+            var headers = cookie
+            headers.add("Content-Type", MockReply.xmlType)
+            return HTTPResponse(status: 200, headers: headers, body: body)
+        }
+        let answer: JSONValue = .object(["current_user": .object(Dictionary(uniqueKeysWithValues: user)),
+                                         "csrf_token": .string(session.csrfToken),
                                          "logout_token": .string(session.logoutToken)])
-        let cookie = "\(cookieName)=\(sessionID); path=/; HttpOnly; SameSite=Lax"
-        return MockReply.json(200, answer, headers: HTTPHeaders([("Set-Cookie", cookie)]))
+        return MockReply.json(200, answer, headers: cookie)
     }
 
     mutating func logout(_ request: MockRequest, _ caller: MockCaller) throws -> HTTPResponse {
         if request.method == "GET", let answer = htmlLogout(request, caller) { return answer }
         guard request.method == "POST" else { return MockReply.methodNotAllowed(request, allow: ["POST"]) }
-        try requireJSONFormat(request)
+        try requireSerializerFormat(request)
         guard let token = request.queryValue("token") else {
             throw MockReply.fail(403, "'csrf_token' URL query argument is missing.")
         }
@@ -142,7 +150,7 @@ extension MockState {
         guard request.method == "GET" || request.method == "HEAD" else {
             return MockReply.methodNotAllowed(request, allow: ["GET"])
         }
-        try requireJSONFormat(request)
+        try requireSerializerFormat(request)
         try refuseBasic(caller)
         return MockReply.text(200, caller.account == nil ? "0" : "1")
     }
@@ -174,9 +182,21 @@ extension MockState {
         if caller.usedBasic { throw MockReply.fail(403, "The used authentication method is not allowed on this route.") }
     }
 
-    /// REST and user routes answer only `_format=json` here; others get a 406 in their format (MockFormats).
+    /// REST routes answer only `_format=json` here; others get a 406 in their format (MockFormats).
     func requireJSONFormat(_ request: MockRequest) throws {
         let format = request.format ?? "html"
         guard format == "json" else { throw MockAnswer(response: MockReply.notAcceptable(format)) }
+    }
+
+    /// The user routes take every serializer format: json and xml (UserRouteAlterSubscriber).
+    func requireSerializerFormat(_ request: MockRequest) throws {
+        let format = request.format ?? "html"
+        guard format == "json" || format == "xml" else { throw MockAnswer(response: MockReply.notAcceptable(format)) }
+    }
+
+    /// A user route's body, decoded in the request's format; nil when it cannot be (Drupal's 500).
+    static func serializedBody(_ request: MockRequest) -> JSONValue? {
+        guard let body = request.body else { return nil }
+        return request.format == "xml" ? MockXML.decode(body) : JSONValue.parse(body)
     }
 }

@@ -813,3 +813,31 @@ def test_resolve_says_what_a_path_or_alias_shows(drupal, extended, monkeypatch):
     assert code == _cli.EXIT_NOT_FOUND, err
     assert "resolve /no/such/page (2 of 3) failed; nothing printed; not tried: /about-us" in err, err
     assert "Unable to resolve path /no/such/page." in err
+
+
+def test_the_redirect_listener_waits_for_the_answer_to_its_own_request():
+    # Another program on this machine (or a stale tab) may call the loopback URI first: only the
+    # redirect carrying this request's state ends the wait.
+    import threading
+    import urllib.error
+    import urllib.request
+    from drupalsdk import _cli_browser
+    listener = _cli_browser.LoopbackListener("http://127.0.0.1:8799/callback")
+    try:
+        listener.state = "the-state"
+        answers = []
+
+        def visit(query):
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:8799/callback?" + query, timeout=5) as r:
+                    answers.append(r.status)
+            except urllib.error.HTTPError as error:
+                answers.append(error.code)
+
+        visit("code=forged&state=other")
+        visit("code=forged")
+        threading.Timer(0.2, visit, ["code=real&state=the-state"]).start()
+        assert listener.wait(5) == "http://127.0.0.1:8799/callback?code=real&state=the-state"
+        assert answers[:2] == [400, 400]
+    finally:
+        listener.close()

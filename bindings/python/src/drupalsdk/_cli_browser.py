@@ -26,7 +26,9 @@ class _IPv6Server(http.server.HTTPServer):
 
 class LoopbackListener:
     """Listens on the redirect URI's loopback address and port (bound before the browser opens, so
-    the redirect cannot come first); ``wait`` gives the URL the browser was sent to."""
+    the redirect cannot come first); ``wait`` gives the URL the browser was sent to. Once ``state``
+    is set, a request that does not carry it (another program on this machine, a stale tab) is
+    answered 400 and the listener waits on."""
 
     def __init__(self, redirect_uri: str) -> None:
         parts = urllib.parse.urlsplit(redirect_uri)
@@ -34,13 +36,19 @@ class LoopbackListener:
             raise UsageError("the redirect URI must be http://127.0.0.1:PORT/... (a loopback address and a port) "
                              "for the command to receive it: %s" % redirect_uri)
         self.received: Optional[str] = None
+        self.state: Optional[str] = None
         self.arrived = threading.Event()
         listener, path = self, parts.path or "/"
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                if urllib.parse.urlsplit(self.path).path != path:
+                target = urllib.parse.urlsplit(self.path)
+                if target.path != path:
                     self.send_error(404)
+                    return
+                if listener.state is not None and \
+                        dict(urllib.parse.parse_qsl(target.query)).get("state") != listener.state:
+                    self.send_error(400, "Not the answer to this request")
                     return
                 listener.received = "%s://%s%s" % (parts.scheme, parts.netloc, self.path)
                 body = b"The drupal command is signed in. You can close this window.\n"
@@ -71,7 +79,9 @@ class LoopbackListener:
 
 
 def approve(url: str, listener: LoopbackListener, seconds: float) -> str:
-    """Opens ``url`` in the browser (printing it, for when none opens) and waits for the redirect."""
+    """Opens ``url`` in the browser (printing it, for when none opens) and waits for the redirect
+    that carries its state."""
+    listener.state = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query)).get("state")
     sys.stderr.write("drupal: opening the site's authorize page in your browser; if none opens, visit:\n"
                      "drupal:   %s\n" % url)
     webbrowser.open(url)

@@ -36,20 +36,26 @@ WAIT_SECONDS = 300
 
 class RedirectListener:
     """A one-shot HTTP server on the redirect URI's loopback address and port: the URL the
-    browser was sent to, once it comes."""
+    browser was sent to, once it comes with the request's state (any other caller, such as
+    another program on this machine, gets a 400 and the wait goes on)."""
 
     def __init__(self, redirect_uri):
         parts = urllib.parse.urlsplit(redirect_uri)
         if parts.scheme != "http" or parts.hostname not in ("127.0.0.1", "localhost", "::1") or not parts.port:
             raise ValueError("the redirect URI must be http on a loopback address with a port")
         self.received = None
+        self.state = None
         self.arrived = threading.Event()
         listener = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
-                if urllib.parse.urlsplit(self.path).path != parts.path:
+                target = urllib.parse.urlsplit(self.path)
+                if target.path != parts.path:
                     self.send_error(404)
+                    return
+                if dict(urllib.parse.parse_qsl(target.query)).get("state") != listener.state:
+                    self.send_error(400, "Not the answer to this request")
                     return
                 listener.received = "%s://%s%s" % (parts.scheme, parts.netloc, self.path)
                 body = b"You are logged in to the tool. You can close this window.\n"
@@ -85,6 +91,7 @@ def authorize(client, client_id, redirect_uri):
     with client.oauth_authorization(client_id, redirect_uri) as authorization:
         print("Opening the site's authorize page in your browser (if it does not open, visit it):")
         print("  " + authorization.url)
+        listener.state = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(authorization.url).query))["state"]
         webbrowser.open(authorization.url)
         # 2. The person logs in and approves; the site sends the browser to the listener.
         started = time.monotonic()

@@ -120,7 +120,7 @@ public final class MockDrupal: Sendable {
             let fields = body.objectValue ?? [:]
             let (id, entity) = state.insertEntity(entityType, fields, owner: "1")
             // A path given makes its alias, as a save does (MockPathAliases).
-            _ = try? state.savePath(entityType, id, written: fields["path"].flatMap { _ in entity["path"] }, update: false)
+            _ = try? state.savePath(entityType, id, written: MockState.pathWritten(fields, entity), update: false)
             return id
         }
     }

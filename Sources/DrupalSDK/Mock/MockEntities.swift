@@ -166,7 +166,7 @@ extension MockState {
         try validate(entityType, body, references: true)
         var (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
         makeReferencedFilesPermanent(entity)
-        if let path = try savePath(entityType, id, written: body["path"].flatMap { _ in entity["path"] }, update: false) {
+        if let path = try savePath(entityType, id, written: MockState.pathWritten(body, entity), update: false) {
             entity["path"] = path
         }
         let location = request.origin + MockState.canonicalPath(entityPaths, entityType, id)

@@ -25,7 +25,7 @@ extension MockState {
         try validateJSONAPI(type.entityType, body, request)
         var (id, entity) = insertEntity(type.entityType, body, owner: caller.uid ?? "0")
         makeReferencedFilesPermanent(entity)
-        if let path = try savePath(type.entityType, id, written: body["path"].flatMap { _ in entity["path"] },
+        if let path = try savePath(type.entityType, id, written: MockState.pathWritten(body, entity),
                                    update: false) {
             entity["path"] = path
         }

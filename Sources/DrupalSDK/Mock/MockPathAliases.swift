@@ -39,6 +39,12 @@ extension MockState {
         return answer ?? computed
     }
 
+    /// The path items a new entity was saved with: as stored (normalized) when the body sent a
+    /// `path`, nil when it sent none (the path was not written).
+    static func pathWritten(_ sent: [String: JSONValue], _ stored: [String: JSONValue]) -> JSONValue? {
+        sent["path"] == nil ? nil : stored["path"]
+    }
+
     /// PathItem::postSave of one item; the item as the answer shows it.
     private mutating func postSave(_ item: JSONValue, _ path: String, _ langcode: String, _ update: Bool,
                                    _ failed: inout Bool) -> JSONValue {

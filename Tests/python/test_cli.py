@@ -841,3 +841,14 @@ def test_the_redirect_listener_waits_for_the_answer_to_its_own_request():
         assert answers[:2] == [400, 400]
     finally:
         listener.close()
+
+
+def test_an_unreadable_sessions_file_is_an_error_not_a_traceback(oauth, tmp_path):
+    sessions = tmp_path / "config" / "drupalsdk" / "oauth-sessions"
+    sessions.parent.mkdir(parents=True, exist_ok=True)
+    sessions.write_bytes(b"\xff\xfe not text\n")
+    os.chmod(sessions, 0o600)
+    code, _, err = oauth("--oauth-client-id", "sdk-desktop", "get", "node", "1")
+    assert code == _cli.EXIT_USAGE and "not UTF-8" in err, err
+    code, _, err = oauth("logout")
+    assert code == _cli.EXIT_ERROR and "not UTF-8" in err, err

@@ -75,8 +75,8 @@ def saved_session(args: argparse.Namespace) -> Optional[str]:
     cid = client_id(args)
     try:
         return _cli_sessions.load(args.url, cid) if cid else None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError("cannot read the OAuth sessions file: %s" % error) from None
+    except OSError as error:
+        raise UsageError(str(error)) from None
 
 
 def grant(args: argparse.Namespace, user: Optional[str], password: Optional[str]) -> str:

@@ -38,8 +38,11 @@ def _entries(path: str) -> List[List[str]]:
     if not os.path.exists(path):
         return []
     warn_if_shared(path, "the OAuth sessions file")
-    with open(path, encoding="utf-8") as f:
-        return [line.split() for line in f if len(line.split()) == 3]
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [line.split() for line in f if len(line.split()) == 3]
+    except UnicodeDecodeError:
+        raise OSError("cannot read the OAuth sessions file %s: it is not UTF-8" % path) from None
 
 
 def load(base_url: str, client_id: str, path: Optional[str] = None) -> Optional[str]:

@@ -29,4 +29,15 @@ final class MockXMLTests: XCTestCase {
         }
         XCTAssertEqual(login(site, "<response><name>admin</name></response>").status, 400)
     }
+
+    /// A body nested a million deep was read by recursion into a stack overflow: the test process
+    /// died. Deeper than JSON bodies may nest (512), it is Drupal's 500 now.
+    func testADeeplyNestedBodyIsRefusedNotACrash() {
+        let site = MockDrupal()
+        let deep = String(repeating: "<a>", count: 1_000_000) + String(repeating: "</a>", count: 1_000_000)
+        XCTAssertEqual(login(site, deep).status, 500)
+        let nested = "<response><name>admin</name><pass>admin</pass>" + String(repeating: "<a>", count: 500)
+            + String(repeating: "</a>", count: 500) + "</response>"
+        XCTAssertEqual(login(site, nested).status, 200, "as deep as JSON may be")
+    }
 }

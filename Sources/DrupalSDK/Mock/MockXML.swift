@@ -48,6 +48,9 @@ enum MockXML {
     private struct Parser {
         let bytes: [UInt8]
         var index = 0
+        /// Elements open now: a body nested deeper than `JSONParser.maxDepth` is refused, not
+        /// read into a stack overflow.
+        var depth = 0
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -65,7 +68,9 @@ enum MockXML {
 
         /// One element, `index` at its "<": its value.
         private mutating func element() -> JSONValue? {
-            guard starts("<"), let name = name(after: 1) else { return nil }
+            guard depth < JSONParser.maxDepth, starts("<"), let name = name(after: 1) else { return nil }
+            depth += 1
+            defer { depth -= 1 }
             index += 1 + name.utf8.count
             skipSpace()
             if starts("/>") { index += 2; return .string("") }

@@ -852,3 +852,32 @@ def test_an_unreadable_sessions_file_is_an_error_not_a_traceback(oauth, tmp_path
     assert code == _cli.EXIT_USAGE and "not UTF-8" in err, err
     code, _, err = oauth("logout")
     assert code == _cli.EXIT_ERROR and "not UTF-8" in err, err
+
+
+def test_language_puts_the_calls_under_its_prefix(drupal, extended, monkeypatch):
+    # The extended site has French at /fr; Article 1 has a French translation (languages.py).
+    monkeypatch.setenv("DRUPAL_BASE_URL", extended.base_url)
+    extended.control("POST", "/__fake/reset")
+    code, node, err = drupal("--language", "fr", "get", "node", "1")
+    assert code == 0 and node["title"][0]["value"] == "Article 1 FR", err
+    code, node, err = drupal("--language", "fr", "update", "node", "1", "--title", "Article 1 FR 2")
+    assert code == 0 and node["title"][0]["value"] == "Article 1 FR 2", err
+    code, node, _ = drupal("get", "node", "1")
+    assert node["title"][0]["value"] == "Article 1", "the original is left alone"
+    monkeypatch.setenv("DRUPAL_LANGUAGE", "fr")
+    code, doc, err = drupal("jsonapi", "node--article", "--filter", "drupal_internal__nid=1")
+    assert code == 0 and doc[0]["attributes"]["title"] == "Article 1 FR 2", (err, doc)
+    # An update of a node with no French translation would change the original: refused.
+    code, _, err = drupal("update", "node", "2", "--title", "x")
+    assert code != 0 and "no fr translation" in err, err
+    code, node, err = drupal("--language-force", "update", "node", "2", "--title", "Forced")
+    assert code == 0 and node["title"][0]["value"] == "Forced", err
+    code, _, err = drupal("--language", "f r", "get", "node", "1")
+    assert code == _cli.EXIT_USAGE, err
+
+
+def test_language_keeps_the_token_endpoint_at_the_sites_root(oauth, extended):
+    extended.control("POST", "/__fake/reset")
+    code, node, err = oauth("--language", "fr", "get", "node", "1")
+    assert code == 0 and node["title"][0]["value"] == "Article 1 FR", err
+    assert extended.stats()["token_grants"] == {"client_credentials": 1}

@@ -48,6 +48,12 @@ def add_common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
     parser.add_argument("--token-file", default=d(None), metavar="FILE",
                         help="a Bearer token (OAuth) from this file (default $DRUPAL_TOKEN)")
     _cli_oauth.add_options(parser, d)
+    parser.add_argument("--language", default=d(None), metavar="LANGCODE",
+                        help="work in this language: the calls go under its path prefix (fr: /fr/node/1), on the "
+                             "same session and OAuth token (default $DRUPAL_LANGUAGE; '' is the default language)")
+    parser.add_argument("--language-force", action="store_true", default=d(False),
+                        help="with --language, also update an entity that has no translation in it (Drupal then "
+                             "changes the original) and delete (every translation goes)")
     parser.add_argument("--timeout", type=float, default=d(None),
                         help="seconds for each request (default 60); for upload and download, seconds with no byte moving")
     parser.add_argument("--insecure", action="store_true", default=d(False), help="don't verify TLS certificates")
@@ -168,16 +174,30 @@ def run(args: argparse.Namespace) -> int:
     client, logged_in = make_client(args)
     with client:
         failure: Optional[BaseException] = None
+        target = client
         try:
-            entry.run(client, args, out)
+            target = _in_language(client, args)
+            entry.run(target, args, out)
         except BaseException as error:
             failure = error
             raise
         finally:
+            if target is not client:
+                target.close()
             _cli_oauth.keep_session(client, args, failure)
             if logged_in and client.has_session:
                 _logout_quietly(client)
     return EXIT_OK
+
+
+def _in_language(client: drupalsdk.Client, args: argparse.Namespace) -> drupalsdk.Client:
+    """The client the command's calls go through: a language view (the library's in_language: one
+    session, the calls under the prefix, the token endpoint not) when one is asked for; login
+    itself is the site's, whatever the language."""
+    language = args.language if args.language is not None else os.environ.get("DRUPAL_LANGUAGE")
+    if language is None or args.command_entry.name == "login":
+        return client
+    return client.in_language(language, force=args.language_force)
 
 
 def _credentials_wanted(args: argparse.Namespace) -> str:

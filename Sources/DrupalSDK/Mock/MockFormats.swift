@@ -35,8 +35,7 @@ extension MockReply {
 
     /// A route's `{"message"}` error in the request's format, for routes that take xml too.
     static func inFormat(_ response: HTTPResponse, _ format: String?) -> HTTPResponse {
-        guard format == "xml", response.headers["Content-Type"] == "application/json",
-              let message = JSONValue.parse(response.body)?["message"]?.stringValue else { return response }
+        guard format == "xml", let message = MockReply.messageOf(response) else { return response }
         var headers = response.headers
         headers.remove("Content-Type")
         return xmlMessage(response.status, message, headers: headers)

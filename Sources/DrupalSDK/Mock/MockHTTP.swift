@@ -77,6 +77,14 @@ struct MockRequest {
     var isUnsafeMethod: Bool { !["GET", "HEAD", "OPTIONS", "TRACE"].contains(method) }
 }
 
+extension MockState {
+    /// rawurlencode with "/" kept: Drupal's UrlHelper::buildQuery encoding of a query value, and a
+    /// decoded path put back as a request carries it.
+    static func rawEncoded(_ text: String) -> String {
+        PathSafety.percentEncode(text) { PathSafety.isUnreservedByte($0) || $0 == UInt8(ascii: "/") }
+    }
+}
+
 /// A finished answer thrown out of a handler: lets checks end a request in one line.
 struct MockAnswer: Error {
     let response: HTTPResponse
@@ -87,6 +95,12 @@ enum MockReply {
     /// `{"message": ...}` with `Content-Type: application/json`, as every `_format=json` 4xx.
     static func message(_ status: Int, _ text: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         json(status, .object(["message": .string(text)]), headers: headers)
+    }
+
+    /// The text of a `message(...)` answer; nil for any other.
+    static func messageOf(_ response: HTTPResponse) -> String? {
+        guard response.headers["Content-Type"] == "application/json" else { return nil }
+        return JSONValue.parse(response.body)?["message"]?.stringValue
     }
 
     static func json(_ status: Int, _ value: JSONValue, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {

@@ -257,8 +257,7 @@ enum MockJSONAPIReply {
 
     /// A core REST answer (`{"message"}`) said as a JSON:API error, keeping its other headers.
     static func converted(_ response: HTTPResponse, _ request: MockRequest) -> HTTPResponse {
-        guard response.headers["Content-Type"] == "application/json",
-              let message = JSONValue.parse(response.body)?["message"]?.stringValue else { return response }
+        guard let message = MockReply.messageOf(response) else { return response }
         var headers = response.headers
         headers.remove("Content-Type")
         return error(response.status, message, request, headers: headers)

@@ -11,7 +11,7 @@ import FoundationEssentials
 extension MockState {
     mutating func jsonAPIUploadNew(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType,
                                    field name: String) throws -> HTTPResponse {
-        try requireUploadBody(request)
+        try requireJSONAPIBody(request, mediaType: "application/octet-stream")
         try checkCSRF(request, caller)
         try authorizeJSONAPICreate(type, caller, request)
         let filename = try uploadFilename(request, type, field: name)
@@ -25,7 +25,7 @@ extension MockState {
 
     mutating func jsonAPIUploadToEntity(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType,
                                         uuid: String, field name: String, relationship: Bool) throws -> HTTPResponse {
-        try requireUploadBody(request)
+        try requireJSONAPIBody(request, mediaType: "application/octet-stream")
         guard let (id, stored) = jsonAPIEntity(type, uuid: uuid) else {
             // A relationship's name is part of the route; another field is a parameter.
             throw relationship ? MockState.jsonAPINotFound(request, type, route: name + ".file_upload",
@@ -56,16 +56,6 @@ extension MockState {
         return MockJSONAPIReply.document(200, ["data": many ? .array(files) : files.last ?? .null,
                                                "links": .object(["self": MockJSONAPIReply.link(request.origin + request.askedPath)])],
                                          request)
-    }
-
-    /// The upload route's requirement: raw bytes (163).
-    private func requireUploadBody(_ request: MockRequest) throws {
-        guard let contentType = request.headers["Content-Type"] else {
-            throw MockJSONAPIReply.fail(415, "No \"Content-Type\" request header specified", request)
-        }
-        guard request.contentType == "application/octet-stream" else {
-            throw MockJSONAPIReply.fail(415, "No route found that matches \"Content-Type: \(contentType)\"", request)
-        }
     }
 
     /// The field must hold files (a field that exists but does not: Drupal's 500, 166), and the

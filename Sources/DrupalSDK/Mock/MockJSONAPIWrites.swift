@@ -92,11 +92,13 @@ extension MockState {
     }
 
     /// POST and PATCH need `application/vnd.api+json` (parameters such as charset allowed: 128).
-    func requireJSONAPIBody(_ request: MockRequest) throws {
+    /// The route's Content-Type requirement: a JSON:API document, or for a file upload the raw
+    /// bytes (`application/octet-stream`, 163).
+    func requireJSONAPIBody(_ request: MockRequest, mediaType: String = MockJSONAPIReply.mediaType) throws {
         guard let contentType = request.headers["Content-Type"] else {
             throw MockJSONAPIReply.fail(415, "No \"Content-Type\" request header specified", request)
         }
-        guard request.contentType == MockJSONAPIReply.mediaType else {
+        guard request.contentType == mediaType else {
             throw MockJSONAPIReply.fail(415, "No route found that matches \"Content-Type: \(contentType)\"", request)
         }
     }

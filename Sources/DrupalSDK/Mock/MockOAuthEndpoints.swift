@@ -116,19 +116,10 @@ extension MockState {
         return .object(document)
     }
 
-    /// The Basic header's credentials as they are: simple_oauth's BasicAuthSwap never percent-decodes them.
-    private static func basicCredentials(_ request: MockRequest) -> (user: String, password: String)? {
-        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("basic "),
-              let data = Data(base64Encoded: String(header.dropFirst(6)).trimmedWhitespace) else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
-    }
-
     private func passwordUser(_ params: [String: String]) throws -> String {
         guard let name = params["username"] else { throw OAuthFailure.invalidRequest("username") }
         guard let password = params["password"] else { throw OAuthFailure.invalidRequest("password") }
-        guard let account = account(named: name), !account.isBlocked, account.password == password else {
+        guard let account = activeAccount(name, password) else {
             throw OAuthFailure(status: 400, error: "invalid_grant", description: "The user credentials were incorrect.")
         }
         return account.uid
@@ -249,11 +240,6 @@ extension MockState {
         }
         let built = names.map { rawEncoded($0) + "=" + rawEncoded(values[$0] ?? "") }.joined(separator: "&")
         return "/oauth/authorize" + (built.isEmpty ? "" : "?" + built)
-    }
-
-    /// Drupal's UrlHelper::buildQuery encoding: rawurlencode, "/" kept.
-    private static func rawEncoded(_ text: String) -> String {
-        PathSafety.percentEncode(text) { PathSafety.isUnreservedByte($0) || $0 == UInt8(ascii: "/") }
     }
 
     /// PHP's urlencode (http_build_query): letters, digits and "-_." kept, a space as "+".

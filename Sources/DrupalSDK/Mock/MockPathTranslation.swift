@@ -24,7 +24,7 @@ extension MockState {
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         path = systemPath(forAlias: path) ?? path
         // Routed as a request for it would be: encoded as sent.
-        let routed = request.routed(to: PathSafety.percentEncode(path) { PathSafety.isUnreservedByte($0) || $0 == 0x2F })
+        let routed = request.routed(to: MockState.rawEncoded(path))
         guard case .canonical(let entityType, let id, let template)? = entityRoute(for: routed),
               !template.hasPrefix("/entity/"), let entity = entities[entityType]?[id] else {
             throw MockAnswer(response: MockReply.json(404, .object([

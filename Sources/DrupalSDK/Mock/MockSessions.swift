@@ -27,7 +27,7 @@ extension MockState {
             // Wrong credentials make the request anonymous: no 401, no fallback to the cookie.
             if authorization.lowercased().hasPrefix("basic ") {
                 caller.usedBasic = true
-                caller.account = basicAccount(String(authorization.dropFirst(6)).trimmedWhitespace)
+                caller.account = MockState.basicCredentials(request).flatMap { activeAccount($0.user, $0.password) }
             } else if authorization.lowercased().hasPrefix("bearer ") {
                 let token = String(authorization.dropFirst(7)).trimmedWhitespace
                 if let uid = bearerTokens[token] {
@@ -46,13 +46,19 @@ extension MockState {
         return caller
     }
 
-    private func basicAccount(_ encoded: String) -> Account? {
-        guard let data = Data(base64Encoded: encoded) else { return nil }
+    /// The user and password of a Basic header, as sent (never percent-decoded: simple_oauth's
+    /// BasicAuthSwap reads a client's id and secret the same way).
+    static func basicCredentials(_ request: MockRequest) -> (user: String, password: String)? {
+        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("basic "),
+              let data = Data(base64Encoded: String(header.dropFirst(6)).trimmedWhitespace) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         guard let colon = text.firstIndex(of: ":") else { return nil }
-        let name = String(text[..<colon])
-        let password = String(text[text.index(after: colon)...])
-        // basic_auth loads active accounts only.
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    /// The account with this name and password if it is active: basic_auth's check, and the
+    /// password grant's.
+    func activeAccount(_ name: String, _ password: String) -> Account? {
         guard let account = account(named: name), !account.isBlocked, account.password == password else { return nil }
         return account
     }

@@ -80,18 +80,18 @@ def saved_session(args: argparse.Namespace) -> Optional[str]:
 
 
 def grant(args: argparse.Namespace, user: Optional[str], password: Optional[str]) -> str:
-    """The grant to use: ``--oauth-grant``, or the saved session (the refresh_token grant), or the
-    password grant when a user and a password are known, else client_credentials. Outside `login`,
-    authorization_code means its saved session."""
-    if args.oauth_grant == "authorization_code" and args.command_entry.name != "login":
-        if saved_session(args) is None:
+    """The grant to use: ``--oauth-grant``, or the saved session (the refresh_token grant, its token
+    kept in ``args.saved_session``), or the password grant when a user and a password are known,
+    else client_credentials. Outside `login`, authorization_code means its saved session."""
+    if args.command_entry.name != "login" and args.oauth_grant in ("auto", "authorization_code"):
+        args.saved_session = saved_session(args)
+        if args.saved_session is not None:
+            return "refresh_token"
+        if args.oauth_grant == "authorization_code":
             raise UsageError("no saved OAuth session for this site and consumer: run `drupal login "
                              "--oauth-grant authorization_code --save` first")
-        return "refresh_token"
     if args.oauth_grant != "auto":
         return args.oauth_grant
-    if args.command_entry.name != "login" and saved_session(args) is not None:
-        return "refresh_token"
     if user and password is not None:
         return "password"
     if user:
@@ -120,10 +120,6 @@ def apply(client: drupalsdk.Client, args: argparse.Namespace, chosen: str, user:
     if chosen == "authorization_code":
         _authorize(client, args, cid, secret, scope, token_path)
         return
-    if chosen == "refresh_token":
-        args.saved_session = saved_session(args)
-        if args.saved_session is None:
-            raise UsageError("no saved OAuth session for this site and consumer")
     client.set_oauth(cid, secret, username=user if chosen == "password" else None,
                      password=password if chosen == "password" else None,
                      refresh_token=args.saved_session if chosen == "refresh_token" else None, grant=chosen,

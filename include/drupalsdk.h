@@ -1519,6 +1519,29 @@ drupal_code drupal_mock_add_bearer_token(drupal_client *client, const char *toke
 drupal_code drupal_mock_add_oauth_consumer(drupal_client *client, const char *client_id, const char *secret,
                                            const char *const *grants, const char *uid,
                                            const char *const *redirect_uris);
+/**
+ * Adds a language to the mock's site, negotiated by its URL prefix (prefix NULL = the langcode):
+ * a request under "/fr" is answered in French (Content-Language: fr), each entity in its French
+ * translation or, without one, its original; JSON:API's links keep the prefix. English stays the
+ * default, without a prefix. What drupal_client_in_language reaches.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for "en", or a langcode or prefix that is not one
+ *         path segment of letters, digits, '-' and '_', or a client that is not a mock client.
+ */
+drupal_code drupal_mock_add_language(drupal_client *client, const char *langcode, const char *prefix);
+/**
+ * Adds (or replaces) the langcode translation of a stored entity, which turns translation on for
+ * its bundle (its entities then show content_translation_source and _outdated). It starts as a
+ * copy of the original's translatable fields (title, body, status...) with json's fields over
+ * them (REST JSON; bare values taken as one item); shared fields (ids, references) stay the
+ * original's. Under the language's prefix, as Drupal answers: core REST's PATCH edits the
+ * translation (on an entity without one, the original: a langcode sent changes its language),
+ * POST makes a new entity, DELETE deletes the whole entity; JSON:API's PATCH edits it, but is a
+ * 405 on an entity without one, and its DELETE is a 405.
+ * @return DRUPAL_OK; DRUPAL_E_INVALID_ARGUMENT for a language not added, json that is not an
+ *         object, NULL or empty strings; DRUPAL_E_NOT_FOUND for an entity the site does not have.
+ */
+drupal_code drupal_mock_add_translation(drupal_client *client, const char *entity_type, const char *id,
+                                        const char *langcode, const char *json);
 /** Every access token the mock's site issued so far expires now (refresh tokens stay valid): what
  * waiting out their lifetime gives, without the wait. */
 drupal_code drupal_mock_expire_oauth_tokens(drupal_client *client);

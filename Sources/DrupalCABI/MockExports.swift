@@ -148,6 +148,30 @@ public func drupal_mock_add_oauth_consumer(_ client: OpaquePointer?, _ clientID:
     }
 }
 
+@_cdecl("drupal_mock_add_language")
+public func drupal_mock_add_language(_ client: OpaquePointer?, _ langcode: UnsafePointer<CChar>?,
+                                     _ prefix: UnsafePointer<CChar>?) -> drupal_code {
+    onSite(client) { site in
+        try site.addLanguage(try CInput.nonEmptyString(langcode, "langcode"),
+                             prefix: try CInput.optionalString(prefix, "prefix"))
+    }
+}
+
+@_cdecl("drupal_mock_add_translation")
+public func drupal_mock_add_translation(_ client: OpaquePointer?, _ type: UnsafePointer<CChar>?,
+                                        _ id: UnsafePointer<CChar>?, _ langcode: UnsafePointer<CChar>?,
+                                        _ json: UnsafePointer<CChar>?) -> drupal_code {
+    onSite(client) { site in
+        let entityType = try CInput.nonEmptyString(type, "entity_type")
+        let entityID = try CInput.nonEmptyString(id, "id")
+        let language = try CInput.nonEmptyString(langcode, "langcode")
+        guard let fields = JSONValue.parse(Data(try CInput.string(json, "json").utf8)), fields.objectValue != nil else {
+            throw DrupalError(.invalidArgument, "json is not a JSON object")
+        }
+        try site.addTranslation(entityType, entityID, language: language, fields)
+    }
+}
+
 @_cdecl("drupal_mock_expire_oauth_tokens")
 public func drupal_mock_expire_oauth_tokens(_ client: OpaquePointer?) -> drupal_code {
     onSite(client) { $0.expireOAuthTokens() }

@@ -227,9 +227,65 @@ static void test_mock_oauth(void) {
     drupal_client_free(m);
 }
 
+/* Languages on the mock: French at /fr, node 1 translated; reads, the fallback, writes. */
+static void test_mock_languages(void) {
+    drupal_client *m = NULL, *fr = NULL, *live = NULL;
+    drupal_response *r = NULL;
+    char *nid = NULL, *other = NULL;
+    const char *article = "{\"type\":\"article\",\"title\":\"Article\"}";
+    const char *patch = "{\"type\":[{\"target_id\":\"article\"}],\"title\":[{\"value\":\"Article FR 2\"}]}";
+
+    CHECK_CODE(drupal_mock_client_new(&m), DRUPAL_OK);
+    drupal_client_set_basic_auth(m, "admin", "admin");
+    CHECK_CODE(drupal_mock_add_entity(&nid, m, "node", article), DRUPAL_OK);
+    CHECK_CODE(drupal_mock_add_entity(&other, m, "node", article), DRUPAL_OK);
+    /* Not a language yet: refused, nothing added. */
+    CHECK_CODE(drupal_mock_add_translation(m, "node", nid, "fr", "{\"title\":\"Article FR\"}"),
+               DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_language(m, "fr", NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_mock_add_translation(m, "node", nid, "fr", "{\"title\":\"Article FR\"}"), DRUPAL_OK);
+
+    CHECK_CODE(drupal_client_with_language(&fr, m, "fr", 0), DRUPAL_OK);
+    CHECK_CODE(drupal_entity_get_sync(&r, fr, "node", nid), DRUPAL_OK);
+    CHECK_STR(drupal_response_langcode(r), "fr");
+    CHECK_STR(drupal_response_header(r, "Content-Language"), "fr");
+    drupal_response_free(r);
+    CHECK_CODE(drupal_entity_get_sync(&r, fr, "node", other), DRUPAL_OK);   /* no translation: the original */
+    CHECK_STR(drupal_response_langcode(r), "en");
+    drupal_response_free(r);
+    CHECK_CODE(drupal_entity_update_sync(&r, fr, "node", nid, patch, strlen(patch)), DRUPAL_OK);
+    CHECK_STR(drupal_response_langcode(r), "fr");
+    drupal_response_free(r);
+    CHECK_CODE(drupal_entity_get_sync(&r, m, "node", nid), DRUPAL_OK);      /* the original is untouched */
+    CHECK_STR(drupal_response_langcode(r), "en");
+    CHECK(strstr(drupal_response_body(r, NULL), "\"Article\"") != NULL);
+    drupal_response_free(r);
+
+    /* Bad input. */
+    CHECK_CODE(drupal_mock_add_language(m, "en", NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_language(m, "f/r", NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_language(m, "de", "d e"), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_language(m, NULL, NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_language(NULL, "de", NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_translation(m, "node", "99", "fr", "{}"), DRUPAL_E_NOT_FOUND);
+    CHECK_CODE(drupal_mock_add_translation(m, "node", nid, "fr", "[1]"), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_translation(m, "node", nid, "fr", "{"), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_translation(m, NULL, nid, "fr", "{}"), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_translation(m, "node", nid, "fr", NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_client_new(&live, "http://127.0.0.1:1", NULL), DRUPAL_OK);
+    CHECK_CODE(drupal_mock_add_language(live, "de", NULL), DRUPAL_E_INVALID_ARGUMENT);
+    CHECK_CODE(drupal_mock_add_translation(live, "node", "1", "fr", "{}"), DRUPAL_E_INVALID_ARGUMENT);
+    drupal_client_free(live);
+    drupal_client_free(fr);
+    drupal_free(nid);
+    drupal_free(other);
+    drupal_client_free(m);
+}
+
 int main(void) {
     test_mock();
     test_mock_oauth();
+    test_mock_languages();
     test_call_set_before_the_callback();
     return check_summary();
 }

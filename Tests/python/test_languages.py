@@ -93,3 +93,31 @@ def test_bad_languages(extended):
             client.get("node", 1, language=3.5)
     with pytest.raises(drupalsdk.ClosedError):
         client.get("node", 1, language="fr")
+
+
+def test_the_mock_speaks_languages():
+    """MockClient.add_language and add_translation: the same reads, writes and refusals on a
+    mock (test_language_parity compares the two sites step by step)."""
+    with drupalsdk.MockClient() as mock:
+        mock.set_basic_auth("admin", "admin")
+        nid = mock.add_entity("node", {"type": "article", "title": "Article"})
+        with pytest.raises(drupalsdk.DrupalError) as caught:
+            mock.add_translation("node", nid, "fr", {"title": "Article FR"})
+        assert caught.value.code == "DRUPAL_E_INVALID_ARGUMENT" and "addLanguage" in caught.value.message
+        mock.add_language("fr")
+        mock.add_translation("node", nid, "fr", {"title": "Article FR"})
+        french = mock.in_language("fr")
+        assert (title(french.get("node", nid)), langcode(french.get("node", nid))) == ("Article FR", "fr")
+        assert title(mock.get("node", nid)) == "Article"
+        updated = french.update("node", nid, FR_TITLE)
+        assert title(updated) == "Article 1 FR (modifié)" and title(mock.get("node", nid)) == "Article"
+        with pytest.raises(drupalsdk.DrupalError) as caught:
+            mock.add_translation("node", 99, "fr", {})
+        assert caught.value.code == "DRUPAL_E_NOT_FOUND"
+        for bad in ("en", "f r", ""):
+            with pytest.raises(drupalsdk.DrupalError):
+                mock.add_language(bad)
+        forced = mock.in_language("fr", force=True)
+        forced.delete("node", nid)                     # the whole node (85)
+        with pytest.raises(drupalsdk.NotFoundError):
+            mock.get("node", nid)

@@ -38,7 +38,8 @@ public enum MockStubAnswer: Sendable {
 /// Path aliases (a node's or term's `path`) route as their entity's path, and the contrib
 /// decoupled_router's `/router/translate-path` (`resolvePath`) resolves paths and aliases.
 /// simple_oauth comes with the first `addOAuthConsumer`: its token and authorize endpoints, and
-/// Bearer tokens checked.
+/// Bearer tokens checked. English alone until `addLanguage` adds one at its URL prefix, and
+/// `addTranslation` translates an entity (what `inLanguage` clients read and write).
 public final class MockDrupal: Sendable {
     private let state: Mutex<MockState>
 
@@ -147,6 +148,49 @@ public final class MockDrupal: Sendable {
         let path = path.hasPrefix("/") ? path : "/" + path
         state.withLock { $0.views[path] = MockState.View(entityType: entityType, bundle: bundle,
                                                          itemsPerPage: max(1, itemsPerPage)) }
+    }
+
+    /// Adds a language (the language module), negotiated by its URL prefix (`prefix`, the langcode
+    /// by default): a request under "/fr" is answered in French (`Content-Language: fr`), showing
+    /// each entity's French translation, or the original when it has none, and JSON:API's links
+    /// keep the prefix. English stays the default, without a prefix. What a client's `inLanguage`
+    /// reaches; see `addTranslation` for what writes under a prefix do. Throws `.invalidArgument`
+    /// for a langcode or prefix that is not a path segment of letters, digits, "-" and "_", or
+    /// for "en".
+    public func addLanguage(_ langcode: String, prefix: String? = nil) throws {
+        guard let langcode = try LanguagePrefix.validate(langcode), langcode != MockState.defaultLangcode,
+              let prefix = try LanguagePrefix.validate(prefix ?? langcode) else {
+            throw DrupalError.invalidArgument("the language must be other than \"en\", the default, and not empty")
+        }
+        state.withLock { state in
+            state.languagePrefixes = state.languagePrefixes.filter { $0.value != langcode }
+            state.languagePrefixes[prefix] = langcode
+        }
+    }
+
+    /// Adds (or replaces) the `language` translation of a stored entity (content_translation),
+    /// which turns translation on for its bundle: the bundle's entities show
+    /// content_translation_source and content_translation_outdated. The translation starts as a
+    /// copy of the original's translatable fields (title, body, status, ...) with `fields` over
+    /// them (bare values taken as one item, as `addEntity` does); shared fields (ids, references
+    /// such as field_tags) stay the original's. As Drupal answers (recordings 80-85):
+    /// - core REST under the prefix: PATCH edits this translation; on an entity without one it
+    ///   edits the original (so a `langcode` sent changes the original's language); POST makes a
+    ///   new entity; DELETE deletes the whole entity, every translation with it;
+    /// - JSON:API under the prefix: PATCH edits this translation, but is a 405 on an entity
+    ///   without one (JSON:API does not create translations), and DELETE is a 405.
+    /// Throws `.invalidArgument` for a language not added (`addLanguage`), `.notFound` for an
+    /// entity that is not stored.
+    public func addTranslation(_ entityType: String, _ id: String, language: String, _ fields: JSONValue) throws {
+        try state.withLock { state in
+            guard state.languagePrefixes.values.contains(language) else {
+                throw DrupalError.invalidArgument("the site has no language \"\(language)\": add it with addLanguage")
+            }
+            guard state.entities[entityType]?[id] != nil else {
+                throw DrupalError(.notFound, "the site has no \(entityType) \(id)")
+            }
+            state.addTranslation(entityType, id, language, fields.objectValue ?? [:])
+        }
     }
 
     /// Adds a consumer of simple_oauth, which the site then has: `/oauth/token` answers its grants

@@ -64,17 +64,20 @@ extension MockState {
             }
             if request.method == "PATCH" { try requireJSONBody(request) }
             try requireJSONFormat(request)
-            guard let stored = entities[entityType]?[id] else {
+            guard let original = entities[entityType]?[id] else {
                 let path = template.replacingOccurrences(of: "{id}", with: "{\(entityType)}")
                 let method = request.method == "HEAD" ? "GET" : request.method
                 throw MockReply.fail(404, "The \"\(entityType)\" parameter was not converted for the path \"\(path)\" "
                                      + "(route name: \"rest.entity.\(entityType).\(method)\")")
             }
             try checkCSRF(request, caller)
+            // Under a language's prefix, its translation (else the original: 80c, 82g).
+            let stored = translated(entityType, id, original)
             switch request.method {
             case "PATCH": return try update(entityType, id, stored, request, caller)
             case "DELETE":
-                try authorize(.delete, entityType, stored, caller)
+                // Under a language's prefix too, the whole entity goes (85).
+                try authorize(.delete, entityType, original, caller)
                 removeEntity(entityType, id)
                 return MockReply.empty(204)
             default:
@@ -194,8 +197,11 @@ extension MockState {
         try validate(entityType, entity)
         if entityType == "user" { entity = updateAccount(id, entity) }
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
-        entities[entityType, default: [:]][id] = entity
-        if let path = try savePath(entityType, id, written: body["path"], update: true) { entity["path"] = path }
+        storeTranslated(entityType, id, entity)
+        if let path = try savePath(entityType, id, written: body["path"], update: true,
+                                   langcode: editedLangcode(entityType, id)) {
+            entity["path"] = path
+        }
         if entityType == "comment" { refreshCommentStatistics(host: MockState.commentHost(entity)) }
         return MockReply.json(200, .object(restEntity(entityType, entity, caller, origin: request.origin)))
     }
@@ -248,6 +254,7 @@ extension MockState {
         if entityType == "node" { addNodeDefaults(&entity) }
         if entityType == "taxonomy_term" { addTermDefaults(&entity) }
         if entityType == "comment" { addCommentDefaults(&entity) }
+        if isTranslatable(entityType, entity) { MockState.addSourceFields(&entity) }
         if entityType == "user" {
             addUserDefaults(&entity)
             entity = updateAccount(id, entity)
@@ -285,6 +292,7 @@ extension MockState {
         let host = entityType == "comment" ? entities["comment"]?[id].flatMap(MockState.commentHost) : nil
         entities[entityType]?[id] = nil
         oldRevisions[entityType]?[id] = nil
+        forgetTranslations(entityType, id)
         forgetPathAliases(entityType, id)
         if host != nil { refreshCommentStatistics(host: host) }
         guard entityType == "user" else { return }

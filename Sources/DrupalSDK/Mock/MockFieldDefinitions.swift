@@ -17,7 +17,8 @@ extension MockState {
     func knownFields(_ entityType: String, _ bundle: String?) -> Set<String>? {
         guard let bundle, let declared = bundleFields[entityType]?[bundle], !declared.isEmpty,
               let base = MockState.baseFields(entityType) else { return nil }
-        return base.union(declared)
+        let translation = isTranslatable(entityType, bundle) ? MockState.contentTranslationFields : []
+        return base.union(declared).union(translation)
     }
 }
 

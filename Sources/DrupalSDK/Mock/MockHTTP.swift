@@ -11,6 +11,8 @@ struct MockRequest {
     private(set) var path: String
     /// The path as sent, which messages name even when it was an alias.
     let askedPath: String
+    /// The language prefix the path came under ("/fr"), which `path` no longer has; "" for none.
+    private(set) var languagePrefix = ""
     /// The query string as sent (after "?"), decoded by `query` when asked: a stubbed answer
     /// needs neither it nor `segments` (most stubs match on method and path alone).
     let rawQuery: String
@@ -47,6 +49,18 @@ struct MockRequest {
         routed.path = systemPath
         return routed
     }
+
+    /// The same request without its language's prefix (MockLanguages).
+    func negotiated(prefix: String, path unprefixed: String) -> MockRequest {
+        var negotiated = self
+        negotiated.languagePrefix = prefix
+        negotiated.path = unprefixed
+        return negotiated
+    }
+
+    /// Where JSON:API's links start: the origin and the language prefix the request came under,
+    /// which every link keeps (81).
+    var linkOrigin: String { origin + languagePrefix }
 
     /// The path's segments, percent-decoded.
     var segments: [String] {

@@ -97,12 +97,13 @@ extension MockState {
         return JSONAPIType(entityType: entityType, bundle: bundle)
     }
 
-    /// The stored entity of this resource type with this UUID, and its id.
+    /// The stored entity of this resource type with this UUID, in the request's language
+    /// (MockLanguages), and its id.
     func jsonAPIEntity(_ type: JSONAPIType, uuid: String) -> (id: String, entity: [String: JSONValue])? {
         if type.entityType == "user", uuid == anonymousUUID { return ("0", anonymousUser) }
         for (id, entity) in entities[type.entityType] ?? [:]
         where MockFields.firstValue(entity["uuid"]) == uuid && jsonAPIType(of: type.entityType, entity) == type {
-            return (id, entity)
+            return (id, translated(type.entityType, id, entity))
         }
         return nil
     }
@@ -113,13 +114,13 @@ extension MockState {
         let stored = (entities[type.entityType] ?? [:])
             .filter { jsonAPIType(of: type.entityType, $0.value) == type }
             .sorted { (Int($0.key) ?? 0, $0.key) < (Int($1.key) ?? 0, $1.key) }
-            .map { (id: $0.key, entity: $0.value) }
+            .map { (id: $0.key, entity: translated(type.entityType, $0.key, $0.value)) }
         return type.entityType == "user" ? [(id: "0", entity: anonymousUser)] + stored : stored
     }
 
     /// The entity a reference's target id names: a stored one, or the anonymous user for uid 0.
     func referencedEntity(_ entityType: String, _ id: String) -> [String: JSONValue]? {
-        entityType == "user" && id == "0" ? anonymousUser : entities[entityType]?[id]
+        entityType == "user" && id == "0" ? anonymousUser : entities[entityType]?[id].map { translated(entityType, id, $0) }
     }
 
     /// The 404 of an unknown UUID names the route as Drupal does (141, 195b): `route` follows
@@ -139,9 +140,9 @@ extension MockState {
         let (entity, isOld) = try jsonAPIRevision(request, type, id: id, current)
         try authorizeJSONAPIView(type, entity, caller, request)
         let query = try MockJSONAPIQuery(request)
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin, query: query)
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin, query: query)
         var resource = documents.resource(type.entityType, entity)
-        if isOld { resource = MockState.withRevisionLinks(resource, request.origin + type.path + "/" + uuid) }
+        if isOld { resource = MockState.withRevisionLinks(resource, request.linkOrigin + type.path + "/" + uuid) }
         var document: [String: JSONValue] = ["data": resource]
         if query.includes != nil { document["included"] = .array(try documents.included(for: [(type.entityType, entity)], request)) }
         document["links"] = .object(["self": MockJSONAPIReply.link(query.selfLink(request))])
@@ -208,7 +209,7 @@ enum MockJSONAPIReply {
     /// The request URL with its parameters re-encoded, in the order they came.
     static func url(_ request: MockRequest, _ entries: [(key: String, value: MockQueryTree)]) -> String {
         let query = MockQueryTree.build(entries)
-        return request.origin + request.path + (query.isEmpty ? "" : "?" + query)
+        return request.linkOrigin + request.path + (query.isEmpty ? "" : "?" + query)
     }
 
     /// The RFC 2616 section Drupal links as `links.info` (none for 422: 122b).
@@ -269,7 +270,7 @@ enum MockJSONAPIReply {
         guard let format = request.format else { return nil }
         if format == "api_json" {
             // The URL without its query, as a bare `Link` header and as the error's `links.info` (130d).
-            let bare = request.origin + request.path
+            let bare = request.linkOrigin + request.path
             return error(400, "JSON:API does not need that ugly '_format' query string! 🤘 Use the URL provided in "
                          + "'links' 🙏", request, info: bare, headers: HTTPHeaders([("Link", bare)]))
         }

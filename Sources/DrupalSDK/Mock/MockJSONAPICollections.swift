@@ -7,7 +7,7 @@ extension MockState {
     func jsonAPICollection(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType) throws -> HTTPResponse {
         try checkCollectionVersion(request, type)
         let query = try MockJSONAPIQuery(request)
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin, query: query)
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin, query: query)
         let filter = try MockJSONAPIFilter(query.filter, request)
         for path in filter.paths { try documents.checkPath(path, type, request) }
         for (path, _) in query.sort { try documents.checkPath(path, type, request) }

@@ -8,12 +8,12 @@ extension MockState {
         guard request.method == "GET" || request.method == "HEAD" else {
             return MockJSONAPIReply.methodNotAllowed(request, allow: ["GET"])
         }
-        var links: [String: JSONValue] = ["self": MockJSONAPIReply.link(request.origin + "/jsonapi")]
-        for type in jsonAPITypes() { links[type.name] = MockJSONAPIReply.link(request.origin + type.path) }
+        var links: [String: JSONValue] = ["self": MockJSONAPIReply.link(request.linkOrigin + "/jsonapi")]
+        for type in jsonAPITypes() { links[type.name] = MockJSONAPIReply.link(request.linkOrigin + type.path) }
         var document: [String: JSONValue] = ["data": .array([]), "links": .object(links)]
         if let uid = caller.uid, let uuid = MockFields.firstValue(entities["user"]?[uid]?["uuid"]) {
             let me: JSONValue = .object(["meta": .object(["id": .string(uuid)]),
-                                         "href": .string(request.origin + "/jsonapi/user/user/" + uuid)])
+                                         "href": .string(request.linkOrigin + "/jsonapi/user/user/" + uuid)])
             document["meta"] = .object(["links": .object(["me": me])])
         }
         return MockJSONAPIReply.document(200, document, request)

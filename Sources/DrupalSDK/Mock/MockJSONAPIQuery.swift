@@ -167,6 +167,6 @@ struct MockJSONAPIQuery {
     }
 
     private static func url(_ request: MockRequest, _ query: String) -> String {
-        request.origin + request.path + (query.isEmpty ? "" : "?" + query)
+        request.linkOrigin + request.path + (query.isEmpty ? "" : "?" + query)
     }
 }

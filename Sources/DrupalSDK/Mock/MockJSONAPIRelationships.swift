@@ -25,7 +25,7 @@ extension MockState {
         let (_, entity, relationship) = try relationshipSubject(request, caller, type, uuid, name,
                                                                 route: name + ".related", template: "{entity}/" + name)
         let query = try MockJSONAPIQuery(request)
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin, query: query)
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin, query: query)
         let targets = documents.targets(type.entityType, entity, name)
             .filter { $0.entityType == "user" || canView($0.entityType, $0.entity, caller) }
         let resources = targets.map { documents.resource($0.entityType, $0.entity) }
@@ -108,9 +108,9 @@ extension MockState {
                                       _ entity: [String: JSONValue], _ name: String,
                                       _ relationship: Relationship) throws -> HTTPResponse {
         let query = try MockJSONAPIQuery(request)
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin, query: query)
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin, query: query)
         let (field, target) = relationship
-        let base = request.origin + type.path + "/" + (MockFields.firstValue(entity["uuid"]) ?? "")
+        let base = request.linkOrigin + type.path + "/" + (MockFields.firstValue(entity["uuid"]) ?? "")
         let links: [String: JSONValue] = [
             "related": MockJSONAPIReply.link(base + "/" + name + documents.versionSuffix(type.entityType, entity)),
             "self": MockJSONAPIReply.link(query.selfLink(request)),

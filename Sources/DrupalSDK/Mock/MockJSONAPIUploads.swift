@@ -16,7 +16,7 @@ extension MockState {
         try authorizeJSONAPICreate(type, caller, request)
         let filename = try uploadFilename(request, type, field: name)
         let file = storeUploadedFile(request, caller, filename).entity
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin,
                                              query: try MockJSONAPIQuery(request))
         let resource = documents.resource("file", file)
         return MockJSONAPIReply.document(201, ["data": resource, "links": .object(["self": resource["links"]?["self"] ?? .null])],
@@ -48,13 +48,13 @@ extension MockState {
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         entities[type.entityType, default: [:]][id] = entity
         makeReferencedFilesPermanent(entity)
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin,
                                              query: try MockJSONAPIQuery(request))
         let files = (entity[field]?.arrayValue ?? []).compactMap { item in
             item["target_id"]?.idString.flatMap { entities["file"]?[$0] }.map { documents.resource("file", $0) }
         }
         return MockJSONAPIReply.document(200, ["data": many ? .array(files) : files.last ?? .null,
-                                               "links": .object(["self": MockJSONAPIReply.link(request.origin + request.askedPath)])],
+                                               "links": .object(["self": MockJSONAPIReply.link(request.linkOrigin + request.askedPath)])],
                                          request)
     }
 

@@ -29,12 +29,12 @@ extension MockState {
                                    update: false) {
             entity["path"] = path
         }
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin,
                                              query: try MockJSONAPIQuery(request))
         let resource = documents.resource(type.entityType, entity)
         let location = resource["links"]?["self"]?["href"]?.stringValue ?? ""
         return MockJSONAPIReply.document(201, ["data": resource,
-                                               "links": .object(["self": MockJSONAPIReply.link(request.origin + type.path)])],
+                                               "links": .object(["self": MockJSONAPIReply.link(request.linkOrigin + type.path)])],
                                          request, headers: HTTPHeaders([("Location", location)]))
     }
 
@@ -52,6 +52,7 @@ extension MockState {
         }
         try checkCSRF(request, caller)
         try authorize(.update, type.entityType, stored, caller)
+        if let refusal = jsonAPITranslationRefusal(request, type.entityType, id, stored) { throw refusal }
         let data = try jsonAPIData(request)
         // data.id must name the URL's resource; a missing one is "()" (133, 133b). data.type is not checked (132).
         let sent = data["id"]?.stringValue ?? ""
@@ -68,17 +69,20 @@ extension MockState {
         if type.entityType == "node" {
             // Every PATCH of a node is a new revision by its sender (123, 124); the old one stays
             // readable by its id (143).
-            rememberRevision(type.entityType, id, stored)
+            rememberRevision(type.entityType, id, entities[type.entityType]?[id] ?? stored)
             entity["vid"] = MockFields.single(.number(Double(nextRevisionID("node"))))
             entity["revision_uid"] = userReference(caller.uid ?? "0")
         }
-        entities[type.entityType, default: [:]][id] = entity
-        if let path = try savePath(type.entityType, id, written: fields["path"], update: true) { entity["path"] = path }
+        storeTranslated(type.entityType, id, entity)
+        if let path = try savePath(type.entityType, id, written: fields["path"], update: true,
+                                   langcode: editedLangcode(type.entityType, id)) {
+            entity["path"] = path
+        }
         makeReferencedFilesPermanent(entity)
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin,
                                              query: try MockJSONAPIQuery(request))
         return MockJSONAPIReply.document(200, ["data": documents.resource(type.entityType, entity),
-                                               "links": .object(["self": MockJSONAPIReply.link(request.origin + request.path)])],
+                                               "links": .object(["self": MockJSONAPIReply.link(request.linkOrigin + request.path)])],
                                          request)
     }
 
@@ -87,6 +91,7 @@ extension MockState {
         guard let (id, stored) = jsonAPIEntity(type, uuid: uuid) else { throw MockState.jsonAPINotFound(request, type) }
         try checkCSRF(request, caller)
         try authorize(.delete, type.entityType, stored, caller)
+        if let refusal = jsonAPITranslationRefusal(request, type.entityType, id, stored) { throw refusal }
         removeEntity(type.entityType, id)
         return MockReply.empty(204)
     }
@@ -126,7 +131,7 @@ extension MockState {
     /// Drupal's 422, as is a relationship sent as an attribute.
     private func jsonAPIFields(_ data: [String: JSONValue], _ type: JSONAPIType, _ caller: MockCaller,
                                _ request: MockRequest, stored: [String: JSONValue]?) throws -> [String: JSONValue] {
-        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.origin,
+        let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin,
                                              query: try MockJSONAPIQuery(request))
         let known = documents.relationships(type.entityType, nil, bundle: type.bundle)
         let attributes = data["attributes"]?.objectValue ?? [:]
@@ -223,9 +228,6 @@ extension MockState {
         return .object(item)
     }
 
-    /// Languages a `langcode` may name: the site's one language and the two special codes.
-    static let jsonAPILangcodes: Set<String> = ["en", "und", "zxx"]
-
     /// A language the site lacks, single-value fields given more (MockFieldCardinality), required
     /// fields and references to missing entities: one 422 entry each, in field order (langcode
     /// first), pointing into `/data/attributes/` with the item's delta where Drupal keeps it (125, 126, 44d).
@@ -233,7 +235,7 @@ extension MockState {
                                  langcode: Bool = true) throws {
         var lines: [(detail: String, pointer: String)] = []
         for (delta, item) in (langcode ? entity["langcode"]?.arrayValue ?? [] : []).enumerated()
-        where !MockState.jsonAPILangcodes.contains(item["value"]?.stringValue ?? "") {
+        where !langcodes.contains(item["value"]?.stringValue ?? "") {
             lines.append(("langcode.\(delta): The value you selected is not a valid choice.",
                           "/data/attributes/langcode/\(delta)"))
         }

@@ -23,10 +23,11 @@ extension MockState {
 
     /// After a save of the entity with the path items `written` (nil: the path was not written):
     /// the aliases, the stored value a read computes, and the items the write's answer shows; nil
-    /// for types without a path field.
-    mutating func savePath(_ entityType: String, _ id: String, written: JSONValue?, update: Bool) throws -> JSONValue? {
+    /// for types without a path field. `langcode`: a translation's, else the entity's own.
+    mutating func savePath(_ entityType: String, _ id: String, written: JSONValue?, update: Bool,
+                           langcode translationLangcode: String? = nil) throws -> JSONValue? {
         guard MockState.typesWithPath.contains(entityType), let entity = entities[entityType]?[id] else { return nil }
-        let langcode = MockFields.firstValue(entity["langcode"]) ?? "en"
+        let langcode = translationLangcode ?? MockFields.firstValue(entity["langcode"]) ?? "en"
         var failed = false
         let answer = written.map { items in
             JSONValue.array((items.arrayValue ?? []).map {
@@ -34,7 +35,7 @@ extension MockState {
             })
         }
         let computed = computedPath(entityType, id, langcode: langcode)
-        entities[entityType]?[id]?["path"] = computed
+        if translationLangcode == nil { entities[entityType]?[id]?["path"] = computed }
         if failed { throw MockAnswer(response: MockReply.serverError) }
         return answer ?? computed
     }
@@ -83,9 +84,10 @@ extension MockState {
     }
 
     /// The system path a (percent-decoded) path names when it is an alias (AliasRepository::
-    /// lookupByAlias, whose LIKE ignores ASCII case); the mock's site is English.
-    func systemPath(forAlias path: String) -> String? {
-        newestAlias("en", where: { $0.alias.caseInsensitiveEquals(path) })?.1.path
+    /// lookupByAlias, whose LIKE ignores ASCII case), in `langcode` (the request's by default).
+    func systemPath(forAlias path: String, langcode: String? = nil) -> String? {
+        let langcode = langcode ?? contentLanguage ?? MockState.defaultLangcode
+        return newestAlias(langcode, where: { $0.alias.caseInsensitiveEquals(path) })?.1.path
     }
 
     /// The entity's path as Drupal writes it in a URL: its alias (in its language), else its own.

@@ -22,7 +22,11 @@ extension MockState {
         var path = PathSafety.percentDecode(String(asked.prefix { $0 != "?" && $0 != "#" }))
         if !path.hasPrefix("/") { path = "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        path = systemPath(forAlias: path) ?? path
+        // A language's prefix is taken off, and the alias looked up in its language; the entity
+        // answered is the original, at its own URL (84b).
+        let language = languageOf(path)
+        if let language { path = language.rest }
+        path = systemPath(forAlias: path, langcode: language?.langcode) ?? path
         // Routed as a request for it would be: encoded as sent.
         let routed = request.routed(to: MockState.rawEncoded(path))
         guard case .canonical(let entityType, let id, let template)? = entityRoute(for: routed),

@@ -25,9 +25,13 @@ extension MockState {
     private mutating func route(_ request: MockRequest) -> HTTPResponse {
         // Public files are the web server's, which Drupal never sees.
         if let content = fileContent(request) { return content }
-        // The path module: a path that is an alias routes as its system path (MockPathAliases).
-        let request = pathAliases.isEmpty ? request
-            : systemPath(forAlias: PathSafety.percentDecode(request.path)).map { request.routed(to: $0) } ?? request
+        // Language negotiation by URL prefix (MockLanguages), then the path module: a path that is
+        // an alias in the request's language routes as its system path (MockPathAliases).
+        var request = negotiateLanguage(request)
+        defer { contentLanguage = nil }
+        if !pathAliases.isEmpty, let system = systemPath(forAlias: PathSafety.percentDecode(request.path)) {
+            request = request.routed(to: system)
+        }
         let caller = caller(for: request)
         var response: HTTPResponse
         do {
@@ -45,9 +49,11 @@ extension MockState {
         if let sessionID = caller.sessionID, sessions[sessionID] == nil, !response.headers.contains("Set-Cookie") {
             response.headers.add("Set-Cookie", expiredCookie)
         }
-        // Language negotiation labels every answer Drupal makes, errors too: the mock's site is
-        // English only (every one of drupal10-transcripts has "Content-language: en").
-        if !response.headers.contains("Content-Language") { response.headers.add("Content-Language", "en") }
+        // Language negotiation labels every answer Drupal makes, errors too (every one of
+        // drupal10-transcripts has "Content-language: en"; 80-85 "fr" under /fr).
+        if !response.headers.contains("Content-Language") {
+            response.headers.add("Content-Language", contentLanguage ?? MockState.defaultLangcode)
+        }
         return response
     }
 

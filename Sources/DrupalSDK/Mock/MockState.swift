@@ -77,6 +77,14 @@ struct MockState {
     var lastPathAliasID = 0
     /// Old revisions JSON:API can read (`resourceVersion=id:N`): entity type, id, revision id.
     var oldRevisions: [String: [String: [String: [String: JSONValue]]]] = [:]
+    /// Languages other than the default by their URL prefix ("fr" -> "fr"), translations per entity
+    /// type, id and langcode (the translatable fields only), and the bundles with translation on
+    /// by resource type name (MockLanguages).
+    var languagePrefixes: [String: String] = [:]
+    var translations: [String: [String: [String: [String: JSONValue]]]] = [:]
+    var translatableBundles: Set<String> = []
+    /// The language the request being answered was negotiated in (its prefix); nil: the default.
+    var contentLanguage: String?
     /// The anonymous user's UUID: Drupal gives uid 0 one; JSON:API lists it with the users (171b).
     let anonymousUUID = MockIdentifiers.uuid()
 

@@ -203,6 +203,8 @@ _SIGNATURES: List[Tuple[Any, ...]] = [
     ("drupal_mock_add_bearer_token", _code, _h, _s, _s),
     ("drupal_mock_add_oauth_consumer", _code, _h, _s, _s, _strv, _s, _strv),
     ("drupal_mock_expire_oauth_tokens", _code, _h),
+    ("drupal_mock_add_language", _code, _h, _s, _s),
+    ("drupal_mock_add_translation", _code, _h, _s, _s, _s, _s),
     ("drupal_mock_invalidate_csrf_tokens", _code, _h),
     ("drupal_mock_requests_json", _code, _out, _h),
     ("drupal_mock_clear_requests", _code, _h),
@@ -278,6 +280,7 @@ for _name in ("drupal_client_options_init", "drupal_client_new", "drupal_client_
               "drupal_mock_add_entity", "drupal_mock_stub", "drupal_mock_stub_answers", "drupal_mock_add_view",
               "drupal_mock_add_bundle", "drupal_mock_add_bearer_token", "drupal_mock_invalidate_csrf_tokens",
               "drupal_mock_add_oauth_consumer", "drupal_mock_expire_oauth_tokens", "drupal_client_oauth_refresh_token",
+              "drupal_mock_add_language", "drupal_mock_add_translation",
               "drupal_mock_requests_json", "drupal_mock_clear_requests", "drupal_unimplemented_client_new"):
     getattr(lib, _name).errcheck = check
 

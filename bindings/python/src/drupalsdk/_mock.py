@@ -93,6 +93,27 @@ class _MockSite:
                          None if secret is None else text(secret, "secret"), _ffi.string_array(grant_list),
                          None if uid is None else text(uid, "uid"), _ffi.string_array(uris) if uris else None)
 
+    def add_language(self, langcode: str, prefix: Optional[str] = None) -> None:
+        """Adds a language, negotiated by its URL ``prefix`` (the langcode by default): requests
+        under "/fr" are answered in French, each entity in its translation or, without one, its
+        original; JSON:API's links keep the prefix. English stays the default (no prefix). What
+        ``Client.in_language`` reaches."""
+        self._state_call(_lib.drupal_mock_add_language, text(langcode, "langcode"),
+                         None if prefix is None else text(prefix, "prefix"))
+
+    def add_translation(self, entity_type: str, entity_id: Union[str, int], langcode: str,
+                        fields: Union[Dict[str, Any], bytes, str]) -> None:
+        """Adds (or replaces) the ``langcode`` translation of a stored entity, turning translation
+        on for its bundle: a copy of the original's translatable fields (title, body, status...)
+        with ``fields`` over them (REST JSON; bare values taken as one item). Under the prefix, as
+        Drupal answers: core REST's PATCH edits it (on an entity without one, the original), POST
+        makes a new entity, DELETE deletes the whole entity; JSON:API's PATCH edits it, but is a
+        405 on an entity without one, and its DELETE is a 405. Raises DrupalError:
+        DRUPAL_E_NOT_FOUND for an entity the site does not have, DRUPAL_E_INVALID_ARGUMENT for a
+        language not added."""
+        self._state_call(_lib.drupal_mock_add_translation, text(entity_type, "entity_type"),
+                         text(entity_id, "id"), text(langcode, "langcode"), json_body(fields))
+
     def expire_oauth_tokens(self) -> None:
         """Every access token the site issued so far expires now (refresh tokens stay valid)."""
         self._state_call(_lib.drupal_mock_expire_oauth_tokens)

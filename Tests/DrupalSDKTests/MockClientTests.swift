@@ -467,6 +467,37 @@ final class MockClientTests: XCTestCase {
         XCTAssertNil(site.entity("user", "4"))
     }
 
+    /// A registered account has no password until its owner sets one: Drupal's UserAuth refuses
+    /// an empty password whatever the account, so once activated it still cannot sign in with
+    /// none, by Basic or by the OAuth password grant. The mock accepted both.
+    func testAnEmptyPasswordNeverAuthenticates() async throws {
+        let site = MockDrupal()
+        _ = try await DrupalClient.mock(site).register(Registration(name: "newbie", mail: "newbie@example.com"))
+        var admin = DrupalClient.Configuration()
+        admin.authentication = .basic(user: "admin", password: "admin")
+        _ = try await DrupalClient.mock(site, configuration: admin).update("user", "3", json(#"{"status": [{"value": true}]}"#))
+        XCTAssertEqual(site.entity("user", "3")?["status"]?[0]?["value"], .bool(true))
+        func basic(_ password: String) -> HTTPResponse {
+            let credentials = Data("newbie:\(password)".utf8).base64EncodedString()
+            return site.respond(to: HTTPRequest(method: "GET", url: "http://drupal.mock/user/3?_format=json",
+                                                headers: HTTPHeaders([("Authorization", "Basic " + credentials)])))
+        }
+        let empty = basic(""), wrong = basic("wrong")
+        XCTAssertGreaterThanOrEqual(empty.status, 400)
+        XCTAssertEqual(empty.status, wrong.status)
+        XCTAssertEqual(JSONValue.parse(empty.body), JSONValue.parse(wrong.body))
+
+        site.addOAuthConsumer(MockOAuthConsumer(clientID: "c", secret: "s"))
+        func grant(_ password: String) -> HTTPResponse {
+            site.respond(to: HTTPRequest(method: "POST", url: "http://drupal.mock/oauth/token",
+                                         headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+                                         body: Data("grant_type=password&client_id=c&client_secret=s&username=newbie&password=\(password)".utf8)))
+        }
+        let emptyGrant = grant(""), wrongGrant = grant("wrong")
+        XCTAssertEqual(emptyGrant.status, 400)
+        XCTAssertEqual(JSONValue.parse(emptyGrant.body), JSONValue.parse(wrongGrant.body))
+    }
+
     func testPasswordResetAnswersAsRecordings51() async throws {
         let site = MockDrupal()
         let client = DrupalClient.mock(site)

@@ -57,9 +57,11 @@ extension MockState {
     }
 
     /// The account with this name and password if it is active: basic_auth's check, and the
-    /// password grant's.
+    /// password grant's. An empty password is refused whatever the account (UserAuth::authenticate):
+    /// a registered account has none until its owner sets one.
     func activeAccount(_ name: String, _ password: String) -> Account? {
-        guard let account = account(named: name), !account.isBlocked, account.password == password else { return nil }
+        guard !password.isEmpty, let account = account(named: name), !account.isBlocked, account.password == password
+        else { return nil }
         return account
     }
 

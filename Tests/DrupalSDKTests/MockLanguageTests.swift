@@ -113,6 +113,13 @@ final class MockLanguageTests: XCTestCase {
         for link in links.map({ $0?.stringValue ?? "" }) {
             XCTAssertTrue(link.hasPrefix("http://drupal.mock/fr/jsonapi/"), link)   // 81
         }
+        // A filter matches an entity when one of its translations does, shown in the request's
+        // language: French content listed by its langcode, in English without the prefix.
+        for (client, expected) in [(french, "Article 1 FR"), (client, "Article 1")] {
+            let byLanguage = try await jsonapi(client, "GET", "/jsonapi/node/article", query: [("filter[langcode]", "fr")])
+            let titles = try byLanguage.json()["data"]?.arrayValue?.compactMap { $0["attributes"]?["title"]?.stringValue }
+            XCTAssertEqual(titles, [expected])
+        }
         let uuid = try XCTUnwrap(document["data"]?[0]?["id"]?.stringValue)
         let untranslatedUUID = try XCTUnwrap(document["data"]?[1]?["id"]?.stringValue)
         // A translation is edited (83b)...

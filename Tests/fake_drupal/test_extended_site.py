@@ -312,3 +312,21 @@ def test_private_files(ext):
     assert call(ext, 'GET', made['url'], headers={'Authorization': ADMIN}).status == 403   # Basic: not on this route
     assert call(ext, 'GET', '/system/files/nope.txt', headers=bearer(access)).status == 404
     assert call(ext, 'POST', '/__fake/private-file', {'name': '../x'}).status == 400
+
+
+def test_jsonapi_filters_range_over_every_translation(ext):
+    """An entity query's conditions range over the data table's rows, one per translation (no
+    langcode condition unless the filter sends one): a filter matches an entity when one of its
+    translations does, and the entity is then shown in the request's language. No recording
+    filters on a translated field; Drupal's SQL entity query decides."""
+    def titles(prefix, **filters):
+        query = urlencode({'filter[%s]' % k: v for k, v in filters.items()})
+        r = call(ext, 'GET', '%s/jsonapi/node/article?%s' % (prefix, query))
+        assert r.status == 200
+        return [item['attributes']['title'] for item in r.json()['data']]
+    assert titles('/fr', langcode='fr') == ['Article 1 FR']          # French content, in French
+    assert titles('', langcode='fr') == ['Article 1']                # the same node, in English
+    assert titles('/fr', title='Article 1') == ['Article 1 FR']      # the English title matched
+    assert titles('', title='Article 1 FR') == ['Article 1']
+    assert titles('/fr', title='Article 2') == ['Article 2']         # untranslated: the original
+    assert titles('', title='Nope') == []

@@ -77,6 +77,11 @@ def _language_tour(c: Any) -> Dict[str, Any]:
     step("jsonapi fr individual", "GET", "/fr/jsonapi/node/article/" + uuids[1], jsonapi=True)
     step("jsonapi fr collection", "GET", "/fr/jsonapi/node/article",
          {"sort": "drupal_internal__nid", "page[limit]": "2"}, jsonapi=True)
+    # A filter matches an entity when one of its translations does (an entity query's rows).
+    step("jsonapi fr filter langcode", "GET", "/fr/jsonapi/node/article", {"filter[langcode]": "fr"}, jsonapi=True)
+    step("jsonapi en filter langcode", "GET", "/jsonapi/node/article", {"filter[langcode]": "fr"}, jsonapi=True)
+    step("jsonapi fr filter english title", "GET", "/fr/jsonapi/node/article", {"filter[title]": "Article 1"},
+         jsonapi=True)
     step("jsonapi fr include", "GET", "/fr/jsonapi/node/article/" + uuids[1], {"include": "uid,field_tags"},
          jsonapi=True)
 
@@ -122,5 +127,6 @@ def test_the_mock_answers_languages_as_the_fake_does(extended):
     assert fake["rest fr"]["body"]["title"] == [{"value": "Article 1 FR"}]
     assert fake["rest fr"]["Content-Language"] == "fr"
     assert fake["jsonapi patch untranslated"]["status"] == 405
+    assert len(fake["jsonapi en filter langcode"]["body"]["data"]) == 1
     assert fake["rest en after delete"]["status"] == 404
     assert_parity(fake, mocked, {}, set())

@@ -14,9 +14,13 @@ extension MockState {
         try documents.checkIncludes(type, request)
 
         var rows = jsonAPIEntities(type).filter { row in
-            // Users the caller may not view are still listed, by their label (171b).
-            (type.entityType == "user" || canView(type.entityType, row.entity, caller))
-                && filter.matches { documents.values($0, type.entityType, row.entity) }
+            // Users the caller may not view are still listed, by their label (171b). A filter
+            // matches the entity or one of its translations (MockLanguages).
+            let original = entities[type.entityType]?[row.id] ?? row.entity
+            return (type.entityType == "user" || canView(type.entityType, row.entity, caller))
+                && everyTranslation(type.entityType, row.id, original).contains { entity in
+                    filter.matches { documents.values($0, type.entityType, entity) }
+                }
         }
         if !query.sort.isEmpty {
             // Stable, so rows that compare equal stay in id order.

@@ -120,6 +120,14 @@ extension MockState {
         return merged
     }
 
+    /// The entity and each of its translations, whole: what an entity query's conditions range
+    /// over (the data table has a row per translation, and no langcode condition is added unless
+    /// a filter sends one), so a JSON:API filter matches when one of them does.
+    func everyTranslation(_ entityType: String, _ id: String, _ original: [String: JSONValue]) -> [[String: JSONValue]] {
+        let languages = (translations[entityType]?[id] ?? [:]).sorted { $0.key < $1.key }
+        return [original] + languages.map { original.merging($0.value) { $1 } }
+    }
+
     /// Saves an entity as read by `translated` and edited: under a translation its translatable
     /// fields go to the translation and the others to the entity; else the whole entity.
     mutating func storeTranslated(_ entityType: String, _ id: String, _ edited: [String: JSONValue]) {

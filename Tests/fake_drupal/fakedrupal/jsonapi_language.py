@@ -30,6 +30,14 @@ def view(ctx, entity_type, entity_id, entity):
     return languages.view(ctx.store, entity_type, entity_id, entity, ctx.langcode)
 
 
+def matches(ctx, entity_type, entity_id, entity, predicate):
+    """Whether a filter matches the entity or one of its translations (an entity query has no
+    langcode condition unless the filter sends one)."""
+    if languages is None:
+        return predicate(entity)
+    return any(predicate(e) for e in languages.every_translation(ctx.store, entity_type, entity_id, entity))
+
+
 def refuse_write(ctx, method):
     """405 for a write JSON:API cannot do in this language (83, 83c)."""
     if languages is None or not ctx.langcode:

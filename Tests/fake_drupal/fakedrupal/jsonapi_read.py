@@ -123,7 +123,7 @@ def collection(ctx):
     paths = parse_paths([rtype], q.get('include'))
     et, bundle = rtype.entity_type, rtype.bundle
     rows = [(i, e) for i, e in jstate.entities(store, et)
-            if bundle_of(et, e) == bundle and (predicate is None or predicate(e))]
+            if bundle_of(et, e) == bundle and (predicate is None or jlang.matches(ctx, et, i, e, predicate))]
     if sorts:
         sort_rows(rows, sorts)
     window = rows[offset:offset + limit]

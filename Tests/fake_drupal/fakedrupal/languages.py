@@ -77,6 +77,13 @@ def view(store, entity_type, entity_id, entity, langcode):
     return merged
 
 
+def every_translation(store, entity_type, entity_id, entity):
+    """The entity and each of its translations, whole: what an entity query's conditions range
+    over (the data table has a row per translation), so a filter matches when one does."""
+    langcodes = sorted(store.translations.get((entity_type, entity_id), {}))
+    return [entity] + [view(store, entity_type, entity_id, entity, lang) for lang in langcodes]
+
+
 def save(store, entity_type, entity_id, entity, edited, langcode):
     """Writes an edited view() back: translatable fields to the translation, the
     others to the entity. A no-op when the view was the entity itself. (The path

@@ -763,10 +763,13 @@ def test_login_in_the_browser_saves_a_session_that_later_commands_use(oauth, ext
     code, node, err = oauth("--oauth-grant", "authorization_code", "get", "node", "1")
     assert code == 0 and err == "", err
     assert extended.stats()["token_grants"] == {"authorization_code": 1, "refresh_token": 2}
-    # A command that fails before asking for a token keeps the session.
+    # A command that fails on its input keeps the session (refreshed when the command started,
+    # under the sessions file's lock, and the newest saved).
     kept = sessions.read_text()
     code, _, err = oauth("get", "no de", "1")
-    assert code == _cli.EXIT_USAGE and sessions.read_text() == kept, err
+    assert code == _cli.EXIT_USAGE, err
+    assert sessions.read_text().split()[:2] == kept.split()[:2] and sessions.read_text() != kept
+    assert oauth("get", "node", "1")[0] == 0
 
     # Refused (revoked by another program's refresh, here a stale token): forgotten, with what to do.
     sessions.write_text("%s sdk-desktop def50200revoked\n" % extended.base_url)
@@ -782,6 +785,52 @@ def test_login_in_the_browser_saves_a_session_that_later_commands_use(oauth, ext
     assert oauth("login", "--oauth-grant", "authorization_code", "--save")[0] == 0
     code, out, _ = oauth("logout")
     assert code == 0 and out["oauth_sessions_forgotten"] is True and sessions.read_text() == ""
+
+
+def test_commands_on_one_saved_session_take_turns(oauth, extended, monkeypatch):
+    # Another command rotates the saved refresh token after this one read it, before it refreshed
+    # (two commands started together): this one must refresh with the newest, not the revoked one,
+    # and neither may end the session. Before, it refreshed with the token it read first:
+    # invalid_grant, exit 5, and the session (the other command's new token) forgotten.
+    monkeypatch.setenv("DRUPAL_OAUTH_CLIENT_ID", "sdk-desktop")
+    monkeypatch.delenv("DRUPAL_OAUTH_CLIENT_SECRET")
+    approves = "%s %s %%s" % (sys.executable, os.path.join(os.path.dirname(__file__), "browser_approves.py"))
+    monkeypatch.setenv("BROWSER", approves)
+    assert oauth("login", "--oauth-grant", "authorization_code", "--save")[0] == 0
+    monkeypatch.setenv("BROWSER", "false %s")
+    original_grant = _cli_oauth.grant
+    others = []
+
+    def grant_then_another_command(args, user, password):
+        chosen = original_grant(args, user, password)          # reads the saved token
+        if not others:
+            others.append(None)
+            others[0] = oauth("get", "node", "2")            # rotates it meanwhile
+        return chosen
+    monkeypatch.setattr(_cli_oauth, "grant", grant_then_another_command)
+    code, node, err = oauth("get", "node", "1")
+    assert others[0][0] == 0, others[0][2]
+    assert code == 0 and node["nid"][0]["value"] == 1, err
+    monkeypatch.setattr(_cli_oauth, "grant", original_grant)
+    code, _, err = oauth("get", "node", "3")                  # the session lives on
+    assert code == 0, err
+    assert extended.stats()["token_grants"] == {"authorization_code": 1, "refresh_token": 3}
+
+
+def test_a_command_writes_back_only_the_token_it_left(tmp_path):
+    from drupalsdk import _cli_sessions
+    path = str(tmp_path / "sessions")
+    _cli_sessions.save("https://site", "app", "first", path)
+    assert _cli_sessions.replace("https://site", "app", "first", "second", path) is True
+    # Another command saved "second"; one that still holds "first" changes nothing.
+    assert _cli_sessions.replace("https://site", "app", "first", "stale", path) is False
+    assert _cli_sessions.replace("https://site", "app", "first", None, path) is False
+    assert _cli_sessions.load("https://site", "app", path) == "second"
+    assert _cli_sessions.replace("https://site", "app", "second", None, path) is True
+    assert _cli_sessions.load("https://site", "app", path) is None
+    with _cli_sessions.locked(path):                          # re-entrant in one process
+        _cli_sessions.save("https://site", "app", "third", path)
+    assert _cli_sessions.load("https://site", "app", path) == "third"
 
 
 def test_login_in_the_browser_refuses_a_redirect_uri_it_cannot_listen_on(oauth, extended, monkeypatch):

@@ -91,9 +91,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_client(args: argparse.Namespace) -> Tuple[drupalsdk.Client, bool]:
     """The client, authenticated as asked; True if it logged in (and must log out)."""
-    creds = args.credentials
     client = drupalsdk.Client(args.url, timeout=args.timeout, verify=not args.insecure, ca_file=args.ca_file,
                               headers=[_header(h) for h in args.header or ()] or None, proxy=args.proxy)
+    try:
+        return client, _authenticate(client, args)
+    except BaseException:
+        client.close()   # now, not when collected: its thread and connections
+        raise
+
+
+def _authenticate(client: drupalsdk.Client, args: argparse.Namespace) -> bool:
+    creds = args.credentials
     auth = args.auth
     if auth == "auto":
         auth = "bearer" if creds.token else "oauth" if _cli_oauth.configured(args) else \
@@ -103,24 +111,24 @@ def make_client(args: argparse.Namespace) -> Tuple[drupalsdk.Client, bool]:
             sys.stderr.write("drupal: warning: a user name is set (DRUPAL_USER or --user) but no password "
                              "(DRUPAL_PASSWORD or a netrc entry): sending no credentials\n")
     if args.command_entry.name == "login" or auth == "none":
-        return client, False
+        return False
     if auth == "oauth":
         grant = _cli_oauth.grant(args, creds.user, creds.password)
         _cli_oauth.apply(client, args, grant, creds.user, creds.password)
-        return client, False
+        return False
     if auth == "bearer":
         if not creds.token:
             raise UsageError("--auth bearer needs a token: set DRUPAL_TOKEN or give --token-file")
         client.set_bearer_token(creds.token)
-        return client, False
+        return False
     if not creds.user or creds.password is None:
         raise UsageError("--auth %s needs a user and a password: DRUPAL_USER and DRUPAL_PASSWORD, or a netrc "
                          "file (credentials looked up: %s)" % (auth, creds.source))
     if auth == "basic":
         client.set_basic_auth(creds.user, creds.password)
-        return client, False
+        return False
     client.login(creds.user, creds.password)
-    return client, True
+    return True
 
 
 def _header(text: str) -> Tuple[str, str]:

@@ -9,7 +9,8 @@ login takes them (``DRUPAL_USER`` / ``--user``, ``DRUPAL_PASSWORD``, a netrc fil
 
 The authorization code grant is a person's approval in a browser (``drupal login --oauth-grant
 authorization_code``, _cli_browser); with ``--save`` its refresh token is kept (_cli_sessions) and
-later commands start from it, each writing back the newest (``keep_session``).
+later commands start from it, each refreshing it under the sessions file's lock and writing back
+the newest (``keep_session``).
 """
 from __future__ import annotations
 
@@ -120,10 +121,34 @@ def apply(client: drupalsdk.Client, args: argparse.Namespace, chosen: str, user:
     if chosen == "authorization_code":
         _authorize(client, args, cid, secret, scope, token_path)
         return
+    if chosen == "refresh_token":
+        _start_saved_session(client, args, cid, secret, scope, token_path)
+        return
     client.set_oauth(cid, secret, username=user if chosen == "password" else None,
-                     password=password if chosen == "password" else None,
-                     refresh_token=args.saved_session if chosen == "refresh_token" else None, grant=chosen,
+                     password=password if chosen == "password" else None, grant=chosen,
                      scope=scope, token_path=token_path, client_auth=args.oauth_client_auth)
+
+
+def _start_saved_session(client: drupalsdk.Client, args: argparse.Namespace, cid: str, secret: Optional[str],
+                         scope: Optional[str], token_path: Optional[str]) -> None:
+    """Refreshes the saved session now, holding the sessions file's lock: the token read under it
+    is the newest (another command may have rotated the one `grant` saw), and the one the site
+    gives back is saved before the next command reads. A refused one is forgotten."""
+    with _cli_sessions.locked():
+        current = saved_session(args)
+        if current is None:
+            raise UsageError("the saved OAuth session for this site and consumer is gone (another command "
+                             "ended it): run `drupal login --oauth-grant authorization_code --save` again")
+        client.set_oauth(cid, secret, refresh_token=current, grant="refresh_token", scope=scope,
+                         token_path=token_path, client_auth=args.oauth_client_auth)
+        args.saved_session = current
+        try:
+            client.oauth_authenticate()
+        except drupalsdk.AuthenticationError as error:
+            keep_session(client, args, error)
+            args.saved_session = None   # dealt with: the end of the command leaves the file alone
+            raise
+        keep_session(client, args, None)
 
 
 def _authorize(client: drupalsdk.Client, args: argparse.Namespace, cid: str, secret: Optional[str],
@@ -140,11 +165,12 @@ def _authorize(client: drupalsdk.Client, args: argparse.Namespace, cid: str, sec
 
 
 def keep_session(client: drupalsdk.Client, args: argparse.Namespace, failure: Optional[BaseException]) -> None:
-    """After a command that started from a saved session: saves the site's newest refresh token,
-    or forgets the session once the site refused it (``args.session_ended``, for the hint). A
-    command that failed before asking for a token leaves the session as it was."""
-    started_from = getattr(args, "saved_session", None)
-    if started_from is None:
+    """After a refresh of a saved session (``args.saved_session``, the token this command left in
+    the file): saves the site's newest refresh token, or forgets the session once the site refused
+    it (``args.session_ended``, for the hint); either only if the file still holds this command's
+    token, not one another command saved since."""
+    left = getattr(args, "saved_session", None)
+    if left is None:
         return
     newest = client.oauth_refresh_token()
     refused = isinstance(failure, drupalsdk.AuthenticationError) and \
@@ -152,10 +178,11 @@ def keep_session(client: drupalsdk.Client, args: argparse.Namespace, failure: Op
     cid = client_id(args)
     assert cid is not None   # a session was loaded for it
     try:
-        if newest is not None and newest != started_from:
-            _cli_sessions.save(args.url, cid, newest)
+        if newest is not None and newest != left:
+            if _cli_sessions.replace(args.url, cid, left, newest):
+                args.saved_session = newest
         elif newest is None and refused:
-            args.session_ended = _cli_sessions.forget(args.url, cid)
+            args.session_ended = _cli_sessions.replace(args.url, cid, left, None)
     except (OSError, ValueError) as error:
         sys.stderr.write("drupal: warning: cannot update the OAuth sessions file: %s\n" % error)
 

@@ -2,25 +2,54 @@
 --save``): one refresh token per site and consumer, in ``$XDG_CONFIG_HOME/drupalsdk/oauth-sessions``
 (mode 0600), a line each: ``<base URL> <client id> <refresh token>``.
 
-Drupal rotates the refresh token on every refresh and revokes the one before, so a command that
-starts from a saved session writes the newest back when it ends, and forgets the session when the
-site refused it. Two commands on one session at the same time would race (the one that refreshes
-second holds a revoked token): run them one after the other.
+Drupal rotates the refresh token on every refresh and revokes the one before, so commands on one
+session take turns (``locked``): each reads the saved token, refreshes it and writes the newest
+back while it holds the lock, and a command that ends writes back or forgets only the token it
+left there (``replace``), never one another command saved since.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 from ._clicreds import write_private
 from ._cli_secrets import warn_if_shared
 
-__all__ = ["default_path", "load", "save", "forget", "check_savable"]
+__all__ = ["default_path", "locked", "load", "save", "replace", "forget", "check_savable"]
+
+#: How deep this process holds the lock (flock would block on a second open of the lock file).
+_held = 0
 
 
 def default_path() -> str:
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return os.path.join(config, "drupalsdk", "oauth-sessions")
+
+
+@contextlib.contextmanager
+def locked(path: Optional[str] = None) -> Iterator[None]:
+    """Holds the sessions file's lock (flock on "<file>.lock" beside it) for the block: other
+    commands wait. Re-entrant within the process."""
+    global _held
+    if _held:
+        _held += 1
+        try:
+            yield
+        finally:
+            _held -= 1
+        return
+    path = path or default_path()
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _held = 1
+        yield
+    finally:
+        _held = 0
+        os.close(fd)   # releases the lock
 
 
 def _site(base_url: str) -> str:
@@ -59,18 +88,34 @@ def save(base_url: str, client_id: str, refresh_token: str, path: Optional[str] 
     check_savable(base_url, client_id)
     if not refresh_token or any(c.isspace() for c in refresh_token):
         raise ValueError("the site gave a refresh token that cannot be saved (empty, or with spaces)")
-    kept = [e for e in _entries(path) if (e[0], e[1]) != (_site(base_url), client_id)]
-    kept.append([_site(base_url), client_id, refresh_token])
-    write_private(path, [" ".join(e) + "\n" for e in kept])
+    with locked(path):
+        kept = [e for e in _entries(path) if (e[0], e[1]) != (_site(base_url), client_id)]
+        kept.append([_site(base_url), client_id, refresh_token])
+        write_private(path, [" ".join(e) + "\n" for e in kept])
     return path
+
+
+def replace(base_url: str, client_id: str, expected: str, newest: Optional[str], path: Optional[str] = None) -> bool:
+    """If the saved token is still ``expected``: saves ``newest`` in its place, or forgets the
+    session (``newest`` None). False when another command changed it meanwhile (its token wins)."""
+    with locked(path):
+        if load(base_url, client_id, path) != expected:
+            return False
+        if newest is None:
+            return forget(base_url, client_id, path)
+        save(base_url, client_id, newest, path)
+        return True
 
 
 def forget(base_url: str, client_id: Optional[str] = None, path: Optional[str] = None) -> bool:
     """Removes the site's sessions (of one consumer, or all); False if there were none."""
     path = path or default_path()
-    entries = _entries(path)
-    kept = [e for e in entries if not (e[0] == _site(base_url) and client_id in (None, e[1]))]
-    if len(kept) == len(entries):
+    if not os.path.exists(path):
         return False
-    write_private(path, [" ".join(e) + "\n" for e in kept])
+    with locked(path):
+        entries = _entries(path)
+        kept = [e for e in entries if not (e[0] == _site(base_url) and client_id in (None, e[1]))]
+        if len(kept) == len(entries):
+            return False
+        write_private(path, [" ".join(e) + "\n" for e in kept])
     return True

@@ -157,6 +157,36 @@ final class MockLanguageTests: XCTestCase {
         XCTAssertEqual(badLanguage.status, 422)
     }
 
+    /// Relationship writes and file uploads under the prefix change shared fields: the original's
+    /// own fields stay its own. They stored the French view over the original (its title French).
+    func testSharedFieldWritesUnderThePrefixLeaveTheOriginal() async throws {
+        let site = try frenchSite()
+        site.addEntity("taxonomy_term", .object(["vid": .string("tags"), "name": .string("alpha")]))
+        let client = admin(site)
+        let french = try client.inLanguage("fr")
+        let node = try await jsonapi(french, "GET", "/jsonapi/node/article", query: [("filter[drupal_internal__nid]", "1")])
+        let uuid = try XCTUnwrap(try node.json()["data"]?[0]?["id"]?.stringValue)
+        let terms = try await jsonapi(client, "GET", "/jsonapi/taxonomy_term/tags")
+        let term = try XCTUnwrap(try terms.json()["data"]?[0]?["id"]?.stringValue)
+        let linked = try await jsonapi(french, "PATCH", "/jsonapi/node/article/\(uuid)/relationships/field_tags", #"""
+            {"data": [{"type": "taxonomy_term--tags", "id": "\#(term)"}]}
+            """#)
+        XCTAssertEqual(linked.status, 204)
+        var upload = DrupalRequest(method: "POST", path: "/jsonapi/node/article/\(uuid)/field_image",
+                                   body: Data([0x89, 0x50, 0x4E, 0x47]), format: nil)
+        upload.headers.set("Content-Type", "application/octet-stream")
+        upload.headers.set("Content-Disposition", #"file; filename="a.png""#)
+        let uploaded = try await french.request(upload)
+        XCTAssertEqual(uploaded.status, 200)
+        let english = try await client.get("node", "1").json()
+        XCTAssertEqual(english["title"]?[0]?["value"], .string("Article 1"))
+        XCTAssertEqual(english["langcode"]?[0]?["value"], .string("en"))
+        XCTAssertEqual(english["field_tags"]?[0]?["target_id"], .number(1))
+        XCTAssertEqual(english["field_image"]?.arrayValue?.count, 1)
+        let translation = try await french.get("node", "1").json()
+        XCTAssertEqual(translation["title"]?[0]?["value"], .string("Article 1 FR"))
+    }
+
     func testPathsAndAliasesInALanguage() async throws {
         let site = try frenchSite()
         let client = admin(site)

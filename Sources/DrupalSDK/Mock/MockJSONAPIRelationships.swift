@@ -74,7 +74,7 @@ extension MockState {
         var entity = stored
         entity[relationship.field] = .array(updated)
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
-        entities[type.entityType, default: [:]][id] = entity
+        storeTranslated(type.entityType, id, entity)   // under a prefix, the translation's own fields stay apart
         makeReferencedFilesPermanent(entity)
         // Drupal answers with a body only when it holds more than was sent; a removal never does.
         let sentIDs = Set(items.compactMap(targetID))

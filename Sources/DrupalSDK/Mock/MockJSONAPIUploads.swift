@@ -46,7 +46,7 @@ extension MockState {
         var entity = stored
         entity[field] = .array((many ? stored[field]?.arrayValue ?? [] : []) + [item])
         entity["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
-        entities[type.entityType, default: [:]][id] = entity
+        storeTranslated(type.entityType, id, entity)   // under a prefix, the translation's own fields stay apart
         makeReferencedFilesPermanent(entity)
         let documents = MockJSONAPIDocuments(state: self, caller: caller, origin: request.linkOrigin,
                                              query: try MockJSONAPIQuery(request))

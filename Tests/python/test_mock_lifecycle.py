@@ -54,6 +54,20 @@ def test_mock_numbers_are_range_checked_not_wrapped():
         mock.add_view("/v", "node", "article", items_per_page=2)
 
 
+def test_mock_seeding_refuses_a_body_with_a_nul_rather_than_cut_it():
+    # The C seeding functions take the JSON as a C string: bytes after a NUL were dropped
+    # silently (a body cut short, stored as if whole).
+    with drupalsdk.MockClient() as mock:
+        mock.add_language("fr")
+        nid = mock.add_entity("node", article("Seeded"))
+        for call in (lambda: mock.add_entity("node", b'{"type": "article", "title": "x"}\x00 more'),
+                     lambda: mock.add_translation("node", nid, "fr", b'{"title": "x"}\x00 more')):
+            with pytest.raises(drupalsdk.InvalidArgumentError) as caught:
+                call()
+            assert "NUL" in str(caught.value)
+        assert mock.get("node", nid)["title"][0]["value"] == "Seeded"
+
+
 def test_mock_futures_and_events():
     with drupalsdk.Client.mock() as mock:
         seen = []

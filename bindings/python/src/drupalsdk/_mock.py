@@ -58,7 +58,7 @@ class _MockSite:
     def add_entity(self, entity_type: str, body: Union[Dict[str, Any], bytes, str]) -> str:
         """Stores an entity (Drupal's REST JSON, with its bundle field) as if created by admin; returns its id."""
         out = c_void_p()
-        data = json_body(body)
+        data = text(json_body(body), "body")   # a C string: a NUL refused, not the rest dropped
         self._state_call(lambda handle: _lib.drupal_mock_add_entity(byref(out), handle, text(entity_type, "entity_type"),
                                                               data))
         return take_string(out.value)
@@ -112,7 +112,7 @@ class _MockSite:
         DRUPAL_E_NOT_FOUND for an entity the site does not have, DRUPAL_E_INVALID_ARGUMENT for a
         language not added."""
         self._state_call(_lib.drupal_mock_add_translation, text(entity_type, "entity_type"),
-                         text(entity_id, "id"), text(langcode, "langcode"), json_body(fields))
+                         text(entity_id, "id"), text(langcode, "langcode"), text(json_body(fields), "fields"))
 
     def expire_oauth_tokens(self) -> None:
         """Every access token the site issued so far expires now (refresh tokens stay valid)."""

@@ -1,7 +1,8 @@
 /*
  * mock_client.c - testing your own code without a Drupal site: the mock client answers like
- * a real site (users admin/admin and editor/editor, articles, a paged /api/articles view),
- * and stubs make it answer anything you need, e.g. an outage.
+ * a real site (users admin/admin and editor/editor, articles, a paged /api/articles view, a
+ * language and translations when you add them), and stubs make it answer anything you need,
+ * e.g. an outage.
  *
  *   mock_client      (no arguments, no server)
  */
@@ -43,6 +44,16 @@ int main(void) {
     title = node_title(mock, nid, buf, sizeof buf);
     printf("node %s: %s\n", nid, title ? title : "(none)");
     ok &= title != NULL && strcmp(title, "Seeded") == 0;
+
+    /* The same code in French: the site gets French at /fr and a translation of the node. */
+    drupal_client *french = NULL;
+    ok &= drupal_mock_add_language(mock, "fr", NULL) == DRUPAL_OK;
+    ok &= drupal_mock_add_translation(mock, "node", nid, "fr", "{\"title\":\"Traduit\"}") == DRUPAL_OK;
+    ok &= drupal_client_with_language(&french, mock, "fr", 0) == DRUPAL_OK;
+    title = french ? node_title(french, nid, buf, sizeof buf) : NULL;
+    printf("node %s in French: %s\n", nid, title ? title : "(none)");
+    ok &= title != NULL && strcmp(title, "Traduit") == 0;
+    drupal_client_free(french);
 
     /* Simulate an outage of that node and check our code copes. */
     snprintf(path, sizeof path, "/node/%s", nid);

@@ -157,6 +157,46 @@ final class MockLanguageTests: XCTestCase {
         XCTAssertEqual(badLanguage.status, 422)
     }
 
+    /// JSON:API's entity converter: a PATCH only of the translation in the request's language, a
+    /// DELETE only of a default translation in it; entities of bundles without translation are
+    /// not checked. A French original is written under /fr and refused without a prefix (the
+    /// mock refused only under a prefix, and every bundle there).
+    func testJSONAPIWritesOnlyTheTranslationInTheRequestLanguage() async throws {
+        let site = try frenchSite()
+        let client = admin(site)
+        let french = try client.inLanguage("fr")
+        func patch(_ client: DrupalClient, _ bundle: String, _ uuid: String) async throws -> Int {
+            try await jsonapi(client, "PATCH", "/jsonapi/node/\(bundle)/\(uuid)", #"""
+                {"data": {"type": "node--\#(bundle)", "id": "\#(uuid)", "attributes": {"title": "changed"}}}
+                """#).status
+        }
+        let created = try await jsonapi(french, "POST", "/jsonapi/node/article", #"""
+            {"data": {"type": "node--article", "attributes": {"title": "Français", "langcode": "fr"}}}
+            """#)
+        let uuid = try XCTUnwrap(try created.json()["data"]?["id"]?.stringValue)
+        let refused = try await jsonapi(client, "PATCH", "/jsonapi/node/article/" + uuid, #"""
+            {"data": {"type": "node--article", "id": "\#(uuid)", "attributes": {"title": "changed"}}}
+            """#)
+        XCTAssertEqual(refused.status, 405)
+        XCTAssertEqual(try refused.json()["errors"]?[0]?["detail"], .string(
+            "The requested translation of the resource object does not exist, instead modify one of the "
+            + "translations that do exist: fr."))
+        let deletedInEnglish = try await jsonapi(client, "DELETE", "/jsonapi/node/article/" + uuid)
+        XCTAssertEqual(deletedInEnglish.status, 405)
+        let patchedInFrench = try await patch(french, "article", uuid)
+        XCTAssertEqual(patchedInFrench, 200)
+        let deletedInFrench = try await jsonapi(french, "DELETE", "/jsonapi/node/article/" + uuid)
+        XCTAssertEqual(deletedInFrench.status, 204)
+        let page = try await jsonapi(client, "POST", "/jsonapi/node/page", #"""
+            {"data": {"type": "node--page", "attributes": {"title": "Page"}}}
+            """#)
+        let pageUUID = try XCTUnwrap(try page.json()["data"]?["id"]?.stringValue)
+        let pagePatched = try await patch(french, "page", pageUUID)
+        XCTAssertEqual(pagePatched, 200)
+        let pageDeleted = try await jsonapi(french, "DELETE", "/jsonapi/node/page/" + pageUUID)
+        XCTAssertEqual(pageDeleted.status, 204)
+    }
+
     /// Relationship writes and file uploads under the prefix change shared fields: the original's
     /// own fields stay its own. They stored the French view over the original (its title French).
     func testSharedFieldWritesUnderThePrefixLeaveTheOriginal() async throws {

@@ -92,9 +92,19 @@ def _language_tour(c: Any) -> Dict[str, Any]:
          body={"data": {"type": "node--article", "id": uuids[1], "attributes": {"title": "Article 1 FR (JSON:API)"}}},
          jsonapi=True)
     step("jsonapi delete translation", "DELETE", "/fr/jsonapi/node/article/" + uuids[1], jsonapi=True)
-    step("jsonapi post fr", "POST", "/fr/jsonapi/node/article",
-         body={"data": {"type": "node--article", "attributes": {"title": "Nouvel article", "langcode": "fr"}}},
-         jsonapi=True)
+    created = step("jsonapi post fr", "POST", "/fr/jsonapi/node/article",
+                   body={"data": {"type": "node--article", "attributes": {"title": "Nouvel article", "langcode": "fr"}}},
+                   jsonapi=True)
+    # A French original is written under /fr only (EntityUuidConverter); a page (no translation) anywhere.
+    french = json.loads(created.content)["data"]["id"] if created.status == 201 else "none"
+    step("jsonapi patch french original", "PATCH", "/jsonapi/node/article/" + french,
+         body={"data": {"type": "node--article", "id": french, "attributes": {"title": "Y"}}}, jsonapi=True)
+    step("jsonapi delete french original", "DELETE", "/jsonapi/node/article/" + french, jsonapi=True)
+    step("jsonapi delete french original fr", "DELETE", "/fr/jsonapi/node/article/" + french, jsonapi=True)
+    page = step("jsonapi post page", "POST", "/jsonapi/node/page",
+                body={"data": {"type": "node--page", "attributes": {"title": "Page"}}}, jsonapi=True)
+    page_id = json.loads(page.content)["data"]["id"] if page.status == 201 else "none"
+    step("jsonapi delete page fr", "DELETE", "/fr/jsonapi/node/page/" + page_id, jsonapi=True)
     step("jsonapi post unknown language", "POST", "/jsonapi/node/article",
          body={"data": {"type": "node--article", "attributes": {"title": "Neu", "langcode": "de"}}}, jsonapi=True)
 
@@ -128,5 +138,7 @@ def test_the_mock_answers_languages_as_the_fake_does(extended):
     assert fake["rest fr"]["Content-Language"] == "fr"
     assert fake["jsonapi patch untranslated"]["status"] == 405
     assert len(fake["jsonapi en filter langcode"]["body"]["data"]) == 1
+    assert fake["jsonapi patch french original"]["status"] == 405
+    assert fake["jsonapi delete page fr"]["status"] == 204
     assert fake["rest en after delete"]["status"] == 404
     assert_parity(fake, mocked, {}, set())

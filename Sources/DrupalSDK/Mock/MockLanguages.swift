@@ -149,24 +149,34 @@ extension MockState {
         translation(entityType, id).flatMap { MockFields.firstValue($0["langcode"]) }
     }
 
-    /// JSON:API cannot write translations (83, 83c): the 405 of a DELETE under another language
-    /// than the default, or of a PATCH of a translation the entity lacks (unless it is the
-    /// original's language).
+    /// JSON:API's entity converter (EntityUuidConverter::convert) on a translatable entity (its
+    /// bundle has translation on, its language is not und or zxx): the 405 of a PATCH of an entity
+    /// not shown in the request's language (the default without a prefix), or of a DELETE of one
+    /// that is, moreover, not the default translation (83, 83c). So a French original is written
+    /// under /fr and refused without a prefix. The list names the entity's languages, the default
+    /// first, then by langcode (Drupal: by the languages' weights).
     func jsonAPITranslationRefusal(_ request: MockRequest, _ entityType: String, _ id: String,
                                    _ entity: [String: JSONValue]) -> MockAnswer? {
-        guard let language = contentLanguage, language != MockState.defaultLangcode else { return nil }
+        let original = entities[entityType]?[id] ?? entity
+        let originalLangcode = MockFields.firstValue(original["langcode"]) ?? MockState.defaultLangcode
+        guard request.method == "PATCH" || request.method == "DELETE", !languagePrefixes.isEmpty,
+              isTranslatable(entityType, original), !["und", "zxx"].contains(originalLangcode) else { return nil }
+        let current = contentLanguage ?? MockState.defaultLangcode
+        let isTranslation = translation(entityType, id) != nil
+        let shown = isTranslation ? current : originalLangcode
         let allow = HTTPHeaders([("Allow", "GET")])
-        if request.method == "DELETE" {
+        if request.method == "DELETE", isTranslation || shown != current {
             return MockAnswer(response: MockJSONAPIReply.error(
                 405, "Deleting a resource object translation is not yet supported. See "
                 + "https://www.drupal.org/docs/8/modules/jsonapi/translations.", request, headers: allow))
         }
-        let original = MockFields.firstValue(entity["langcode"]) ?? MockState.defaultLangcode
-        guard request.method == "PATCH", translation(entityType, id) == nil, original != language else { return nil }
-        let existing = [original] + (translations[entityType]?[id] ?? [:]).keys.sorted()
+        guard request.method == "PATCH", shown != current else { return nil }
+        let existing = Set([originalLangcode]).union((translations[entityType]?[id] ?? [:]).keys)
+        let others = existing.subtracting([MockState.defaultLangcode]).sorted()
+        let listed = (existing.contains(MockState.defaultLangcode) ? [MockState.defaultLangcode] : []) + others
         return MockAnswer(response: MockJSONAPIReply.error(
             405, "The requested translation of the resource object does not exist, instead modify one of the "
-            + "translations that do exist: \(existing.joined(separator: ", ")).", request, headers: allow))
+            + "translations that do exist: \(listed.joined(separator: ", ")).", request, headers: allow))
     }
 
     /// Deleting an entity deletes every translation of it.

@@ -39,8 +39,8 @@ def matches(ctx, entity_type, entity_id, entity, predicate):
 
 
 def refuse_write(ctx, method):
-    """405 for a write JSON:API cannot do in this language (83, 83c)."""
-    if languages is None or not ctx.langcode:
+    """405 for a write JSON:API cannot do in this language (83, 83c); without a prefix too."""
+    if languages is None:
         return None
     return languages.jsonapi_refusal(ctx.store, ctx.rtype.entity_type, ctx.entity_id, ctx.entity, method,
                                      ctx.langcode)

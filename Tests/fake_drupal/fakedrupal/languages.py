@@ -103,18 +103,31 @@ def forget(store, entity_type, entity_id):
     store.translations.pop((entity_type, entity_id), None)
 
 
+def translatable(store, entity_type, entity):
+    """ContentEntityBase::isTranslatable: a bundle with translation on (the extended site's
+    articles), in a language that is not locked (und, zxx)."""
+    original = entity['langcode'][0]['value'] if entity.get('langcode') else DEFAULT
+    return (getattr(store, 'site', 'base') == 'extended' and entity_type == 'node'
+            and entity.get('type', [{}])[0].get('target_id') == 'article' and original not in ('und', 'zxx'))
+
+
 def jsonapi_refusal(store, entity_type, entity_id, entity, method, langcode):
-    """JSON:API cannot write translations (83, 83c): None, or (405, detail, Allow) for a
-    PATCH of a translation that does not exist or a DELETE under a non-default language."""
-    if not langcode or langcode == DEFAULT:
+    """JSON:API's entity converter (EntityUuidConverter::convert) on a translatable entity: None,
+    or (405, detail, Allow) for a PATCH of an entity not shown in the request's language
+    (``langcode``, the default without a prefix), or a DELETE of one that is, moreover, not its
+    default translation (83, 83c). The list names the translations, the site's languages' order."""
+    if method not in ('PATCH', 'DELETE') or not translatable(store, entity_type, entity):
         return None
-    if method == 'DELETE':
-        return (405, 'Deleting a resource object translation is not yet supported. '
-                     'See https://www.drupal.org/docs/8/modules/jsonapi/translations.', 'GET')
-    if method == 'PATCH' and translation(store, entity_type, entity_id, langcode) is None:
-        original = entity['langcode'][0]['value'] if entity.get('langcode') else DEFAULT
-        if original != langcode:
-            existing = [original] + sorted(store.translations.get((entity_type, entity_id), {}))
-            return (405, 'The requested translation of the resource object does not exist, instead '
-                         'modify one of the translations that do exist: %s.' % ', '.join(existing), 'GET')
+    current = langcode or DEFAULT
+    shown_translation = translation(store, entity_type, entity_id, current) is not None
+    original = entity['langcode'][0]['value'] if entity.get('langcode') else DEFAULT
+    shown = current if shown_translation else original
+    if method == 'DELETE' and (shown_translation or shown != current):
+        return (405, 'Deleting a resource object translation is not yet supported. See '
+                     'https://www.drupal.org/docs/8/modules/jsonapi/translations.', 'GET')
+    if method == 'PATCH' and shown != current:
+        existing = {original} | set(store.translations.get((entity_type, entity_id), {}))
+        order = [DEFAULT] + list(PREFIXES.values())
+        return (405, 'The requested translation of the resource object does not exist, instead modify one of '
+                     'the translations that do exist: %s.' % ', '.join(l for l in order if l in existing), 'GET')
     return None

@@ -139,6 +139,17 @@ final class MockLanguageTests: XCTestCase {
         XCTAssertEqual(try refused.json()["errors"]?[0]?["detail"], .string(
             "The requested translation of the resource object does not exist, instead modify one of the "
             + "translations that do exist: en."))
+        // The check comes when {entity} is converted: before access (anonymous), and on the
+        // relationship routes' PATCH.
+        let anonymous = try await jsonapi(try DrupalClient.mock(site).inLanguage("fr"), "PATCH",
+                                          "/jsonapi/node/article/" + untranslatedUUID, #"""
+            {"data": {"type": "node--article", "id": "\#(untranslatedUUID)", "attributes": {"title": "X"}}}
+            """#)
+        XCTAssertEqual(anonymous.status, 405)
+        let relationship = try await jsonapi(french, "PATCH",
+                                             "/jsonapi/node/article/\(untranslatedUUID)/relationships/field_tags",
+                                             #"{"data": []}"#)
+        XCTAssertEqual(relationship.status, 405)
         let deleted = try await jsonapi(french, "DELETE", "/jsonapi/node/article/" + uuid)
         XCTAssertEqual(deleted.status, 405)
         XCTAssertEqual(try deleted.json()["errors"]?[0]?["detail"], .string(

@@ -362,3 +362,22 @@ def test_jsonapi_writes_only_the_translation_in_the_request_language(ext):
     page = r.json()['data']['id']
     assert patch('/fr', 'page', page).status == 200          # not translatable: no language check
     assert send('DELETE', '/fr/jsonapi/node/page/' + page).status == 204
+
+
+def test_the_translation_check_comes_with_the_entity_before_access(ext):
+    """The converter runs when the route's {entity} is converted: before access checks (an
+    anonymous PATCH is a 405, not a 401), and on the relationship routes' PATCH and DELETE too
+    (their POST is not checked)."""
+    h = {'Content-Type': 'application/vnd.api+json'}
+    article2 = call(ext, 'GET', '/jsonapi/node/article?filter[drupal_internal__nid]=2').json()['data'][0]['id']
+    article1 = call(ext, 'GET', '/jsonapi/node/article?filter[drupal_internal__nid]=1').json()['data'][0]['id']
+    doc = json.dumps({'data': {'type': 'node--article', 'id': article2, 'attributes': {'title': 'x'}}})
+    assert call(ext, 'PATCH', '/fr/jsonapi/node/article/' + article2, doc, headers=h).status == 405
+    tags = json.dumps({'data': []})
+    admin = dict(h, Authorization=ADMIN)
+    r = call(ext, 'PATCH', '/fr/jsonapi/node/article/%s/relationships/field_tags' % article2, tags, headers=admin)
+    assert r.status == 405 and 'translations that do exist: en.' in r.json()['errors'][0]['detail']
+    r = call(ext, 'DELETE', '/fr/jsonapi/node/article/%s/relationships/field_tags' % article1, tags, headers=admin)
+    assert r.status == 405 and r.json()['errors'][0]['detail'].startswith('Deleting a resource object translation')
+    r = call(ext, 'POST', '/fr/jsonapi/node/article/%s/relationships/field_tags' % article2, tags, headers=admin)
+    assert r.status == 200      # not checked: the relationship as it now is

@@ -88,6 +88,17 @@ def _language_tour(c: Any) -> Dict[str, Any]:
     # JSON:API writes (83-83e): a translation edited; none made or deleted; a new French node.
     step("jsonapi patch untranslated", "PATCH", "/fr/jsonapi/node/article/" + uuids[2],
          body={"data": {"type": "node--article", "id": uuids[2], "attributes": {"title": "X"}}}, jsonapi=True)
+    # The check comes with {entity}: before access, and on the relationship routes' PATCH and DELETE.
+    c.set_no_auth()
+    step("jsonapi patch untranslated anonymous", "PATCH", "/fr/jsonapi/node/article/" + uuids[2],
+         body={"data": {"type": "node--article", "id": uuids[2], "attributes": {"title": "X"}}}, jsonapi=True)
+    c.set_basic_auth("admin", "admin")
+    step("jsonapi relationship patch untranslated", "PATCH",
+         "/fr/jsonapi/node/article/%s/relationships/field_tags" % uuids[2], body={"data": []}, jsonapi=True)
+    step("jsonapi relationship delete translation", "DELETE",
+         "/fr/jsonapi/node/article/%s/relationships/field_tags" % uuids[1], body={"data": []}, jsonapi=True)
+    step("jsonapi relationship post untranslated", "POST",
+         "/fr/jsonapi/node/article/%s/relationships/field_tags" % uuids[2], body={"data": []}, jsonapi=True)
     step("jsonapi patch translation", "PATCH", "/fr/jsonapi/node/article/" + uuids[1],
          body={"data": {"type": "node--article", "id": uuids[1], "attributes": {"title": "Article 1 FR (JSON:API)"}}},
          jsonapi=True)

@@ -96,6 +96,8 @@ extension MockState {
         if operation == .view {
             try authorizeJSONAPIView(type, entity, caller, request)
         } else {
+            // Its PATCH and DELETE routes convert {entity} as the resource's do (MockLanguages).
+            if let refusal = jsonAPITranslationRefusal(request, type.entityType, id, entity) { throw refusal }
             try checkCSRF(request, caller)
             try authorize(operation, type.entityType, entity, caller)
         }

@@ -50,9 +50,10 @@ extension MockState {
                                         + "\"\(type.path)/{entity}\" (route name: \"jsonapi.\(type.name).individual.update\")",
                                         request)
         }
+        // Refused when {entity} is converted, before access (MockLanguages).
+        if let refusal = jsonAPITranslationRefusal(request, type.entityType, id, stored) { throw refusal }
         try checkCSRF(request, caller)
         try authorize(.update, type.entityType, stored, caller)
-        if let refusal = jsonAPITranslationRefusal(request, type.entityType, id, stored) { throw refusal }
         let data = try jsonAPIData(request)
         // data.id must name the URL's resource; a missing one is "()" (133, 133b). data.type is not checked (132).
         let sent = data["id"]?.stringValue ?? ""
@@ -89,9 +90,9 @@ extension MockState {
     mutating func jsonAPIDelete(_ request: MockRequest, _ caller: MockCaller, _ type: JSONAPIType, uuid: String) throws
         -> HTTPResponse {
         guard let (id, stored) = jsonAPIEntity(type, uuid: uuid) else { throw MockState.jsonAPINotFound(request, type) }
+        if let refusal = jsonAPITranslationRefusal(request, type.entityType, id, stored) { throw refusal }
         try checkCSRF(request, caller)
         try authorize(.delete, type.entityType, stored, caller)
-        if let refusal = jsonAPITranslationRefusal(request, type.entityType, id, stored) { throw refusal }
         removeEntity(type.entityType, id)
         return MockReply.empty(204)
     }

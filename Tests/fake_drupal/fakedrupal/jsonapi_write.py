@@ -113,6 +113,7 @@ def _save(ctx, entity, new_revision):
 
 
 def _refuse_translation_write(ctx):
+    """EntityUuidConverter's 405s (languages.jsonapi_refusal), for PATCH and DELETE routes."""
     refusal = jlang.refuse_write(ctx, ctx.method)
     if refusal:
         status, detail, allow = refusal
@@ -121,10 +122,10 @@ def _refuse_translation_write(ctx):
 
 def update(ctx):
     rtype, original, store = ctx.rtype, ctx.entity, ctx.store
+    _refuse_translation_write(ctx)     # when {entity} is converted: before access
     reason = japi_access.update(rtype.entity_type, original, ctx.account)
     if reason is not None:
         ctx.deny(reason)
-    _refuse_translation_write(ctx)
     entity = jlang.view(ctx, rtype.entity_type, ctx.entity_id, original)   # the translation, or the original
     data = resource_data(ctx)
     uuid = jstate.uuid_of(entity)
@@ -170,10 +171,10 @@ def _set_password(ctx, user, item):
 
 def delete(ctx):
     rtype, entity, store = ctx.rtype, ctx.entity, ctx.store
+    _refuse_translation_write(ctx)     # when {entity} is converted: before access
     reason = japi_access.delete(rtype.entity_type, entity, ctx.account)
     if reason is not None:
         ctx.deny(reason)
-    _refuse_translation_write(ctx)
     if rtype.entity_type == 'file':
         store.file_data.pop(entity['uri'][0]['value'], None)
     jstate.delete(store, rtype.entity_type, ctx.entity_id)
@@ -185,6 +186,7 @@ def delete(ctx):
 # ----- relationship endpoints ---------------------------------------------------
 def _relationship_write(ctx):
     rtype, entity = ctx.rtype, ctx.entity
+    _refuse_translation_write(ctx)     # its PATCH and DELETE routes convert {entity} alike
     reason = japi_access.update(rtype.entity_type, entity, ctx.account)
     if reason is not None:
         ctx.deny(reason)

@@ -76,11 +76,18 @@ static void test_async_pager(drupal_client *c) {
 }
 
 /* Of two fetches that overlap, the one started second is refused as it starts (the first one
- * could be the one refused, by its callback, when the pager was held only once a call ran). */
-static void test_overlapping_fetches(drupal_client *c) {
+ * could be the one refused, by its callback, when the pager was held only once a call ran). The
+ * site answers after 300 ms, so that the first is still in flight when the second starts (under
+ * TSan an answer at once could end it first: no overlap, and the second was served). */
+static void test_overlapping_fetches(void) {
+    const char *slow[] = {"X-Fake-Fault: delay;ms=300", NULL};
+    drupal_client_options options = DRUPAL_CLIENT_OPTIONS_INIT;
+    drupal_client *c = NULL;
     drupal_pager *pager = NULL;
     drupal_response *page = (drupal_response *)&page;
     waiter w;
+    options.headers = slow;
+    CHECK_CODE(drupal_client_new(&c, base_url(), &options), DRUPAL_OK);
     CHECK_CODE(drupal_view_pager_new(&pager, c, "/api/articles", NULL, 0), DRUPAL_OK);
     waiter_init(&w);
     CHECK_CODE(drupal_pager_next(NULL, pager, waiter_callback, &w), DRUPAL_OK);
@@ -94,6 +101,7 @@ static void test_overlapping_fetches(drupal_client *c) {
     CHECK_RESPONSE(page, DRUPAL_OK, 200);
     drupal_response_free(page);
     drupal_pager_free(pager);
+    drupal_client_free(c);
 }
 
 static void test_bad_input_and_lifetime(void) {
@@ -184,7 +192,7 @@ int main(void) {
     fake_reset();
     test_pages_end(c);
     test_async_pager(c);
-    test_overlapping_fetches(c);
+    test_overlapping_fetches();
     test_paths_with_queries_and_absolute_urls(c);
     drupal_client_free(c);
     test_bad_input_and_lifetime();

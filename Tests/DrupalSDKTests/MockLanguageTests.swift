@@ -95,6 +95,13 @@ final class MockLanguageTests: XCTestCase {
         XCTAssertEqual(created.status, 201)
         XCTAssertEqual(created.langcode, "en")
         XCTAssertEqual(created.headers["Location"], "http://drupal.mock/node/3")
+        // Nor is a translation made by POSTing the node's uuid: the storage's duplicate key, a 500 (82e).
+        let uuid = try await client.get("node", "1").json()["uuid"]?[0]?["value"]?.stringValue ?? ""
+        let duplicate = await expectError {
+            try await french.create("node", self.json(#"{"type":"article","uuid":[{"value":"\#(uuid)"}],"title":[{"value":"X"}]}"#))
+        }
+        XCTAssertEqual(duplicate?.status, 500)
+        XCTAssertNil(site.entity("node", "4"))
         // DELETE under the prefix deletes the whole entity, translations too (85).
         _ = try await french.delete("node", "1")
         let gone = await expectError { try await client.get("node", "1") }

@@ -167,6 +167,12 @@ extension MockState {
         try authorizeFieldCreation(entityType, body, caller)
         // Only POST's answer to a missing reference is recorded (23e), so PATCH does not check them.
         try validate(entityType, body, references: true)
+        // A uuid the site has already is the storage's duplicate key, which core REST does not
+        // catch: a 500 (82e: no translation is made by POST either).
+        if let uuid = MockFields.firstValue(body["uuid"]),
+           (entities[entityType] ?? [:]).values.contains(where: { MockFields.firstValue($0["uuid"]) == uuid }) {
+            throw MockAnswer(response: MockReply.serverError)
+        }
         var (id, entity) = insertEntity(entityType, body, owner: caller.uid ?? "0")
         makeReferencedFilesPermanent(entity)
         if let path = try savePath(entityType, id, written: MockState.pathWritten(body, entity), update: false) {

@@ -265,6 +265,24 @@ final class MockLanguageTests: XCTestCase {
         XCTAssertEqual(englishPath?[0]?["alias"], .null)
     }
 
+    /// A translation seeded with a path gets its alias in its language, as a save makes it; and a
+    /// term translates as a node does (its name).
+    func testSeededTranslationsOfOtherFieldsAndTypes() async throws {
+        let site = try frenchSite()
+        try site.addTranslation("node", "2", language: "fr",
+                                .object(["title": .string("Article 2 FR"), "path": .array([.object(["alias": .string("/deux")])])]))
+        let tid = site.addEntity("taxonomy_term", .object(["vid": .string("tags"), "name": .string("alpha")]))
+        try site.addTranslation("taxonomy_term", tid, language: "fr", .object(["name": .string("alpha FR")]))
+        let client = DrupalClient.mock(site)
+        let aliased = try await client.request(DrupalRequest(method: "GET", path: "/fr/deux"))
+        XCTAssertEqual(try title(aliased), "Article 2 FR")
+        let term = try await client.inLanguage("fr").get("taxonomy_term", tid).json()
+        XCTAssertEqual(term["name"]?[0]?["value"], .string("alpha FR"))
+        XCTAssertEqual(term["langcode"]?[0]?["value"], .string("fr"))
+        let english = try await client.get("taxonomy_term", tid).json()
+        XCTAssertEqual(english["name"]?[0]?["value"], .string("alpha"))
+    }
+
     func testASiteWithoutTheLanguageRefusesItsTranslations() throws {
         let site = MockDrupal()
         let nid = site.addEntity("node", .object(["type": .string("article"), "title": .string("A")]))

@@ -172,8 +172,8 @@ public final class MockDrupal: Sendable {
     /// which turns translation on for its bundle: the bundle's entities show
     /// content_translation_source and content_translation_outdated. The translation starts as a
     /// copy of the original's translatable fields (title, body, status, ...) with `fields` over
-    /// them (bare values taken as one item, as `addEntity` does); shared fields (ids, references
-    /// such as field_tags) stay the original's. As Drupal answers (recordings 80-85):
+    /// them (bare values taken as one item, as `addEntity` does; a `path` with an alias makes the
+    /// alias in that language); shared fields (ids, references such as field_tags) stay the original's. As Drupal answers (recordings 80-85):
     /// - core REST under the prefix: PATCH edits this translation; on an entity without one it
     ///   edits the original (so a `langcode` sent changes the original's language); POST makes a
     ///   new entity; DELETE deletes the whole entity, every translation with it;

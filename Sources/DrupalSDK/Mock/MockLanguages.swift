@@ -95,6 +95,11 @@ extension MockState {
         translation["content_translation_outdated"] = MockFields.single(.bool(false))
         translation["changed"] = MockIdentifiers.timestampField(MockIdentifiers.now())
         translations[entityType, default: [:]][id, default: [:]][langcode] = translation
+        // A path given makes its alias in the translation's language, as a save does.
+        if let path = fields["path"] {
+            _ = try? savePath(entityType, id, written: MockFields.normalize("path", path), update: false,
+                              langcode: langcode)
+        }
     }
 
     /// The translation the request's language has of an entity, if any.

@@ -831,6 +831,12 @@ def test_a_command_writes_back_only_the_token_it_left(tmp_path):
     with _cli_sessions.locked(path):                          # re-entrant in one process
         _cli_sessions.save("https://site", "app", "third", path)
     assert _cli_sessions.load("https://site", "app", path) == "third"
+    # The lock file is not opened through a symlink (another's file would be locked, or made).
+    os.remove(path + ".lock")
+    os.symlink(str(tmp_path / "elsewhere"), path + ".lock")
+    with pytest.raises(OSError):
+        _cli_sessions.save("https://site", "app", "fourth", path)
+    assert not (tmp_path / "elsewhere").exists() and _cli_sessions.load("https://site", "app", path) == "third"
 
 
 def test_login_in_the_browser_refuses_a_redirect_uri_it_cannot_listen_on(oauth, extended, monkeypatch):

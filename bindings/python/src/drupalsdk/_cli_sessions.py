@@ -42,7 +42,8 @@ def locked(path: Optional[str] = None) -> Iterator[None]:
         return
     path = path or default_path()
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    # Not through a symlink: the lock is ours, beside our file.
+    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         _held = 1

@@ -98,7 +98,7 @@ extension MockState {
             "default_langcode": MockFields.single(.bool(true)),
             "revision_translation_affected": MockFields.single(.bool(true)),
             "path": .array([.object(["alias": .null, "pid": .null,
-                                     "langcode": .string(MockFields.firstValue(entity["langcode"]) ?? "en")])]),
+                                     "langcode": .string(MockState.langcode(of: entity))])]),
         ]
     }
 }

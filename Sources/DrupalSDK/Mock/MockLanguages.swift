@@ -29,13 +29,18 @@ extension MockState {
 
     static let contentTranslationFields: Set<String> = ["content_translation_source", "content_translation_outdated"]
 
+    /// An entity's language: its langcode field, else the default.
+    static func langcode(of entity: [String: JSONValue]?) -> String {
+        MockFields.firstValue(entity?["langcode"]) ?? defaultLangcode
+    }
+
     /// The langcode a request's path prefix names, and the path without it; nil for the default
     /// language (no prefix, or a site with one language).
     func languageOf(_ path: String) -> (langcode: String, prefix: String, rest: String)? {
         guard !languagePrefixes.isEmpty else { return nil }
-        let segment = path.utf8.dropFirst().prefix { $0 != UInt8(ascii: "/") }
-        guard let langcode = languagePrefixes[String(decoding: segment, as: UTF8.self)] else { return nil }
-        let prefix = "/" + String(decoding: segment, as: UTF8.self)
+        let segment = String(decoding: path.utf8.dropFirst().prefix { $0 != UInt8(ascii: "/") }, as: UTF8.self)
+        guard let langcode = languagePrefixes[segment] else { return nil }
+        let prefix = "/" + segment
         let rest = String(path.dropFirst(prefix.count))
         return (langcode, prefix, rest.isEmpty ? "/" : rest)
     }
@@ -86,7 +91,7 @@ extension MockState {
     mutating func addTranslation(_ entityType: String, _ id: String, _ langcode: String, _ fields: [String: JSONValue]) {
         guard let original = entities[entityType]?[id] else { return }
         enableTranslation(entityType, original)
-        let source = MockFields.firstValue(original["langcode"]) ?? MockState.defaultLangcode
+        let source = MockState.langcode(of: original)
         var translation = original.filter { MockState.translatableFields.contains($0.key) }
         for (name, value) in fields { translation[name] = MockFields.normalize(name, value) }
         translation["langcode"] = MockFields.single(.string(langcode))
@@ -163,7 +168,7 @@ extension MockState {
     func jsonAPITranslationRefusal(_ request: MockRequest, _ entityType: String, _ id: String,
                                    _ entity: [String: JSONValue]) -> MockAnswer? {
         let original = entities[entityType]?[id] ?? entity
-        let originalLangcode = MockFields.firstValue(original["langcode"]) ?? MockState.defaultLangcode
+        let originalLangcode = MockState.langcode(of: original)
         guard request.method == "PATCH" || request.method == "DELETE", !languagePrefixes.isEmpty,
               isTranslatable(entityType, original), !["und", "zxx"].contains(originalLangcode) else { return nil }
         let current = contentLanguage ?? MockState.defaultLangcode

@@ -27,7 +27,7 @@ extension MockState {
     mutating func savePath(_ entityType: String, _ id: String, written: JSONValue?, update: Bool,
                            langcode translationLangcode: String? = nil) throws -> JSONValue? {
         guard MockState.typesWithPath.contains(entityType), let entity = entities[entityType]?[id] else { return nil }
-        let langcode = translationLangcode ?? MockFields.firstValue(entity["langcode"]) ?? "en"
+        let langcode = translationLangcode ?? MockState.langcode(of: entity)
         var failed = false
         let answer = written.map { items in
             JSONValue.array((items.arrayValue ?? []).map {
@@ -92,7 +92,7 @@ extension MockState {
 
     /// The entity's path as Drupal writes it in a URL: its alias (in its language), else its own.
     func aliasedPath(_ entityType: String, _ id: String) -> String {
-        let langcode = MockFields.firstValue(entities[entityType]?[id]?["langcode"]) ?? "en"
+        let langcode = MockState.langcode(of: entities[entityType]?[id])
         let computed = computedPath(entityType, id, langcode: langcode)
         return computed.arrayValue?.first?.objectValue?["alias"]?.stringValue
             ?? MockState.canonicalPath(entityPaths, entityType, id)

@@ -22,6 +22,11 @@ TRANSLATABLE = ('langcode', 'status', 'uid', 'title', 'created', 'changed', 'pro
                 'content_translation_source', 'content_translation_outdated', 'body')
 
 
+def langcode_of(entity):
+    """An entity's language: its langcode field, else the default."""
+    return entity['langcode'][0]['value'] if entity.get('langcode') else DEFAULT
+
+
 def split_prefix(path):
     """(langcode or None, path without the prefix). Only call on the extended site."""
     for prefix, lang in PREFIXES.items():
@@ -106,7 +111,7 @@ def forget(store, entity_type, entity_id):
 def translatable(store, entity_type, entity):
     """ContentEntityBase::isTranslatable: a bundle with translation on (the extended site's
     articles), in a language that is not locked (und, zxx)."""
-    original = entity['langcode'][0]['value'] if entity.get('langcode') else DEFAULT
+    original = langcode_of(entity)
     return (getattr(store, 'site', 'base') == 'extended' and entity_type == 'node'
             and entity.get('type', [{}])[0].get('target_id') == 'article' and original not in ('und', 'zxx'))
 
@@ -120,7 +125,7 @@ def jsonapi_refusal(store, entity_type, entity_id, entity, method, langcode):
         return None
     current = langcode or DEFAULT
     shown_translation = translation(store, entity_type, entity_id, current) is not None
-    original = entity['langcode'][0]['value'] if entity.get('langcode') else DEFAULT
+    original = langcode_of(entity)
     shown = current if shown_translation else original
     if method == 'DELETE' and (shown_translation or shown != current):
         return (405, 'Deleting a resource object translation is not yet supported. See '

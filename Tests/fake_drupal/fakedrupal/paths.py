@@ -17,7 +17,7 @@ From Drupal's source (no recording shows a saved alias):
   LIKE (case-insensitive), the URL language's alias before 'und', then the newest. Outbound, an
   entity's URL uses its alias in the entity's language (`aliased`).
 """
-from . import schema
+from . import languages, schema
 from .denormalize import HttpError
 
 WITH_PATH = ('node', 'taxonomy_term')
@@ -104,7 +104,7 @@ def refresh(store, entity_type, entity_id):
     if entity_type not in WITH_PATH:
         return
     entity = store.get(entity_type, entity_id)
-    entity['path'] = computed(store, entity_type, entity_id, _langcode(entity))
+    entity['path'] = computed(store, entity_type, entity_id, languages.langcode_of(entity))
     for langcode, fields in store.translations.get((entity_type, entity_id), {}).items():
         fields['path'] = computed(store, entity_type, entity_id, langcode)
 
@@ -115,9 +115,10 @@ def saved(store, entity_type, entity_id, view, items, update):
     write's answer shows it."""
     if entity_type not in WITH_PATH:
         return view
-    written = None if items is None else write(store, entity_type, entity_id, items, _langcode(view), update)
+    langcode = languages.langcode_of(view)
+    written = None if items is None else write(store, entity_type, entity_id, items, langcode, update)
     refresh(store, entity_type, entity_id)
-    shown = written if written is not None else computed(store, entity_type, entity_id, _langcode(view))
+    shown = written if written is not None else computed(store, entity_type, entity_id, langcode)
     return dict(view, path=shown)
 
 
@@ -126,7 +127,3 @@ def forget(store, entity_type, entity_id):
     path = _system_path(entity_type, entity_id)
     for pid in [pid for pid, a in store.aliases.items() if a['path'] == path]:
         del store.aliases[pid]
-
-
-def _langcode(entity):
-    return entity['langcode'][0]['value'] if entity.get('langcode') else 'en'

@@ -51,7 +51,7 @@ def translate_path(ctx):
                        'Please authenticate and try again.'}))
     bundle = schema.bundle_of(entity_type, entity)
     uuid = entity['uuid'][0]['value']
-    entity_langcode = entity['langcode'][0]['value'] if entity.get('langcode') else languages.DEFAULT
+    entity_langcode = languages.langcode_of(entity)
     # UrlGenerator: rawurlencode, then these characters put back.
     canonical = ctx.base + quote(paths.aliased(ctx.store, entity_type, entity_id, entity_langcode), safe="/@:;,=+!*|")
     label_field = {'node': 'title', 'taxonomy_term': 'name', 'user': 'name', 'comment': 'subject'}[entity_type]

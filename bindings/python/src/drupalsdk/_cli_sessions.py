@@ -70,9 +70,13 @@ def _entries(path: str) -> List[List[str]]:
     warn_if_shared(path, "the OAuth sessions file")
     try:
         with open(path, encoding="utf-8") as f:
-            return [line.split() for line in f if len(line.split()) == 3]
+            return [parts for parts in (line.split() for line in f) if len(parts) == 3]
     except UnicodeDecodeError:
         raise OSError("cannot read the OAuth sessions file %s: it is not UTF-8" % path) from None
+
+
+def _write(path: str, entries: List[List[str]]) -> None:
+    write_private(path, [" ".join(e) + "\n" for e in entries])
 
 
 def load(base_url: str, client_id: str, path: Optional[str] = None) -> Optional[str]:
@@ -92,7 +96,7 @@ def save(base_url: str, client_id: str, refresh_token: str, path: Optional[str] 
     with locked(path):
         kept = [e for e in _entries(path) if (e[0], e[1]) != (_site(base_url), client_id)]
         kept.append([_site(base_url), client_id, refresh_token])
-        write_private(path, [" ".join(e) + "\n" for e in kept])
+        _write(path, kept)
     return path
 
 
@@ -118,5 +122,5 @@ def forget(base_url: str, client_id: Optional[str] = None, path: Optional[str] =
         kept = [e for e in entries if not (e[0] == _site(base_url) and client_id in (None, e[1]))]
         if len(kept) == len(entries):
             return False
-        write_private(path, [" ".join(e) + "\n" for e in kept])
+        _write(path, kept)
     return True
